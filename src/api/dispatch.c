@@ -1,0 +1,35 @@
+/* The route table and the single place a request's error is reported. */
+#include "config.h"
+#include "api/api.h"
+#include "app.h"
+#include "fcgi/req.h"
+#include "fcgi/route.h"
+#include "store/store.h"
+#include "util/log.h"
+
+static const struct route api_routes[] = {
+	{ "GET", "/api/health", api_health },
+};
+
+void api_dispatch(struct req *r)
+{
+	enum problem p;
+	const struct route *rt = route_match(api_routes, sizeof api_routes / sizeof api_routes[0],
+					     r, &p);
+
+	if (rt == NULL) {
+		req_fail(r, p, p == PB_METHOD ? "%s is not allowed on %s" : "no endpoint %s%s",
+			 p == PB_METHOD ? r->method : "", r->path);
+	} else {
+		p = rt->handler(r);
+		if (p != PB_OK && r->failed == PB_OK)
+			req_fail(r, p, "%s", problem_title(p));
+	}
+	if (r->failed != PB_OK)
+		problem_send(r, r->failed, "%s", r->detail);
+	if (r->app && r->app->store) {
+		store_maintain(r->app->store);
+		if (r->app->store->panicked)
+			r->app->fatal = 1;
+	}
+}

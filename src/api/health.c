@@ -1,0 +1,39 @@
+/* GET /api/health: liveness, version, store status and provider kinds.
+ * Nothing secret: no paths to keys, no keys, no URLs with credentials. */
+#include "config.h"
+#include <unistd.h>
+#include <jansson.h>
+#include "api/api.h"
+#include "app.h"
+#include "fcgi/req.h"
+#include "store/store.h"
+#include "util/clock.h"
+
+static json_t *api_health_store(struct app *app)
+{
+	char err[256] = "";
+	int ok = app->store && store_ping(app->store, err, sizeof err) == 0;
+
+	if (app->store == NULL)
+		snprintf(err, sizeof err, "%s", app->store_err);
+	if (ok)
+		return json_pack("{s:b, s:s}", "reachable", 1, "durability", app->conf.durability);
+	return json_pack("{s:b, s:s}", "reachable", 0, "error", err);
+}
+
+enum problem api_health(struct req *r)
+{
+	struct app *app = r->app;
+	json_t *prov = json_object(), *j, *store = api_health_store(app);
+	int ok = json_is_true(json_object_get(store, "reachable"));
+
+	for (int i = 0; i < PROV_NROLES; i++)
+		json_object_set_new(prov, conf_role_name(i), json_string(app->conf.prov[i].kind));
+	j = json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:o}", "status", ok ? "ok" : "degraded",
+		      "name", PACKAGE_NAME, "version", PACKAGE_VERSION, "pid", (json_int_t)getpid(),
+		      "uptimeMs", (json_int_t)(clock_mono_ms() - app->start_ms), "store", store,
+		      "providers", prov);
+	req_send_json(r, ok ? 200 : 503, "application/json", j);
+	json_decref(j);
+	return PB_OK;
+}

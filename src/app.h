@@ -1,0 +1,17 @@
+/* What a worker process holds for its whole life: the configuration and
+ * the open store. Requests borrow it. */
+#ifndef AV_APP_H
+#define AV_APP_H
+#include "conf/conf.h"
+
+struct store;
+
+struct app {
+	struct conf conf;
+	struct store *store;     /* NULL when the store could not be opened */
+	char store_err[256];     /* why, for /api/health */
+	long long start_ms;
+	int fatal;               /* the store needs recovery: exit after this request */
+};
+
+#endif

@@ -1,0 +1,346 @@
+/* Configuration loading and checking (see conf.h). One schema table drives
+ * the defaults, the INI keys, the environment names and the range checks. */
+#include "config.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <ini.h>
+#include "util/buf.h"
+#include "conf/conf.h"
+#include "util/log.h"
+#include "util/xmalloc.h"
+
+#ifndef AV_SYSCONFDIR
+#define AV_SYSCONFDIR "/etc"
+#endif
+#ifndef AV_LOCALSTATEDIR
+#define AV_LOCALSTATEDIR "/var"
+#endif
+
+enum conf_type { CT_LONG, CT_STR, CT_ENUM };
+
+struct conf_key {
+	const char *section;
+	const char *name;
+	enum conf_type type;
+	size_t off;            /* offset in struct conf */
+	const char *def;       /* default, as it would be written in the file */
+	long min, max;         /* CT_LONG */
+	const char *choices;   /* CT_ENUM: '|'-separated */
+};
+
+#define K_LONG(s, n, f, d, lo, hi) { s, n, CT_LONG, offsetof(struct conf, f), d, lo, hi, NULL }
+#define K_STR(s, n, f, d) { s, n, CT_STR, offsetof(struct conf, f), d, 0, 0, NULL }
+#define K_ENUM(s, n, f, d, ch) { s, n, CT_ENUM, offsetof(struct conf, f), d, 0, 0, ch }
+#define K_PROV(sec, i, kinds_, url_, model_, env_) \
+	K_ENUM(sec, "kind", prov[i].kind, "offline", kinds_), \
+	K_STR(sec, "base_url", prov[i].base_url, url_), \
+	K_STR(sec, "model", prov[i].model, model_), \
+	K_STR(sec, "api_key_env", prov[i].api_key_env, env_), \
+	K_STR(sec, "api_key", prov[i].api_key, ""), \
+	K_LONG(sec, "timeout_ms", prov[i].timeout_ms, "30000", 100, 600000), \
+	K_LONG(sec, "connect_timeout_ms", prov[i].connect_timeout_ms, "5000", 100, 60000), \
+	K_LONG(sec, "retries", prov[i].retries, "2", 0, 10)
+
+static const struct conf_key conf_keys[] = {
+	K_LONG("server", "max_body_bytes", max_body_bytes, "16777216", 1024, 1L << 30),
+	K_LONG("server", "mask_max_bytes", mask_max_bytes, "8388608", 1024, 1L << 30),
+	K_LONG("server", "json_max_depth", json_max_depth, "64", 2, 1000),
+	K_LONG("server", "keepalive_ms", keepalive_ms, "15000", 10, 300000),
+	K_LONG("server", "stream_max_ms", stream_max_ms, "240000", 1000, 86400000),
+	K_ENUM("server", "log_level", log_level, "info", "error|warn|info|debug"),
+	K_STR("store", "dir", store_dir, AV_LOCALSTATEDIR "/lib/aivista"),
+	K_STR("store", "key_file", key_file, ""),
+	K_ENUM("store", "durability", durability, "write_nosync", "sync|write_nosync"),
+	K_LONG("store", "thread_ttl", thread_ttl, "1800", 10, 31536000),
+	K_LONG("store", "done_ttl", done_ttl, "604800", 10, 315360000),
+	K_LONG("store", "history", history, "20", 1, 100000),
+	K_LONG("engine", "steps_per_request", steps_per_request, "0", 0, 100000),
+	K_LONG("engine", "request_budget_ms", request_budget_ms, "25000", 10, 3600000),
+	K_LONG("engine", "max_iterations", max_iterations, "12", 1, 10000),
+	K_PROV("provider.chat", PROV_CHAT, "offline|openai",
+	       "https://api.deepseek.com", "deepseek-chat", "DEEPSEEK_API_KEY"),
+	K_PROV("provider.image", PROV_IMAGE, "offline|openai|dashscope",
+	       "https://dashscope.aliyuncs.com", "qwen-image", "DASHSCOPE_API_KEY"),
+	K_PROV("provider.search", PROV_SEARCH, "offline|openai|dashscope",
+	       "https://dashscope.aliyuncs.com/compatible-mode/v1", "qwen-plus", "DASHSCOPE_API_KEY"),
+	K_PROV("provider.embeddings", PROV_EMBEDDINGS, "offline|openai",
+	       "https://dashscope.aliyuncs.com/compatible-mode/v1", "text-embedding-v3",
+	       "DASHSCOPE_API_KEY"),
+};
+#define CONF_NKEYS (sizeof conf_keys / sizeof conf_keys[0])
+
+static const char *const conf_role_names[PROV_NROLES] = { "chat", "image", "search", "embeddings" };
+
+const char *conf_role_name(enum conf_prov_role r)
+{
+	return conf_role_names[r];
+}
+
+static void *conf_field(struct conf *c, const struct conf_key *k)
+{
+	return (char *)c + k->off;
+}
+
+static int conf_enum_ok(const char *choices, const char *v)
+{
+	size_t n = strlen(v);
+
+	for (const char *p = choices; p && *p;) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+
+		if (len == n && strncmp(p, v, n) == 0)
+			return 1;
+		p = bar ? bar + 1 : NULL;
+	}
+	return 0;
+}
+
+/* Sets one key from its text; on a bad value, writes why to why[]. */
+static int conf_set(struct conf *c, const struct conf_key *k, const char *v, char *why, size_t whylen)
+{
+	if (k->type == CT_LONG) {
+		char *end;
+		long n;
+
+		errno = 0;
+		n = strtol(v, &end, 10);
+		while (end != v && isspace((unsigned char)*end))
+			end++;
+		if (errno || end == v || *end != '\0') {
+			snprintf(why, whylen, "'%s' is not a whole number", v);
+			return -1;
+		}
+		if (n < k->min || n > k->max) {
+			snprintf(why, whylen, "%ld is out of range [%ld, %ld]", n, k->min, k->max);
+			return -1;
+		}
+		*(long *)conf_field(c, k) = n;
+		return 0;
+	}
+	if (k->type == CT_ENUM && !conf_enum_ok(k->choices, v)) {
+		snprintf(why, whylen, "'%s' is not one of %s", v, k->choices);
+		return -1;
+	}
+	free(*(char **)conf_field(c, k));
+	*(char **)conf_field(c, k) = xstrdup(v);
+	return 0;
+}
+
+static const struct conf_key *conf_find(const char *section, const char *name)
+{
+	for (size_t i = 0; i < CONF_NKEYS; i++)
+		if (strcmp(conf_keys[i].section, section) == 0 && strcmp(conf_keys[i].name, name) == 0)
+			return &conf_keys[i];
+	return NULL;
+}
+
+static int conf_section_known(const char *section)
+{
+	for (size_t i = 0; i < CONF_NKEYS; i++)
+		if (strcmp(conf_keys[i].section, section) == 0)
+			return 1;
+	return 0;
+}
+
+void conf_init(struct conf *c)
+{
+	char why[160];
+
+	memset(c, 0, sizeof *c);
+	for (size_t i = 0; i < CONF_NKEYS; i++)
+		if (conf_set(c, &conf_keys[i], conf_keys[i].def, why, sizeof why) < 0)
+			abort(); /* a bad default is a bug in the table */
+}
+
+void conf_free(struct conf *c)
+{
+	for (size_t i = 0; i < CONF_NKEYS; i++)
+		if (conf_keys[i].type != CT_LONG)
+			free(*(char **)conf_field(c, &conf_keys[i]));
+	free(c->path);
+	memset(c, 0, sizeof *c);
+}
+
+/* State of one parse: inih gives no line numbers to the handler, so the
+ * reader counts them and the handler reads the count. */
+struct conf_parse {
+	struct conf *c;
+	const char *name;
+	struct buf *errs;
+	int line;
+	int nerr;
+	const char *text; /* conf_load_string */
+	FILE *fp;         /* conf_load */
+};
+
+static char *conf_reader(char *str, int num, void *stream)
+{
+	struct conf_parse *p = stream;
+	char *r;
+
+	if (p->fp) {
+		r = fgets(str, num, p->fp);
+	} else {
+		size_t n = 0;
+
+		if (*p->text == '\0')
+			return NULL;
+		while (p->text[n] && p->text[n] != '\n' && n + 2 < (size_t)num)
+			n++;
+		if (p->text[n] == '\n')
+			n++;
+		memcpy(str, p->text, n);
+		str[n] = '\0';
+		p->text += n;
+		r = str;
+	}
+	if (r)
+		p->line++;
+	return r;
+}
+
+static void conf_error(struct conf_parse *p, const char *fmt, const char *a, const char *b)
+{
+	buf_printf(p->errs, "%s:%d: ", p->name, p->line);
+	buf_printf(p->errs, fmt, a, b);
+	buf_adds(p->errs, "\n");
+	p->nerr++;
+}
+
+static int conf_handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct conf_parse *p = user;
+	const struct conf_key *k;
+	char why[200];
+
+	if (name == NULL)
+		return 1; /* a section header alone */
+	k = conf_find(section, name);
+	if (k == NULL) {
+		if (conf_section_known(section))
+			conf_error(p, "unknown key '%s' in [%s]", name, section);
+		else
+			conf_error(p, "key '%s' in unknown section [%s]", name, section);
+		return 1;
+	}
+	if (conf_set(p->c, k, value, why, sizeof why) < 0)
+		conf_error(p, "%s: %s", name, why);
+	return 1;
+}
+
+static int conf_parse_run(struct conf_parse *p)
+{
+	int rc = ini_parse_stream(conf_reader, p, conf_handler, p);
+
+	if (rc > 0 && p->nerr == 0) {
+		/* A syntax error inih reports by itself (no '=' or ']'). */
+		buf_printf(p->errs, "%s:%d: syntax error\n", p->name, rc);
+		p->nerr++;
+	}
+	return p->nerr ? -1 : 0;
+}
+
+static void conf_env_name(const struct conf_key *k, char *out, size_t n)
+{
+	size_t j = 0;
+
+	j += (size_t)snprintf(out, n, "AIVISTA_%s_%s", k->section, k->name);
+	for (size_t i = 0; i < j && i < n; i++)
+		out[i] = (out[i] == '.') ? '_' : (char)toupper((unsigned char)out[i]);
+}
+
+static int conf_apply_env(struct conf *c, struct buf *errs)
+{
+	char name[96], why[200];
+	int nerr = 0;
+
+	for (size_t i = 0; i < CONF_NKEYS; i++) {
+		const char *v;
+
+		conf_env_name(&conf_keys[i], name, sizeof name);
+		v = getenv(name);
+		if (v == NULL)
+			continue;
+		if (conf_set(c, &conf_keys[i], v, why, sizeof why) < 0) {
+			buf_printf(errs, "environment %s: %s\n", name, why);
+			nerr++;
+		}
+	}
+	return nerr ? -1 : 0;
+}
+
+/* Derived values: the key file beside the store, provider keys from the
+ * environment, and the keys registered with the log so they are masked. */
+static int conf_finish(struct conf *c, struct buf *errs)
+{
+	if (c->key_file[0] == '\0') {
+		free(c->key_file);
+		c->key_file = xasprintf("%s/thread.key", c->store_dir);
+	}
+	for (int r = 0; r < PROV_NROLES; r++) {
+		struct conf_provider *pv = &c->prov[r];
+
+		if (pv->api_key[0] == '\0' && pv->api_key_env[0] != '\0') {
+			const char *k = getenv(pv->api_key_env);
+
+			if (k) {
+				free(pv->api_key);
+				pv->api_key = xstrdup(k);
+			}
+		}
+		log_add_secret(pv->api_key);
+		if (strcmp(pv->kind, "offline") != 0 && pv->api_key[0] == '\0') {
+			buf_printf(errs, "[provider.%s] kind = %s needs an API key: set api_key or the "
+				   "variable named by api_key_env (%s)\n", conf_role_names[r], pv->kind,
+				   pv->api_key_env);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int conf_load_string(struct conf *c, const char *text, const char *name, struct buf *errs)
+{
+	struct conf_parse p = { .c = c, .name = name, .errs = errs, .text = text };
+	int rc = conf_parse_run(&p);
+
+	if (conf_apply_env(c, errs) < 0)
+		rc = -1;
+	if (conf_finish(c, errs) < 0)
+		rc = -1;
+	return rc;
+}
+
+int conf_load(struct conf *c, const char *path, struct buf *errs)
+{
+	const char *def = AV_SYSCONFDIR "/aivista.conf";
+	struct conf_parse p = { .c = c, .errs = errs };
+	int rc = 0;
+
+	if (path == NULL)
+		path = getenv("AIVISTA_CONF");
+	if (path == NULL && access(def, F_OK) == 0)
+		path = def;
+	if (path) {
+		p.name = path;
+		p.fp = fopen(path, "r");
+		if (p.fp == NULL) {
+			buf_printf(errs, "%s: cannot open: %s\n", path, strerror(errno));
+			return -1;
+		}
+		rc = conf_parse_run(&p);
+		fclose(p.fp);
+		free(c->path);
+		c->path = xstrdup(path);
+	}
+	if (conf_apply_env(c, errs) < 0)
+		rc = -1;
+	if (conf_finish(c, errs) < 0)
+		rc = -1;
+	return rc;
+}

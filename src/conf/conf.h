@@ -1,0 +1,57 @@
+/* The configuration: an INI file (inih) plus AIVISTA_<SECTION>_<KEY>
+ * environment overrides, checked against one schema table. Every key the
+ * sample etc/aivista.conf documents is a field here. */
+#ifndef AV_CONF_H
+#define AV_CONF_H
+#include <stddef.h>
+#include "util/buf.h"
+
+enum conf_prov_role { PROV_CHAT, PROV_IMAGE, PROV_SEARCH, PROV_EMBEDDINGS, PROV_NROLES };
+
+struct conf_provider {
+	char *kind;        /* offline | openai | dashscope */
+	char *base_url;
+	char *model;
+	char *api_key_env; /* name of the environment variable holding the key */
+	char *api_key;     /* resolved key (from the file or that variable); never logged */
+	long timeout_ms;
+	long connect_timeout_ms;
+	long retries;
+};
+
+struct conf {
+	char *path;          /* the file read, or NULL when only defaults apply */
+	/* [server] */
+	long max_body_bytes;
+	long mask_max_bytes;
+	long json_max_depth;
+	long keepalive_ms;
+	long stream_max_ms;
+	char *log_level;
+	/* [store] */
+	char *store_dir;
+	char *key_file;
+	char *durability;    /* sync | write_nosync */
+	long thread_ttl;
+	long done_ttl;
+	long history;
+	/* [engine] */
+	long steps_per_request;
+	long request_budget_ms;
+	long max_iterations;
+	/* [provider.*] */
+	struct conf_provider prov[PROV_NROLES];
+};
+
+/* Fills defaults. */
+void conf_init(struct conf *c);
+void conf_free(struct conf *c);
+/* Reads path (NULL: $AIVISTA_CONF, else the installed default if it exists),
+ * then the environment overrides. Every problem is appended to errs, one
+ * "file:line: what" per line. Returns 0, or -1 when there was any. */
+int conf_load(struct conf *c, const char *path, struct buf *errs);
+/* Same, from a string (tests); name is used in messages. */
+int conf_load_string(struct conf *c, const char *text, const char *name, struct buf *errs);
+const char *conf_role_name(enum conf_prov_role r);
+
+#endif

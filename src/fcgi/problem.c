@@ -1,0 +1,76 @@
+/* Request errors (see problem.h). */
+#include "config.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <jansson.h>
+#include "fcgi/problem.h"
+#include "fcgi/req.h"
+#include "fcgi/sse.h"
+#include "util/log.h"
+
+struct problem_def {
+	int status;
+	const char *code;
+	const char *title;
+};
+
+static const struct problem_def problem_table[PB_COUNT] = {
+	[PB_OK] = { 200, "ok", "OK" },
+	[PB_BAD_REQUEST] = { 400, "bad_request", "Bad request" },
+	[PB_BAD_JSON] = { 400, "bad_json", "Malformed JSON" },
+	[PB_JSON_TOO_DEEP] = { 400, "json_too_deep", "JSON nested too deeply" },
+	[PB_BAD_LENGTH] = { 400, "bad_content_length", "Body does not match Content-Length" },
+	[PB_UNSUPPORTED_MEDIA] = { 415, "unsupported_media_type", "Unsupported media type" },
+	[PB_TOO_LARGE] = { 413, "body_too_large", "Request body too large" },
+	[PB_NOT_FOUND] = { 404, "not_found", "Not found" },
+	[PB_METHOD] = { 405, "method_not_allowed", "Method not allowed" },
+	[PB_BAD_SIGNATURE] = { 403, "bad_thread_id", "Thread ID is not valid" },
+	[PB_THREAD_NOT_FOUND] = { 404, "thread_not_found", "Unknown thread" },
+	[PB_EXPIRED] = { 410, "thread_expired", "Thread expired" },
+	[PB_BUSY] = { 409, "thread_busy", "Thread is busy" },
+	[PB_NOT_PAUSED] = { 409, "not_paused", "Thread is not waiting for this decision" },
+	[PB_ALREADY_CONFIRMED] = { 409, "already_confirmed", "Decision already given" },
+	[PB_BAD_EVENT_ID] = { 400, "bad_event_id", "Last-Event-ID is not valid for this thread" },
+	[PB_STORE_UNAVAILABLE] = { 503, "store_unavailable", "Store unavailable" },
+	[PB_OVERLOADED] = { 503, "overloaded", "Overloaded, try again" },
+	[PB_INTERNAL] = { 500, "internal", "Internal error" },
+};
+
+int problem_status(enum problem p)
+{
+	return problem_table[p].status;
+}
+
+const char *problem_code(enum problem p)
+{
+	return problem_table[p].code;
+}
+
+const char *problem_title(enum problem p)
+{
+	return problem_table[p].title;
+}
+
+enum problem problem_send(struct req *r, enum problem p, const char *fmt, ...)
+{
+	char detail[512];
+	va_list ap;
+	json_t *j;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	log_info("%s %s -> %d %s: %s", r->method, r->uri, problem_status(p), problem_code(p), detail);
+	if (r->sse) {
+		j = json_pack("{s:s, s:s, s:s, s:n}", "type", "error", "code", problem_code(p),
+			      "message", detail, "node");
+		sse_event(r->sse, 0, j);
+		json_decref(j);
+		return p;
+	}
+	j = json_pack("{s:s, s:s, s:i, s:s, s:s}", "type", "about:blank", "title", problem_title(p),
+		      "status", problem_status(p), "detail", detail, "code", problem_code(p));
+	req_send_json(r, problem_status(p), "application/problem+json", j);
+	json_decref(j);
+	return p;
+}

@@ -1,0 +1,40 @@
+/* The one table of request errors: each has a stable code, an HTTP status
+ * and a title, and is reported through problem_send() only. */
+#ifndef AV_PROBLEM_H
+#define AV_PROBLEM_H
+
+struct req;
+
+enum problem {
+	PB_OK = 0,
+	PB_BAD_REQUEST,
+	PB_BAD_JSON,
+	PB_JSON_TOO_DEEP,
+	PB_BAD_LENGTH,
+	PB_UNSUPPORTED_MEDIA,
+	PB_TOO_LARGE,
+	PB_NOT_FOUND,
+	PB_METHOD,
+	PB_BAD_SIGNATURE,
+	PB_THREAD_NOT_FOUND,
+	PB_EXPIRED,
+	PB_BUSY,
+	PB_NOT_PAUSED,
+	PB_ALREADY_CONFIRMED,
+	PB_BAD_EVENT_ID,
+	PB_STORE_UNAVAILABLE,
+	PB_OVERLOADED,
+	PB_INTERNAL,
+	PB_COUNT
+};
+
+int problem_status(enum problem p);
+const char *problem_code(enum problem p);
+const char *problem_title(enum problem p);
+/* Reports p once: as application/problem+json while no header has gone
+ * out, as an SSE "error" event after. Returns p, so handlers can
+ * "return problem_send(...)". */
+enum problem problem_send(struct req *r, enum problem p, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

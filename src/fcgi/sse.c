@@ -1,0 +1,132 @@
+/* Server-Sent Events writer (see sse.h). */
+#include "config.h"
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include "fcgi/req.h"
+#include "fcgi/sse.h"
+#include "util/clock.h"
+
+#define SSE_MAX_EVENT (64u << 20)
+
+int sse_start(struct sse *s, struct req *r)
+{
+	memset(s, 0, sizeof *s);
+	s->r = r;
+	s->keepalive_ms = r->conf->keepalive_ms;
+	s->last_write_ms = clock_mono_ms();
+	if (req_send_headers(r, 200, "text/event-stream; charset=utf-8",
+			     "Cache-Control: no-cache, no-transform\r\nX-Accel-Buffering: no\r\n") < 0) {
+		s->broken = 1;
+		return -1;
+	}
+	r->sse = s;
+	return r->out.flush(r->out.ctx) < 0 ? (s->broken = 1, -1) : 0;
+}
+
+int sse_frame(struct buf *out, long long id, const char *data, size_t len)
+{
+	size_t i = 0;
+
+	if (id > 0 && buf_printf(out, "id: %lld\n", id) < 0)
+		return -1;
+	/* Every line break form (CRLF, CR, LF) ends an SSE line: each one
+	 * starts a new "data:" line, so the payload stays in the data field. */
+	do {
+		size_t start = i;
+
+		while (i < len && data[i] != '\n' && data[i] != '\r')
+			i++;
+		if (buf_adds(out, "data: ") < 0 || buf_add(out, data + start, i - start) < 0 ||
+		    buf_adds(out, "\n") < 0)
+			return -1;
+		if (i < len && data[i] == '\r' && i + 1 < len && data[i + 1] == '\n')
+			i++;
+		if (i < len)
+			i++;
+		else
+			break;
+	} while (1);
+	return buf_adds(out, "\n");
+}
+
+static int sse_send(struct sse *s, const char *p, size_t n)
+{
+	struct req *r = s->r;
+
+	if (s->broken)
+		return -1;
+	if (r->out.write(r->out.ctx, p, n) < 0 || r->out.flush(r->out.ctx) < 0) {
+		s->broken = 1;
+		return -1;
+	}
+	s->last_write_ms = clock_mono_ms();
+	return 0;
+}
+
+int sse_event_raw(struct sse *s, long long id, const char *data, size_t len)
+{
+	struct buf b;
+	int rc;
+
+	buf_init(&b, SSE_MAX_EVENT);
+	rc = sse_frame(&b, id, data, len);
+	if (rc == 0)
+		rc = sse_send(s, b.data, b.len);
+	buf_free(&b);
+	if (rc == 0)
+		s->sent++;
+	return rc;
+}
+
+int sse_event(struct sse *s, long long id, const json_t *ev)
+{
+	char *data = json_dumps(ev, JSON_COMPACT);
+	int rc;
+
+	if (data == NULL)
+		return -1;
+	rc = sse_event_raw(s, id, data, strlen(data));
+	free(data);
+	return rc;
+}
+
+int sse_comment(struct sse *s, const char *text)
+{
+	char line[256];
+	int n = snprintf(line, sizeof line, ": %s\n\n", text);
+
+	for (int i = 2; i < n - 2; i++)
+		if (line[i] == '\n' || line[i] == '\r')
+			line[i] = ' ';
+	return sse_send(s, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+int sse_keepalive(struct sse *s)
+{
+	if (s->broken)
+		return -1;
+	if (clock_mono_ms() - s->last_write_ms < s->keepalive_ms)
+		return 0;
+	return sse_comment(s, "keep-alive");
+}
+
+int sse_retry(struct sse *s, long ms)
+{
+	char line[64];
+	int n = snprintf(line, sizeof line, "retry: %ld\n\n", ms);
+
+	return sse_send(s, line, (size_t)n);
+}
+
+int sse_done(struct sse *s)
+{
+	static const char done[] = "data: [DONE]\n\n";
+
+	return sse_send(s, done, sizeof done - 1);
+}
+
+json_t *sse_event_new(const char *type)
+{
+	return json_pack("{s:s, s:I}", "type", type, "timestamp", (json_int_t)clock_wall_ms());
+}

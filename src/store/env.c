@@ -1,0 +1,171 @@
+/* Opening and looking after the shared Berkeley DB environment (see
+ * store.h). Every opener must use the same cache size: it is fixed here. */
+#include "config.h"
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "store/store.h"
+#include "util/clock.h"
+#include "util/log.h"
+#include "util/xmalloc.h"
+
+#define STORE_CACHE_BYTES (4u << 20)
+#define STORE_LOG_FILE_BYTES (1u << 20)
+#define STORE_THREADS 1024
+#define STORE_LOCK_TIMEOUT_US 2000000
+#define STORE_TXN_TIMEOUT_US 10000000
+#define STORE_CKPT_EVERY_MS 5000
+#define STORE_TXN_TRIES 8
+
+static void store_errcall(const DB_ENV *env, const char *prefix, const char *msg)
+{
+	log_warn("berkeley db: %s", msg);
+}
+
+static void store_panic(DB_ENV *env, u_int32_t event, void *info)
+{
+	struct store *s = env->app_private;
+
+	if (event == DB_EVENT_PANIC && s) {
+		s->panicked = 1;
+		log_error("berkeley db environment panicked: this worker exits after its request");
+	}
+}
+
+/* Another process is alive if it can be signalled (EPERM: alive, other user). */
+static int store_isalive(DB_ENV *env, pid_t pid, db_threadid_t tid, u_int32_t flags)
+{
+	return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+static int store_configure(struct store *s, const struct conf *c)
+{
+	DB_ENV *env = s->env;
+	int rc;
+
+	env->app_private = s;
+	env->set_errcall(env, store_errcall);
+	if ((rc = env->set_cachesize(env, 0, STORE_CACHE_BYTES, 1)) ||
+	    (rc = env->set_lg_max(env, STORE_LOG_FILE_BYTES)) ||
+	    (rc = env->set_lk_detect(env, DB_LOCK_DEFAULT)) ||
+	    (rc = env->set_timeout(env, STORE_LOCK_TIMEOUT_US, DB_SET_LOCK_TIMEOUT)) ||
+	    (rc = env->set_timeout(env, STORE_TXN_TIMEOUT_US, DB_SET_TXN_TIMEOUT)) ||
+	    (rc = env->set_thread_count(env, STORE_THREADS)) ||
+	    (rc = env->set_isalive(env, store_isalive)) ||
+	    (rc = env->set_event_notify(env, store_panic)) ||
+	    (rc = env->log_set_config(env, DB_LOG_AUTO_REMOVE, 1)))
+		return rc;
+	if (strcmp(c->durability, "write_nosync") == 0)
+		rc = env->set_flags(env, DB_TXN_WRITE_NOSYNC, 1);
+	s->sync = strcmp(c->durability, "sync") == 0;
+	return rc;
+}
+
+struct store *store_open(const struct conf *c, char *err, size_t errlen)
+{
+	struct store *s = xcalloc(1, sizeof *s);
+	u_int32_t flags = DB_CREATE | DB_INIT_TXN | DB_INIT_LOCK | DB_INIT_LOG | DB_INIT_MPOOL |
+			  DB_THREAD | DB_REGISTER | DB_RECOVER;
+	int rc;
+
+	if (mkdir(c->store_dir, 0700) < 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", c->store_dir, strerror(errno));
+		free(s);
+		return NULL;
+	}
+	rc = db_env_create(&s->env, 0);
+	if (rc == 0)
+		rc = store_configure(s, c);
+	if (rc == 0)
+		rc = s->env->open(s->env, c->store_dir, flags, 0600);
+	if (rc == 0)
+		rc = s->env->failchk(s->env, 0);
+	if (rc != 0) {
+		snprintf(err, errlen, "cannot open the store in %s: %s", c->store_dir, db_strerror(rc));
+		if (s->env)
+			s->env->close(s->env, 0);
+		free(s);
+		return NULL;
+	}
+	s->last_ckpt_ms = clock_mono_ms();
+	return s;
+}
+
+void store_close(struct store *s)
+{
+	if (s == NULL)
+		return;
+	if (s->env)
+		s->env->close(s->env, 0);
+	free(s);
+}
+
+int store_ping(struct store *s, char *err, size_t errlen)
+{
+	DB_TXN_STAT *st = NULL;
+	int rc;
+
+	if (s->panicked) {
+		snprintf(err, errlen, "environment needs recovery");
+		return -1;
+	}
+	rc = s->env->txn_stat(s->env, &st, 0);
+	free(st);
+	if (rc != 0) {
+		snprintf(err, errlen, "%s", db_strerror(rc));
+		if (rc == DB_RUNRECOVERY)
+			s->panicked = 1;
+		return -1;
+	}
+	return 0;
+}
+
+void store_maintain(struct store *s)
+{
+	long long now = clock_mono_ms();
+	int rc;
+
+	if (now - s->last_ckpt_ms < STORE_CKPT_EVERY_MS)
+		return;
+	s->last_ckpt_ms = now;
+	/* A dead process's transactions and locks are released here too. */
+	rc = s->env->failchk(s->env, 0);
+	if (rc == 0)
+		rc = s->env->txn_checkpoint(s->env, 0, 0, 0);
+	if (rc == DB_RUNRECOVERY)
+		s->panicked = 1;
+	else if (rc != 0)
+		log_warn("store maintenance: %s", db_strerror(rc));
+}
+
+int store_txn(struct store *s, int (*fn)(struct store *s, DB_TXN *txn, void *ctx), void *ctx)
+{
+	int rc = 0;
+
+	for (int attempt = 0; attempt < STORE_TXN_TRIES; attempt++) {
+		DB_TXN *txn = NULL;
+
+		if (s->panicked)
+			return DB_RUNRECOVERY;
+		rc = s->env->txn_begin(s->env, NULL, &txn, 0);
+		if (rc == 0) {
+			rc = fn(s, txn, ctx);
+			if (rc == 0)
+				rc = txn->commit(txn, 0);
+			else
+				txn->abort(txn);
+		}
+		if (rc == DB_RUNRECOVERY) {
+			s->panicked = 1;
+			return rc;
+		}
+		if (rc != DB_LOCK_DEADLOCK && rc != DB_LOCK_NOTGRANTED)
+			return rc;
+		usleep((useconds_t)(1000 * (1 << attempt) + rand() % 1000));
+	}
+	return rc;
+}
