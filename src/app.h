@@ -3,6 +3,7 @@
 #ifndef AV_APP_H
 #define AV_APP_H
 #include "conf/conf.h"
+#include "graph/tid.h"
 
 struct store;
 
@@ -10,6 +11,7 @@ struct app {
 	struct conf conf;
 	struct store *store;     /* NULL when the store could not be opened */
 	char store_err[256];     /* why, for /api/health */
+	struct tid_keys keys;    /* thread ID keys, loaded with the store */
 	long long start_ms;
 	int fatal;               /* the store needs recovery: exit after this request */
 };

@@ -11,5 +11,16 @@ struct req;
 void api_dispatch(struct req *r);
 
 enum problem api_health(struct req *r);
+enum problem api_stream_post(struct req *r);
+enum problem api_stream_get(struct req *r);
+enum problem api_confirm(struct req *r);
+enum problem api_thread_get(struct req *r);
+enum problem api_thread_history(struct req *r);
+enum problem api_asset_get(struct req *r);
+
+/* Shared by the handlers (stream.c). */
+#include <jansson.h>
+enum problem api_body_object(struct req *r, json_t **out);
+int api_opt_string(struct req *r, const json_t *obj, const char *key, const char **out);
 
 #endif

@@ -4,11 +4,15 @@
 #include "app.h"
 #include "fcgi/req.h"
 #include "fcgi/route.h"
-#include "store/store.h"
-#include "util/log.h"
 
 static const struct route api_routes[] = {
 	{ "GET", "/api/health", api_health },
+	{ "POST", "/api/agent/stream", api_stream_post },
+	{ "GET", "/api/agent/stream", api_stream_get },
+	{ "POST", "/api/agent/confirm", api_confirm },
+	{ "GET", "/api/threads/*", api_thread_get },
+	{ "GET", "/api/threads/*/history", api_thread_history },
+	{ "GET", "/api/assets/*", api_asset_get },
 };
 
 void api_dispatch(struct req *r)
@@ -27,9 +31,4 @@ void api_dispatch(struct req *r)
 	}
 	if (r->failed != PB_OK)
 		problem_send(r, r->failed, "%s", r->detail);
-	if (r->app && r->app->store) {
-		store_maintain(r->app->store);
-		if (r->app->store->panicked)
-			r->app->fatal = 1;
-	}
 }

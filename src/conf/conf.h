@@ -39,6 +39,9 @@ struct conf {
 	long steps_per_request;
 	long request_budget_ms;
 	long max_iterations;
+	long node_timeout_ms;
+	long hitl_timeout_ms;   /* 0: a pause waits until the thread expires */
+	char *hitl_default;     /* approve | reject: the decision taken at the timeout */
 	/* [provider.*] */
 	struct conf_provider prov[PROV_NROLES];
 };

@@ -65,6 +65,43 @@ static int store_configure(struct store *s, const struct conf *c)
 	return rc;
 }
 
+void store_key(uint8_t *out, const uint8_t tid[STORE_TID], uint64_t n, int nbytes)
+{
+	memcpy(out, tid, STORE_TID);
+	for (int i = nbytes - 1; i >= 0; i--, n >>= 8)
+		out[STORE_TID + i] = (uint8_t)(n & 0xff);
+}
+
+/* The databases, created on first use in one transaction each, so many
+ * workers starting at once agree. */
+static int store_open_dbs(struct store *s)
+{
+	struct { DB **db; const char *file; } dbs[] = {
+		{ &s->threads, "threads.db" }, { &s->ckpts, "ckpts.db" }, { &s->events, "events.db" },
+		{ &s->assets, "assets.db" }, { &s->expiry, "expiry.db" },
+	};
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof dbs / sizeof dbs[0] && rc == 0; i++) {
+		rc = db_create(dbs[i].db, s->env, 0);
+		if (rc == 0)
+			rc = (*dbs[i].db)->open(*dbs[i].db, NULL, dbs[i].file, NULL, DB_BTREE,
+						DB_CREATE | DB_AUTO_COMMIT | DB_THREAD, 0600);
+	}
+	return rc;
+}
+
+static void store_close_dbs(struct store *s)
+{
+	DB **dbs[] = { &s->threads, &s->ckpts, &s->events, &s->assets, &s->expiry };
+
+	for (size_t i = 0; i < sizeof dbs / sizeof dbs[0]; i++) {
+		if (*dbs[i])
+			(*dbs[i])->close(*dbs[i], 0);
+		*dbs[i] = NULL;
+	}
+}
+
 struct store *store_open(const struct conf *c, char *err, size_t errlen)
 {
 	struct store *s = xcalloc(1, sizeof *s);
@@ -84,14 +121,20 @@ struct store *store_open(const struct conf *c, char *err, size_t errlen)
 		rc = s->env->open(s->env, c->store_dir, flags, 0600);
 	if (rc == 0)
 		rc = s->env->failchk(s->env, 0);
+	if (rc == 0)
+		rc = store_open_dbs(s);
 	if (rc != 0) {
 		snprintf(err, errlen, "cannot open the store in %s: %s", c->store_dir, db_strerror(rc));
+		store_close_dbs(s);
 		if (s->env)
 			s->env->close(s->env, 0);
 		free(s);
 		return NULL;
 	}
 	s->last_ckpt_ms = clock_mono_ms();
+	s->thread_ttl_ms = c->thread_ttl * 1000;
+	s->done_ttl_ms = c->done_ttl * 1000;
+	s->history = c->history;
 	return s;
 }
 
@@ -99,6 +142,7 @@ void store_close(struct store *s)
 {
 	if (s == NULL)
 		return;
+	store_close_dbs(s);
 	if (s->env)
 		s->env->close(s->env, 0);
 	free(s);

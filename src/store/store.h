@@ -6,10 +6,18 @@
 #define AV_STORE_H
 #include <stddef.h>
 #include <db.h>
+#include <stdint.h>
+#include <jansson.h>
 #include "conf/conf.h"
 
 struct store {
 	DB_ENV *env;
+	DB *threads;             /* tid -> thread record (JSON) */
+	DB *ckpts;               /* tid + step -> checkpoint (JSON: full state or diff) */
+	DB *events;              /* tid + seq -> durable event (JSON text) */
+	DB *assets;              /* tid + content hash -> type + bytes */
+	DB *expiry;              /* expiry ms + tid -> nothing: the pruning order */
+	long thread_ttl_ms, done_ttl_ms, history;
 	int sync;                /* durability = sync */
 	long long last_ckpt_ms;
 	int panicked;            /* DB_RUNRECOVERY seen: this process must exit */
@@ -28,5 +36,61 @@ void store_maintain(struct store *s);
  * bounded number of times. fn returns 0 or a Berkeley DB error. Returns
  * 0, or the last error (DB_RUNRECOVERY marks the store panicked). */
 int store_txn(struct store *s, int (*fn)(struct store *s, DB_TXN *txn, void *ctx), void *ctx);
+
+
+/* Store keys: a thread's random part, then a big-endian number, so one
+ * thread's records are adjacent and in order. */
+#define STORE_TID 16
+void store_key(uint8_t *out, const uint8_t tid[STORE_TID], uint64_t n, int nbytes);
+
+/* --- threads (threads.c) ------------------------------------------------ */
+/* *rec: new reference. DB_NOTFOUND when there is none. flags: 0 or DB_RMW
+ * (read for update: the write lock is taken now, avoiding deadlocks). */
+int store_thread_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], json_t **rec,
+		     u_int32_t flags);
+/* Writes rec (borrowed), setting its "exp" from status and "updated", and
+ * moving its entry in the expiry index. */
+int store_thread_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], json_t *rec);
+void store_expiry_key(uint8_t key[8 + STORE_TID], long long exp, const uint8_t tid[STORE_TID]);
+
+/* --- checkpoints (ckpt.c) ----------------------------------------------- */
+/* Stores the checkpoint of step (meta fields plus the state). The state is
+ * stored whole every few steps and as the difference from prev (the
+ * parent's state; NULL for none) otherwise. Older checkpoints than
+ * history are dropped. */
+int store_ckpt_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step,
+		   const json_t *meta, const json_t *state, const json_t *prev);
+/* The state at step: new reference in *state, meta (new) when asked. */
+int store_ckpt_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step,
+		   json_t **state, json_t **meta);
+/* Checkpoints newest first, each {step, parent, node, next, status, ts, state}: new. */
+int store_ckpt_history(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long latest,
+		       long limit, json_t **out);
+/* Bytes stored for one thread's checkpoints (benchmarks). */
+long long store_ckpt_bytes(struct store *s, const uint8_t tid[STORE_TID]);
+
+/* --- event log (events.c) ----------------------------------------------- */
+int store_event_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long long seq,
+		    const char *json, size_t len);
+/* Events after seq, at most max of them or about max_bytes, read in their
+ * own short transaction: *out is a new array of [seq, "json"] pairs. */
+int store_events_after(struct store *s, const uint8_t tid[STORE_TID], long long after, int max,
+		       size_t max_bytes, json_t **out);
+
+/* --- assets (assets.c) ---------------------------------------------------- */
+#define STORE_ASSET_ID_LEN 43   /* base64url of tid + 16-byte hash */
+/* Stores data once per thread (same bytes, same id). id gets the NUL-ended id. */
+int store_asset_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], const char *ctype,
+		    const void *data, size_t len, char id[STORE_ASSET_ID_LEN + 1]);
+/* *data (malloc'd, caller frees) and *ctype (malloc'd). DB_NOTFOUND. */
+int store_asset_get(struct store *s, const char *id, char **ctype, void **data, size_t *len);
+
+/* --- pruning (prune.c) ---------------------------------------------------- */
+/* Removes up to max threads whose expiry has passed (their checkpoints,
+ * events and assets), leaving a small tombstone so their IDs answer 410
+ * for a while. Returns how many were pruned, or -1. */
+int store_prune(struct store *s, long long now_ms, int max);
+/* Deletes every record of one thread but its record. */
+int store_thread_purge(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID]);
 
 #endif

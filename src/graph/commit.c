@@ -1,0 +1,113 @@
+/* The one transaction of a step: checkpoint, durable events and thread
+ * record together, or nothing (see run.h). */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "graph/run.h"
+#include "util/clock.h"
+
+void commit_init(struct commit *c, struct run *run)
+{
+	memset(c, 0, sizeof *c);
+	c->run = run;
+	c->changes = json_object();
+	c->events = json_array();
+	c->sent = json_array();
+	c->step = -1;
+}
+
+void commit_free(struct commit *c)
+{
+	json_decref(c->changes);
+	json_decref(c->events);
+	json_decref(c->sent);
+	json_decref(c->meta);
+	json_decref(c->prev);
+	json_decref(c->rec_new);
+	memset(c, 0, sizeof *c);
+}
+
+long long run_lease_ms(const struct run *run)
+{
+	return run->app->conf.request_budget_ms + run->app->conf.node_timeout_ms;
+}
+
+static int commit_lease(struct commit *c, json_t *rec, long long now)
+{
+	if (c->need_lease && !lease_mine(rec))
+		return EAGAIN;
+	if (c->take_lease && !lease_free(rec, now))
+		return EBUSY;
+	if (c->release)
+		json_object_set_new(rec, "lease", json_null());
+	else if (c->need_lease || c->take_lease)
+		lease_set(rec, now, run_lease_ms(c->run));
+	return 0;
+}
+
+static int commit_events(struct commit *c, struct store *s, DB_TXN *txn, json_t *rec)
+{
+	long long seq = json_integer_value(json_object_get(rec, "seq"));
+	size_t i;
+	json_t *ev;
+	int rc = 0;
+
+	json_array_clear(c->sent);
+	json_array_foreach(c->events, i, ev) {
+		char *text = json_dumps(ev, JSON_COMPACT);
+
+		rc = store_event_put(s, txn, c->run->tid, ++seq, text, strlen(text));
+		json_array_append_new(c->sent, json_pack("[I, s]", (json_int_t)seq, text));
+		free(text);
+		if (rc)
+			return rc;
+	}
+	json_object_set_new(rec, "seq", json_integer(seq));
+	return 0;
+}
+
+/* May run several times (deadlock retries): it changes nothing outside
+ * the transaction but its own outputs. */
+static int commit_fn(struct store *s, DB_TXN *txn, void *p)
+{
+	struct commit *c = p;
+	long long now = clock_wall_ms();
+	json_t *rec = NULL;
+	int rc = 0;
+
+	if (c->create)
+		rec = json_deep_copy(c->changes);
+	else
+		rc = store_thread_get(s, txn, c->run->tid, &rec, DB_RMW);
+	if (rc == 0 && c->check)
+		rc = c->check(c, rec);
+	if (rc == 0)
+		rc = commit_lease(c, rec, now);
+	if (rc == 0 && !c->create)
+		json_object_update(rec, c->changes);
+	if (rc == 0 && c->step >= 0) {
+		rc = store_ckpt_put(s, txn, c->run->tid, c->step, c->meta, c->run->state, c->prev);
+		json_object_set_new(rec, "step", json_integer(c->step));
+	}
+	if (rc == 0)
+		rc = commit_events(c, s, txn, rec);
+	if (rc == 0) {
+		json_object_set_new(rec, "updated", json_integer(now));
+		rc = store_thread_put(s, txn, c->run->tid, rec);
+	}
+	json_decref(c->rec_new);
+	c->rec_new = rec;
+	return rc;
+}
+
+int commit_run(struct commit *c)
+{
+	int rc = store_txn(c->run->st, commit_fn, c);
+
+	if (rc == 0) {
+		json_decref(c->run->rec);
+		c->run->rec = json_incref(c->rec_new);
+	}
+	return rc;
+}

@@ -1,0 +1,326 @@
+/* Running steps: one node per step, one commit per step (see engine.h). */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sodium.h>
+#include "graph/run.h"
+#include "util/clock.h"
+#include "util/log.h"
+
+int run_sse(struct run *run)
+{
+	if (run->r->sse)
+		return run->sse.broken ? -1 : 0;
+	return sse_start(&run->sse, run->r);
+}
+
+void run_send_committed(struct run *run, const json_t *sent)
+{
+	size_t i;
+	json_t *pair;
+
+	if (run_sse(run) < 0)
+		return;
+	json_array_foreach(sent, i, pair) {
+		const char *text = json_string_value(json_array_get(pair, 1));
+
+		if (sse_event_raw(&run->sse, json_integer_value(json_array_get(pair, 0)), text,
+				  strlen(text)) < 0)
+			return;
+	}
+}
+
+void run_free(struct run *run)
+{
+	json_decref(run->rec);
+	json_decref(run->state);
+	json_decref(run->pending);
+	run->rec = run->state = run->pending = NULL;
+}
+
+static const char *run_str(const json_t *rec, const char *key)
+{
+	const char *s = json_string_value(json_object_get(rec, key));
+
+	return s ? s : "";
+}
+
+/* The top-level fields a step changed, with their new values (null for a
+ * removed one): the "changes" of state_update. New reference. */
+static json_t *run_changes(const json_t *before, const json_t *after)
+{
+	json_t *ch = json_object(), *v;
+	const char *k;
+
+	json_object_foreach((json_t *)after, k, v)
+		if (!json_equal(v, json_object_get(before, k)))
+			json_object_set(ch, k, v);
+	json_object_foreach((json_t *)before, k, v)
+		if (json_object_get(after, k) == NULL)
+			json_object_set_new(ch, k, json_null());
+	return ch;
+}
+
+/* An engine event; those about the thread as a whole name it. */
+static json_t *run_event(struct run *run, const char *type, const char *node)
+{
+	static const char *const whole[] = { "ask_user", "workflow_paused", "workflow_complete",
+					     "workflow_yield", "error" };
+	json_t *ev = sse_event_new(type);
+
+	if (node)
+		json_object_set_new(ev, "node", json_string(node));
+	for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
+		if (strcmp(type, whole[i]) == 0)
+			json_object_set_new(ev, "threadId", json_string(run->tid_str));
+	return ev;
+}
+
+/* The ask_user and workflow_paused events of an interrupt, and the pending
+ * interrupt kept on the record. */
+static void run_pause(struct run *run, struct commit *c, json_t *intr, const char *node)
+{
+	unsigned char rnd[4];
+	char iid[48];
+	json_t *ask, *paused;
+	const struct conf *cf = &run->app->conf;
+
+	randombytes_buf(rnd, sizeof rnd);
+	snprintf(iid, sizeof iid, "int-%ld-%02x%02x%02x%02x",
+		 (long)json_integer_value(json_object_get(run->rec, "step")) + 1,
+		 rnd[0], rnd[1], rnd[2], rnd[3]);
+	json_object_set_new(intr, "interruptId", json_string(iid));
+	json_object_set_new(intr, "node", json_string(node));
+	if (cf->hitl_timeout_ms > 0)
+		json_object_set_new(intr, "deadline",
+				    json_integer(clock_wall_ms() + cf->hitl_timeout_ms));
+	ask = run_event(run, "ask_user", node);
+	json_object_set(ask, "question", json_object_get(intr, "question"));
+	json_object_set(ask, "options", json_object_get(intr, "options"));
+	json_object_set(ask, "selectionType", json_object_get(intr, "selectionType"));
+	json_object_set(ask, "allowCustomInput", json_object_get(intr, "allowCustomInput"));
+	json_object_set_new(ask, "context", json_pack("{s:b, s:O}", "__hitl", 1, "kind",
+						      json_object_get(intr, "kind")));
+	json_object_set_new(ask, "interruptId", json_string(iid));
+	json_object_set(ask, "editable", json_object_get(intr, "editable"));
+	if (json_object_get(intr, "deadline"))
+		json_object_set(ask, "deadline", json_object_get(intr, "deadline"));
+	json_array_append_new(c->events, ask);
+	paused = run_event(run, "workflow_paused", node);
+	json_object_set_new(paused, "interruptId", json_string(iid));
+	json_object_set_new(paused, "content", json_string("工作流已暂停，等待用户确认"));
+	json_array_append_new(c->events, paused);
+	json_object_set_new(c->changes, "status", json_string("paused"));
+	json_object_set_new(c->changes, "next", json_null());
+	json_object_set(c->changes, "interrupt", intr);
+}
+
+static void run_outcome(struct run *run, struct commit *c, struct step_ctx *ctx, enum node_rc rc)
+{
+	json_t *ev;
+
+	switch (rc) {
+	case NODE_NEXT:
+		if (wf_node(run->wf, ctx->next)) {
+			json_object_set_new(c->changes, "next", json_string(ctx->next));
+			break;
+		}
+		step_fail(ctx, "bad_route", "node %s routed to unknown node %s", ctx->node,
+			  ctx->next ? ctx->next : "(none)");
+		/* fall through */
+	case NODE_ERROR:
+		ev = run_event(run, "error", ctx->node);
+		json_object_set_new(ev, "code", json_string(ctx->err_code[0] ? ctx->err_code : "node_failed"));
+		json_object_set_new(ev, "message", json_string(ctx->err_msg));
+		json_array_append_new(c->events, ev);
+		json_object_set_new(c->changes, "status", json_string("error"));
+		json_object_set_new(c->changes, "next", json_null());
+		break;
+	case NODE_INTERRUPT:
+		run_pause(run, c, ctx->interrupt, ctx->node);
+		break;
+	case NODE_END:
+		ev = run_event(run, "workflow_complete", NULL);
+		if (json_is_object(json_object_get(run->state, "result")))
+			json_object_update_missing(ev, json_object_get(run->state, "result"));
+		json_array_append_new(c->events, ev);
+		json_object_set_new(c->changes, "status", json_string("done"));
+		json_object_set_new(c->changes, "next", json_null());
+		break;
+	}
+}
+
+/* Commits agent_start before the node runs, so a client sees the step
+ * begin, with an id that a replay repeats. Counts the visit. */
+static int run_step_begin(struct run *run, const char *node)
+{
+	struct commit c;
+	json_t *visits = json_deep_copy(json_object_get(run->rec, "visits"));
+	json_t *ev = run_event(run, "agent_start", node);
+	int rc;
+
+	if (!json_is_object(visits)) {
+		json_decref(visits);
+		visits = json_object();
+	}
+	json_object_set_new(visits, node,
+			    json_integer(json_integer_value(json_object_get(visits, node)) + 1));
+	commit_init(&c, run);
+	c.need_lease = 1;
+	json_object_set_new(c.changes, "visits", visits);
+	json_object_set_new(ev, "agent", json_string(node));
+	json_object_set_new(ev, "content", json_string("开始工作 · started"));
+	json_array_append_new(c.events, ev);
+	rc = commit_run(&c);
+	if (rc == 0)
+		run_send_committed(run, c.sent);
+	commit_free(&c);
+	return rc;
+}
+
+static void run_ctx_init(struct run *run, struct step_ctx *ctx, const struct wf_node *node)
+{
+	long t = node->timeout_ms ? node->timeout_ms : run->app->conf.node_timeout_ms;
+	json_t *resume = json_object_get(run->rec, "resume");
+
+	memset(ctx, 0, sizeof *ctx);
+	ctx->run = run;
+	ctx->node = node->name;
+	ctx->state = run->state;
+	ctx->resume = json_is_object(resume) ? resume : NULL;
+	ctx->deadline_ms = clock_mono_ms() + t;
+}
+
+/* One step: run the node, then commit its checkpoint and events at once. */
+static int run_step(struct run *run)
+{
+	const struct wf_node *node = wf_node(run->wf, run_str(run->rec, "next"));
+	const char *name;
+	long step = (long)json_integer_value(json_object_get(run->rec, "step")) + 1;
+	struct step_ctx ctx;
+	struct commit c;
+	enum node_rc nrc;
+	json_t *ev;
+	long long visits;
+	int rc;
+
+	if (node == NULL)
+		return EINVAL;
+	name = node->name; /* static: run->rec changes with every commit */
+	visits = json_integer_value(json_object_get(json_object_get(run->rec, "visits"), name));
+	rc = run_step_begin(run, name);
+	if (rc)
+		return rc;
+	run_ctx_init(run, &ctx, node);
+	commit_init(&c, run);
+	c.need_lease = 1;
+	c.prev = json_deep_copy(run->state);
+	json_array_clear(run->pending);
+	if (visits >= run->app->conf.max_iterations)
+		nrc = step_fail(&ctx, "max_iterations", "node %s ran %lld times: stopped (max_iterations)",
+				name, visits);
+	else
+		nrc = node->run(&ctx);
+	json_array_extend(c.events, run->pending);
+	json_array_clear(run->pending);
+	ev = run_changes(c.prev, run->state);
+	if (json_object_size(ev) > 0) {
+		json_t *su = run_event(run, "state_update", name);
+
+		json_object_set_new(su, "changes", ev);
+		json_array_append_new(c.events, su);
+	} else {
+		json_decref(ev);
+	}
+	ev = run_event(run, "agent_end", name);
+	json_object_set_new(ev, "agent", json_string(name));
+	json_array_append_new(c.events, ev);
+	run_outcome(run, &c, &ctx, nrc);
+	json_object_set_new(c.changes, "resume", json_null());
+	c.step = step;
+	c.meta = json_pack("{s:i, s:i, s:s, s:O, s:O, s:I}", "step", (int)step, "parent", (int)step - 1,
+			   "node", name, "next", json_object_get(c.changes, "next"), "status",
+			   json_object_get(c.changes, "status") ? json_object_get(c.changes, "status")
+								 : json_object_get(run->rec, "status"),
+			   "ts", (json_int_t)clock_wall_ms());
+	json_decref(ctx.interrupt);
+	rc = commit_run(&c);
+	if (rc == 0) {
+		run->steps++;
+		run_send_committed(run, c.sent);
+	}
+	commit_free(&c);
+	return rc;
+}
+
+static void run_release(struct run *run)
+{
+	struct commit c;
+
+	commit_init(&c, run);
+	c.need_lease = 1;
+	c.release = 1;
+	commit_run(&c);
+	commit_free(&c);
+}
+
+static void run_end_stream(struct run *run, int yielded)
+{
+	const char *status = run_str(run->rec, "status");
+
+	if (run_sse(run) < 0)
+		return;
+	if (strcmp(status, "done") == 0 || strcmp(status, "error") == 0 ||
+	    strcmp(status, "aborted") == 0) {
+		sse_done(&run->sse);
+	} else if (yielded) {
+		json_t *ev = run_event(run, "workflow_yield", NULL);
+
+		json_object_set_new(ev, "content", json_string("reconnect to continue"));
+		sse_retry(&run->sse, 500);
+		sse_event(&run->sse, 0, ev);
+		json_decref(ev);
+	}
+}
+
+enum problem run_loop(struct run *run)
+{
+	const struct conf *cf = &run->app->conf;
+	int yielded = 0, rc = 0;
+
+	if (run->state == NULL &&
+	    store_ckpt_get(run->st, NULL, run->tid,
+			   (long)json_integer_value(json_object_get(run->rec, "step")), &run->state,
+			   NULL) != 0) {
+		run_release(run);
+		return req_fail(run->r, PB_STORE_UNAVAILABLE, "the thread's checkpoint cannot be read");
+	}
+	if (run->pending == NULL)
+		run->pending = json_array();
+	while (strcmp(run_str(run->rec, "status"), "running") == 0) {
+		if (run->sse.broken)
+			break;
+		if ((cf->steps_per_request && run->steps >= cf->steps_per_request) ||
+		    (run->steps > 0 && clock_mono_ms() - run->t0 >= cf->request_budget_ms)) {
+			yielded = 1;
+			break;
+		}
+		rc = run_step(run);
+		if (rc)
+			break;
+	}
+	if (rc == EAGAIN) {
+		log_warn("thread %s: lease lost to another worker", run->tid_str);
+		return PB_OK;
+	}
+	if (rc) {
+		log_error("thread %s: step failed: %s", run->tid_str, rc == EINVAL ? "unknown node" : db_strerror(rc));
+		run_release(run);
+		return req_fail(run->r, rc == EINVAL ? PB_INTERNAL : PB_STORE_UNAVAILABLE,
+				"the step could not be committed; the thread resumes from its last checkpoint");
+	}
+	run_release(run);
+	run_end_stream(run, yielded);
+	return PB_OK;
+}

@@ -1,0 +1,38 @@
+/* The engine: runs a thread's steps for one request, checkpointing after
+ * every step; pauses for a human and resumes on a decision; replays the
+ * durable event log to a client that reconnects and follows a thread
+ * another worker is running. All of it streams through one SSE writer. */
+#ifndef AV_ENGINE_H
+#define AV_ENGINE_H
+#include <stdint.h>
+#include <jansson.h>
+#include "fcgi/problem.h"
+#include "graph/graph.h"
+#include "graph/tid.h"
+#include "store/store.h"
+
+struct req;
+
+/* Checks a thread ID (403), finds the thread (404), checks it has not
+ * expired (410). *rec: new reference. Reports through req_fail. */
+enum problem engine_resolve(struct req *r, const char *id, uint8_t tid[STORE_TID], json_t **rec);
+/* POST /api/agent/stream without threadId: a new thread of wf. */
+enum problem engine_start(struct req *r, const struct workflow *wf, const json_t *input);
+/* POST /api/agent/stream with threadId: a new user turn. enqueue: wait
+ * for a busy thread instead of answering 409. */
+enum problem engine_turn(struct req *r, const char *id, const json_t *input, int enqueue);
+/* GET /api/agent/stream: replay after last_id (-1: the whole log), then
+ * run or follow the thread. */
+enum problem engine_join(struct req *r, const char *id, const char *last_id);
+/* POST /api/agent/confirm. */
+enum problem engine_confirm(struct req *r, const char *id, const char *interrupt_id,
+			    const char *action, const json_t *payload);
+
+/* --- lease.c: who runs a thread ------------------------------------------ */
+/* True when the lease in rec may be taken by this process now. */
+int lease_free(const json_t *rec, long long now_ms);
+/* Sets this process's lease in rec (a copy the caller writes). */
+void lease_set(json_t *rec, long long now_ms, long long ms);
+int lease_mine(const json_t *rec);
+
+#endif

@@ -1,0 +1,202 @@
+/* The engine's entry points, one per API action (see engine.h): each
+ * checks what it is given, makes one commit, then streams. */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "graph/run.h"
+#include "util/clock.h"
+#include "util/log.h"
+
+static void entry_run_init(struct run *run, struct req *r)
+{
+	memset(run, 0, sizeof *run);
+	run->r = r;
+	run->app = r->app;
+	run->st = r->app->store;
+	run->t0 = clock_mono_ms();
+}
+
+static enum problem entry_store(struct req *r)
+{
+	if (r->app->store == NULL)
+		return req_fail(r, PB_STORE_UNAVAILABLE, "%s", r->app->store_err);
+	return PB_OK;
+}
+
+enum problem engine_resolve(struct req *r, const char *id, uint8_t tid[STORE_TID], json_t **rec)
+{
+	const char *status;
+	int rc;
+
+	*rec = NULL;
+	if (entry_store(r))
+		return r->failed;
+	if (tid_verify(&r->app->keys, id, tid) < 0)
+		return req_fail(r, PB_BAD_SIGNATURE, "the thread ID is malformed or not signed by this server");
+	rc = store_thread_get(r->app->store, NULL, tid, rec, DB_READ_COMMITTED);
+	if (rc == DB_NOTFOUND)
+		return req_fail(r, PB_THREAD_NOT_FOUND, "no thread %s", id);
+	if (rc)
+		return req_fail(r, PB_STORE_UNAVAILABLE, "reading the thread: %s", db_strerror(rc));
+	status = json_string_value(json_object_get(*rec, "status"));
+	if ((status && strcmp(status, "expired") == 0) ||
+	    json_integer_value(json_object_get(*rec, "exp")) < clock_wall_ms()) {
+		json_decref(*rec);
+		*rec = NULL;
+		return req_fail(r, PB_EXPIRED, "thread %s expired after its time without activity", id);
+	}
+	return PB_OK;
+}
+
+/* Resolves id into a run with its workflow. */
+static enum problem entry_open(struct run *run, struct req *r, const char *id)
+{
+	entry_run_init(run, r);
+	if (engine_resolve(r, id, run->tid, &run->rec))
+		return r->failed;
+	snprintf(run->tid_str, sizeof run->tid_str, "%s", id);
+	run->wf = wf_find(json_string_value(json_object_get(run->rec, "workflow")));
+	if (run->wf == NULL)
+		return req_fail(r, PB_INTERNAL, "thread %s belongs to a workflow this server no longer runs", id);
+	return PB_OK;
+}
+
+static const char *entry_status(const struct run *run)
+{
+	const char *s = json_string_value(json_object_get(run->rec, "status"));
+
+	return s ? s : "";
+}
+
+enum problem engine_start(struct req *r, const struct workflow *wf, const json_t *input)
+{
+	struct run run;
+	struct commit c;
+	char err[256] = "";
+	long long now = clock_wall_ms();
+	json_t *ev;
+	enum problem p = PB_OK;
+	int rc;
+
+	entry_run_init(&run, r);
+	if (entry_store(r))
+		return r->failed;
+	run.wf = wf;
+	run.state = wf->init(input, err, sizeof err);
+	if (run.state == NULL)
+		return req_fail(r, PB_BAD_REQUEST, "input: %s", err);
+	tid_new(&r->app->keys, run.tid_str, run.tid);
+	commit_init(&c, &run);
+	c.create = 1;
+	c.take_lease = 1;
+	json_decref(c.changes);
+	c.changes = json_pack("{s:s, s:s, s:i, s:s, s:i, s:I, s:I, s:{}, s:{}}", "workflow", wf->name,
+			      "status", "running", "step", 0, "next", wf->start, "seq", 0, "created",
+			      (json_int_t)now, "updated", (json_int_t)now, "visits", "answers");
+	c.step = 0;
+	c.meta = json_pack("{s:i, s:n, s:n, s:s, s:s, s:I}", "step", 0, "parent", "node", "next",
+			   wf->start, "status", "running", "ts", (json_int_t)now);
+	ev = sse_event_new("thread_start");
+	json_object_set_new(ev, "threadId", json_string(run.tid_str));
+	json_object_set_new(ev, "workflow", json_string(wf->name));
+	json_array_append_new(c.events, ev);
+	rc = commit_run(&c);
+	if (rc) {
+		p = req_fail(r, PB_STORE_UNAVAILABLE, "the thread could not be created: %s", db_strerror(rc));
+	} else {
+		log_info("thread %s started (%s)", run.tid_str, wf->name);
+		run_send_committed(&run, c.sent);
+		p = run_loop(&run);
+	}
+	commit_free(&c);
+	run_free(&run);
+	return p;
+}
+
+/* Waits, with keep-alives, for another worker's lease to end. 0 when free. */
+static int entry_wait_free(struct run *run)
+{
+	while (!lease_free(run->rec, clock_wall_ms())) {
+		json_t *rec;
+
+		if (clock_mono_ms() - run->t0 >= run->app->conf.request_budget_ms || run_sse(run) < 0 ||
+		    sse_keepalive(&run->sse) < 0)
+			return -1;
+		usleep(50000);
+		if (store_thread_get(run->st, NULL, run->tid, &rec, DB_READ_COMMITTED) != 0)
+			return -1;
+		json_decref(run->rec);
+		run->rec = rec;
+	}
+	return 0;
+}
+
+static int entry_turn_check(struct commit *c, json_t *rec)
+{
+	const json_t *seen = c->check_arg;
+
+	return json_equal(json_object_get(rec, "seq"), json_object_get(seen, "seq")) ? 0 : EBUSY;
+}
+
+enum problem engine_turn(struct req *r, const char *id, const json_t *input, int enqueue)
+{
+	struct run run;
+	struct commit c;
+	char err[256] = "";
+	const char *next;
+	enum problem p = PB_OK;
+	int rc;
+
+	if (entry_open(&run, r, id)) {
+		run_free(&run);
+		return r->failed;
+	}
+	if (enqueue && entry_wait_free(&run) < 0)
+		p = req_fail(r, PB_BUSY, "thread %s stayed busy for the whole request budget", id);
+	else if (!lease_free(run.rec, clock_wall_ms()) || strcmp(entry_status(&run), "running") == 0)
+		p = req_fail(r, PB_BUSY, "thread %s is running: GET the stream to follow it, or send "
+				 "\"multitask\": \"enqueue\"", id);
+	else if (strcmp(entry_status(&run), "paused") == 0)
+		p = req_fail(r, PB_NOT_PAUSED, "thread %s waits for a decision: POST /api/agent/confirm", id);
+	else if (run.wf->turn == NULL)
+		p = req_fail(r, PB_BAD_REQUEST, "workflow %s takes one turn per thread", run.wf->name);
+	else if (store_ckpt_get(run.st, NULL, run.tid,
+				(long)json_integer_value(json_object_get(run.rec, "step")), &run.state,
+				NULL) != 0)
+		p = req_fail(r, PB_STORE_UNAVAILABLE, "the thread's state cannot be read");
+	if (p) {
+		run_free(&run);
+		return p;
+	}
+	commit_init(&c, &run);
+	c.prev = json_deep_copy(run.state);
+	next = run.wf->turn(run.state, input, err, sizeof err);
+	if (next == NULL || wf_node(run.wf, next) == NULL) {
+		commit_free(&c);
+		run_free(&run);
+		return req_fail(r, PB_BAD_REQUEST, "input: %s", err[0] ? err : "not accepted");
+	}
+	c.take_lease = 1;
+	c.check = entry_turn_check;
+	c.check_arg = run.rec;
+	c.step = (long)json_integer_value(json_object_get(run.rec, "step")) + 1;
+	c.meta = json_pack("{s:i, s:i, s:s, s:s, s:s, s:I}", "step", (int)c.step, "parent",
+			   (int)c.step - 1, "node", "input", "next", next, "status", "running", "ts",
+			   (json_int_t)clock_wall_ms());
+	json_object_set_new(c.changes, "status", json_string("running"));
+	json_object_set_new(c.changes, "next", json_string(next));
+	json_object_set_new(c.changes, "visits", json_object());
+	rc = commit_run(&c);
+	if (rc == EBUSY)
+		p = req_fail(r, PB_BUSY, "thread %s changed meanwhile: try again", id);
+	else if (rc)
+		p = req_fail(r, PB_STORE_UNAVAILABLE, "the turn could not be recorded: %s", db_strerror(rc));
+	else {
+		run_send_committed(&run, c.sent);
+		p = run_loop(&run);
+	}
+	commit_free(&c);
+	run_free(&run);
+	return p;
+}

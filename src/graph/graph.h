@@ -1,0 +1,83 @@
+/* Workflows as graphs: a workflow is a table of nodes and a start node; a
+ * node gets the state, may emit events, and returns where to go. One node
+ * run is one step; the engine (engine.c) checkpoints after every step.
+ * Each workflow lives in its own file under src/wf/ and exports one
+ * struct workflow. */
+#ifndef AV_GRAPH_H
+#define AV_GRAPH_H
+#include <stddef.h>
+#include <jansson.h>
+
+struct run;
+
+/* What a node returns (the shape of lighttpd's handler_t). */
+enum node_rc {
+	NODE_NEXT,       /* go to step_ctx.next */
+	NODE_INTERRUPT,  /* ask the human: step_ctx.interrupt; the thread pauses */
+	NODE_END,        /* the workflow is complete */
+	NODE_ERROR,      /* failed: step_ctx.err_code / err_msg */
+};
+
+struct step_ctx {
+	struct run *run;
+	const char *node;        /* the node being run */
+	json_t *state;           /* the thread's state; the node changes it in place */
+	const json_t *resume;    /* after a pause: {interruptId, kind, action, payload}; else NULL */
+	const json_t *input;     /* the user's turn that started this request, or NULL */
+	long long deadline_ms;   /* monotonic time by which the node should be done */
+	/* Results, set by the node: */
+	const char *next;        /* NODE_NEXT: a node name (static storage) */
+	json_t *interrupt;       /* NODE_INTERRUPT: new reference, see step_interrupt_new */
+	char err_code[48];
+	char err_msg[256];
+};
+
+struct wf_node {
+	const char *name;
+	enum node_rc (*run)(struct step_ctx *c);
+	long timeout_ms;         /* 0: [engine] node_timeout_ms */
+};
+
+struct workflow {
+	const char *name;
+	const struct wf_node *nodes;
+	size_t nnodes;
+	const char *start;
+	/* The initial state for a new thread from the request's input (borrowed).
+	 * New reference, or NULL with err filled (the client's mistake). */
+	json_t *(*init)(const json_t *input, char *err, size_t errlen);
+	/* A new user turn on a finished thread: updates state, returns the node
+	 * to run (static), or NULL with err filled. NULL hook: one turn only. */
+	const char *(*turn)(json_t *state, const json_t *input, char *err, size_t errlen);
+};
+
+/* Durable event (committed with the step, then streamed with its id);
+ * the event is stolen. */
+void step_emit(struct step_ctx *c, json_t *ev);
+/* Ephemeral event (token deltas, progress ticks): streamed now, never
+ * stored, never replayed. Stolen. */
+void step_emit_live(struct step_ctx *c, json_t *ev);
+/* A keep-alive when due. -1 once the client is gone (the work may go on:
+ * it is checkpointed and can be streamed later). */
+int step_keepalive(struct step_ctx *c);
+/* A new event {"type", "timestamp", "node"}: new reference. */
+json_t *step_event(struct step_ctx *c, const char *type);
+/* An interrupt: kind ("content", "image_plans", ...), the question, the
+ * node that receives the answer, and the fields a "modify" may change with
+ * their current values (stolen; NULL for none). New reference. */
+json_t *step_interrupt_new(const char *kind, const char *question, const char *resume_node,
+			   json_t *editable);
+/* Stores a blob as an asset of this thread; id gets its id. 0 or -1. */
+int step_asset_put(struct step_ctx *c, const char *ctype, const void *data, size_t len,
+		   char *id, size_t idlen);
+enum node_rc step_fail(struct step_ctx *c, const char *code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The registry of workflows (registry.c). */
+void wf_register(const struct workflow *wf);
+const struct workflow *wf_find(const char *name);
+const struct wf_node *wf_node(const struct workflow *wf, const char *name);
+/* Names, for error messages and /api/health: new reference. */
+json_t *wf_names(void);
+
+#endif

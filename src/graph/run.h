@@ -1,0 +1,64 @@
+/* The engine's private view of one request's run (engine.c, step.c,
+ * follow.c). Nothing outside src/graph/ includes this. */
+#ifndef AV_RUN_H
+#define AV_RUN_H
+#include <stdint.h>
+#include <jansson.h>
+#include "app.h"
+#include "fcgi/req.h"
+#include "fcgi/sse.h"
+#include "graph/engine.h"
+
+struct run {
+	struct req *r;
+	struct app *app;
+	struct store *st;
+	struct sse sse;
+	uint8_t tid[STORE_TID];
+	char tid_str[TID_LEN + 1];
+	const struct workflow *wf;
+	json_t *rec;          /* the thread record as last committed (new ref) */
+	json_t *state;        /* the current state (new ref), NULL until loaded */
+	json_t *pending;      /* durable events of the step being run */
+	long long t0;         /* monotonic start of the request */
+	int steps;            /* steps run by this request */
+};
+
+/* One transaction: checks, record changes, an optional checkpoint and
+ * events. Built by the engine, run (and retried) by store_txn. */
+struct commit {
+	struct run *run;
+	int create;           /* the record is new: changes is the whole record */
+	int need_lease;       /* fail (EAGAIN) unless this process holds the lease */
+	int take_lease;       /* take it (EBUSY when another live process holds it) */
+	int release;          /* drop the lease */
+	int (*check)(struct commit *c, json_t *rec); /* more checks: 0 or an errno */
+	const void *check_arg;
+	json_t *changes;      /* fields to set on the record */
+	long step;            /* >= 0: write this checkpoint of run->state */
+	json_t *meta;         /* its metadata */
+	json_t *prev;         /* the parent's state, or NULL */
+	json_t *events;       /* event objects to append */
+	/* out */
+	json_t *rec_new;      /* the record as written */
+	json_t *sent;         /* [seq, text] of the appended events */
+};
+
+void commit_init(struct commit *c, struct run *run);
+void commit_free(struct commit *c);
+/* Runs the commit. 0, EAGAIN (lost lease), EBUSY (leased elsewhere), or
+ * the check's / the store's error. On success run->rec is the new record. */
+int commit_run(struct commit *c);
+/* Streams the committed events with their ids. */
+void run_send_committed(struct run *run, const json_t *sent);
+/* Starts the event stream if it is not started. */
+int run_sse(struct run *run);
+long long run_lease_ms(const struct run *run);
+/* Runs steps until the thread leaves "running", the budget is used or the
+ * client leaves, then ends the stream. */
+enum problem run_loop(struct run *run);
+/* Streams the log after `after`, then runs or follows the thread. */
+enum problem run_follow(struct run *run, long long after);
+void run_free(struct run *run);
+
+#endif

@@ -1,0 +1,81 @@
+/* What a node may do during its step (see graph.h). */
+#include "config.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "graph/run.h"
+#include "util/clock.h"
+#include "util/log.h"
+
+void step_emit(struct step_ctx *c, json_t *ev)
+{
+	json_array_append_new(c->run->pending, ev);
+}
+
+void step_emit_live(struct step_ctx *c, json_t *ev)
+{
+	if (run_sse(c->run) == 0)
+		sse_event(&c->run->sse, 0, ev);
+	json_decref(ev);
+}
+
+int step_keepalive(struct step_ctx *c)
+{
+	if (run_sse(c->run) < 0)
+		return -1;
+	return sse_keepalive(&c->run->sse);
+}
+
+json_t *step_event(struct step_ctx *c, const char *type)
+{
+	json_t *ev = sse_event_new(type);
+
+	json_object_set_new(ev, "node", json_string(c->node));
+	return ev;
+}
+
+json_t *step_interrupt_new(const char *kind, const char *question, const char *resume_node,
+			   json_t *editable)
+{
+	json_t *opts = json_pack("[{s:s, s:s}, {s:s, s:s}, {s:s, s:s}]",
+				 "id", "approve", "label", "继续 · Continue",
+				 "id", "reject", "label", "重新生成 · Regenerate",
+				 "id", "modify", "label", "修改 · Edit");
+
+	return json_pack("{s:s, s:s, s:s, s:o, s:s, s:b, s:o}", "kind", kind, "question", question,
+			 "resume", resume_node, "options", opts, "selectionType", "single",
+			 "allowCustomInput", 1, "editable", editable ? editable : json_object());
+}
+
+int step_asset_put(struct step_ctx *c, const char *ctype, const void *data, size_t len,
+		   char *id, size_t idlen)
+{
+	char aid[STORE_ASSET_ID_LEN + 1];
+	DB_TXN *txn = NULL;
+	struct store *s = c->run->st;
+	int rc = s->env->txn_begin(s->env, NULL, &txn, 0);
+
+	if (rc == 0)
+		rc = store_asset_put(s, txn, c->run->tid, ctype, data, len, aid);
+	if (rc == 0)
+		rc = txn->commit(txn, 0);
+	else if (txn)
+		txn->abort(txn);
+	if (rc) {
+		log_error("storing an asset: %s", db_strerror(rc));
+		return -1;
+	}
+	snprintf(id, idlen, "%s", aid);
+	return 0;
+}
+
+enum node_rc step_fail(struct step_ctx *c, const char *code, const char *fmt, ...)
+{
+	va_list ap;
+
+	snprintf(c->err_code, sizeof c->err_code, "%s", code);
+	va_start(ap, fmt);
+	vsnprintf(c->err_msg, sizeof c->err_msg, fmt, ap);
+	va_end(ap);
+	return NODE_ERROR;
+}

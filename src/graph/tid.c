@@ -1,0 +1,155 @@
+/* Signed thread IDs (see tid.h). */
+#include "config.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "graph/tid.h"
+#include "util/log.h"
+
+#define TID_DOMAIN "aivista thread id\n"
+#define TID_B64 sodium_base64_VARIANT_URLSAFE_NO_PADDING
+
+static void tid_tag(const unsigned char *key, const uint8_t raw[TID_RAW],
+		    unsigned char tag[crypto_auth_BYTES])
+{
+	unsigned char msg[sizeof TID_DOMAIN - 1 + 3 + TID_RAW];
+
+	memcpy(msg, TID_DOMAIN, sizeof TID_DOMAIN - 1);
+	memcpy(msg + sizeof TID_DOMAIN - 1, "v1.", 3);
+	memcpy(msg + sizeof TID_DOMAIN - 1 + 3, raw, TID_RAW);
+	crypto_auth(tag, msg, sizeof msg, key);
+}
+
+void tid_format(const struct tid_keys *k, const uint8_t raw[TID_RAW], char out[TID_LEN + 1])
+{
+	unsigned char tag[crypto_auth_BYTES];
+
+	tid_tag(k->key[0], raw, tag);
+	memcpy(out, "v1.", 3);
+	sodium_bin2base64(out + 3, 23, raw, TID_RAW, TID_B64);
+	out[25] = '.';
+	sodium_bin2base64(out + 26, 44, tag, sizeof tag, TID_B64);
+}
+
+void tid_new(const struct tid_keys *k, char out[TID_LEN + 1], uint8_t raw[TID_RAW])
+{
+	randombytes_buf(raw, TID_RAW);
+	tid_format(k, raw, out);
+}
+
+/* Decodes exactly want bytes from exactly len base64url chars, and only
+ * from the canonical spelling (unused low bits zero), so one ID has one
+ * spelling. */
+static int tid_decode(const char *s, size_t len, unsigned char *out, size_t want)
+{
+	char again[64];
+	size_t got = 0;
+
+	if (sodium_base642bin(out, want, s, len, NULL, &got, NULL, TID_B64) != 0 || got != want)
+		return -1;
+	sodium_bin2base64(again, sizeof again, out, want, TID_B64);
+	return strlen(again) == len && memcmp(again, s, len) == 0 ? 0 : -1;
+}
+
+int tid_verify(const struct tid_keys *k, const char *s, uint8_t raw[TID_RAW])
+{
+	unsigned char tag[crypto_auth_BYTES], msg[sizeof TID_DOMAIN - 1 + 3 + TID_RAW];
+	int good = 0;
+
+	if (s == NULL || strnlen(s, TID_LEN + 1) != TID_LEN || memcmp(s, "v1.", 3) != 0 || s[25] != '.')
+		return -1;
+	if (tid_decode(s + 3, 22, raw, TID_RAW) < 0 || tid_decode(s + 26, 43, tag, sizeof tag) < 0)
+		return -1;
+	memcpy(msg, TID_DOMAIN, sizeof TID_DOMAIN - 1);
+	memcpy(msg + sizeof TID_DOMAIN - 1, "v1.", 3);
+	memcpy(msg + sizeof TID_DOMAIN - 1 + 3, raw, TID_RAW);
+	/* Every key is tried, whichever matches, so the time does not say which. */
+	for (int i = 0; i < k->n; i++)
+		good |= crypto_auth_verify(tag, msg, sizeof msg, k->key[i]) == 0;
+	return good ? 0 : -1;
+}
+
+/* Writes a new key file atomically: a private temporary file, then link(),
+ * which fails if another worker got there first (its key then wins). */
+static int tid_keys_create(const char *path, char *err, size_t errlen)
+{
+	unsigned char key[crypto_auth_KEYBYTES];
+	char tmp[4096], line[128];
+	int fd, rc = 0;
+
+	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+	crypto_auth_keygen(key);
+	sodium_bin2base64(line, sizeof line, key, sizeof key, TID_B64);
+	sodium_memzero(key, sizeof key);
+	strcat(line, "\n");
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line) || fsync(fd) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		rc = -1;
+	}
+	sodium_memzero(line, sizeof line);
+	if (fd >= 0)
+		close(fd);
+	if (rc == 0 && link(tmp, path) < 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	unlink(tmp);
+	return rc;
+}
+
+static int tid_keys_parse(struct tid_keys *k, FILE *f, const char *path, char *err, size_t errlen)
+{
+	char line[256];
+	int lineno = 0;
+
+	k->n = 0;
+	while (fgets(line, sizeof line, f)) {
+		size_t len = strcspn(line, "\r\n");
+		size_t got = 0;
+
+		lineno++;
+		line[len] = '\0';
+		if (len == 0 || line[0] == '#')
+			continue;
+		if (k->n == TID_MAX_KEYS ||
+		    sodium_base642bin(k->key[k->n], crypto_auth_KEYBYTES, line, len, NULL, &got, NULL,
+				      TID_B64) != 0 || got != crypto_auth_KEYBYTES) {
+			snprintf(err, errlen, "%s:%d: not a key (base64url, %d bytes, at most %d keys)",
+				 path, lineno, crypto_auth_KEYBYTES, TID_MAX_KEYS);
+			sodium_memzero(line, sizeof line);
+			return -1;
+		}
+		k->n++;
+	}
+	sodium_memzero(line, sizeof line);
+	if (k->n == 0) {
+		snprintf(err, errlen, "%s: holds no key", path);
+		return -1;
+	}
+	return 0;
+}
+
+int tid_keys_load(struct tid_keys *k, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	FILE *f;
+	int rc;
+
+	if (access(path, F_OK) != 0 && tid_keys_create(path, err, errlen) < 0)
+		return -1;
+	f = fopen(path, "re");
+	if (f == NULL) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fileno(f), &st) == 0 && (st.st_mode & 077))
+		log_warn("%s is readable by others: chmod 600 it", path);
+	rc = tid_keys_parse(k, f, path, err, errlen);
+	fclose(f);
+	return rc;
+}

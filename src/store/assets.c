@@ -1,0 +1,72 @@
+/* Assets: large blobs (masks, images, documents) stored once per thread,
+ * keyed by the thread and a hash of the bytes, and referenced by id from
+ * the state, so a state that carries a mask for 50 steps stores it once. */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sodium.h>
+#include "store/store.h"
+#include "util/xmalloc.h"
+
+#define STORE_ASSET_KEY (STORE_TID + 16)
+#define STORE_ASSET_B64 sodium_base64_VARIANT_URLSAFE_NO_PADDING
+
+int store_asset_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], const char *ctype,
+		    const void *data, size_t len, char id[STORE_ASSET_ID_LEN + 1])
+{
+	uint8_t key[STORE_ASSET_KEY];
+	size_t clen = strlen(ctype);
+	DBT k = { 0 }, v = { 0 };
+	uint8_t *val;
+	int rc;
+
+	if (clen > 255)
+		return EINVAL;
+	memcpy(key, tid, STORE_TID);
+	crypto_generichash(key + STORE_TID, 16, data, len, NULL, 0);
+	sodium_bin2base64(id, STORE_ASSET_ID_LEN + 1, key, sizeof key, STORE_ASSET_B64);
+	/* Value: content-type length, content type, bytes. */
+	val = xmalloc(1 + clen + len);
+	val[0] = (uint8_t)clen;
+	memcpy(val + 1, ctype, clen);
+	memcpy(val + 1 + clen, data, len);
+	k.data = key;
+	k.size = sizeof key;
+	v.data = val;
+	v.size = (u_int32_t)(1 + clen + len);
+	rc = s->assets->put(s->assets, txn, &k, &v, DB_NOOVERWRITE);
+	free(val);
+	return rc == DB_KEYEXIST ? 0 : rc;
+}
+
+int store_asset_get(struct store *s, const char *id, char **ctype, void **data, size_t *len)
+{
+	uint8_t key[STORE_ASSET_KEY];
+	size_t got = 0;
+	DBT k = { 0 }, v = { 0 };
+	uint8_t *p;
+	int rc;
+
+	if (strlen(id) != STORE_ASSET_ID_LEN ||
+	    sodium_base642bin(key, sizeof key, id, STORE_ASSET_ID_LEN, NULL, &got, NULL,
+			      STORE_ASSET_B64) != 0 || got != sizeof key)
+		return DB_NOTFOUND;
+	k.data = key;
+	k.size = sizeof key;
+	v.flags = DB_DBT_MALLOC;
+	rc = s->assets->get(s->assets, NULL, &k, &v, DB_READ_COMMITTED);
+	if (rc)
+		return rc;
+	p = v.data;
+	if (v.size < 1u + p[0]) {
+		free(v.data);
+		return DB_NOTFOUND;
+	}
+	*ctype = xstrndup((const char *)p + 1, p[0]);
+	*len = v.size - 1 - p[0];
+	*data = xmalloc(*len ? *len : 1);
+	memcpy(*data, p + 1 + p[0], *len);
+	free(v.data);
+	return 0;
+}

@@ -1,0 +1,212 @@
+/* Checkpoints: one per step, holding the step's metadata and the state.
+ * Every STORE_FULL_EVERY-th step (and the first) stores the whole state;
+ * the others store only the top-level fields that changed from the parent
+ * ({"set": {...}, "del": [...]}), since a node changes a few fields of a
+ * state that carries the whole conversation. */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "store/store.h"
+
+#define STORE_FULL_EVERY 8
+
+static void store_ckpt_key(uint8_t key[STORE_TID + 4], const uint8_t tid[STORE_TID], long step)
+{
+	store_key(key, tid, (uint64_t)step, 4);
+}
+
+/* New reference: the fields of state that differ from prev. */
+static json_t *store_ckpt_diff(const json_t *state, const json_t *prev)
+{
+	json_t *set = json_object(), *del = json_array();
+	const char *k;
+	json_t *v;
+
+	json_object_foreach((json_t *)state, k, v)
+		if (!json_equal(v, json_object_get(prev, k)))
+			json_object_set(set, k, v);
+	json_object_foreach((json_t *)prev, k, v)
+		if (json_object_get(state, k) == NULL)
+			json_array_append_new(del, json_string(k));
+	return json_pack("{s:o, s:o}", "set", set, "del", del);
+}
+
+/* Applies a stored diff to state (modified in place). */
+static void store_ckpt_apply(json_t *state, const json_t *rec)
+{
+	json_t *set = json_object_get(rec, "set"), *del = json_object_get(rec, "del"), *v;
+	const char *k;
+	size_t i;
+
+	json_object_foreach(set, k, v)
+		json_object_set(state, k, v);
+	json_array_foreach(del, i, v)
+		json_object_del(state, json_string_value(v));
+}
+
+/* Drops the checkpoints older than the oldest one history keeps, but never
+ * the whole-state checkpoint that the kept ones are built on. */
+static int store_ckpt_trim(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step)
+{
+	long oldest = step - s->history + 1, base = oldest - oldest % STORE_FULL_EVERY;
+	uint8_t key[STORE_TID + 4];
+	DBC *c = NULL;
+	DBT k = { 0 }, v = { 0 };
+	int rc;
+
+	if (base <= 1)
+		return 0;
+	rc = s->ckpts->cursor(s->ckpts, txn, &c, 0);
+	if (rc)
+		return rc;
+	store_ckpt_key(key, tid, 0);
+	k.data = key;
+	k.size = k.ulen = sizeof key;
+	k.flags = DB_DBT_USERMEM;
+	v.flags = DB_DBT_PARTIAL; /* keys only */
+	rc = c->get(c, &k, &v, DB_SET_RANGE);
+	while (rc == 0 && k.size == sizeof key && memcmp(key, tid, STORE_TID) == 0) {
+		long at = (long)((uint32_t)key[16] << 24 | (uint32_t)key[17] << 16 |
+				 (uint32_t)key[18] << 8 | key[19]);
+
+		if (at >= base)
+			break;
+		rc = c->del(c, 0);
+		if (rc == 0)
+			rc = c->get(c, &k, &v, DB_NEXT);
+	}
+	c->close(c);
+	return rc == DB_NOTFOUND ? 0 : rc;
+}
+
+int store_ckpt_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step,
+		   const json_t *meta, const json_t *state, const json_t *prev)
+{
+	json_t *rec = json_deep_copy(meta);
+	uint8_t key[STORE_TID + 4];
+	DBT k = { 0 }, v = { 0 };
+	char *text;
+	int rc;
+
+	if (prev == NULL || step % STORE_FULL_EVERY == 0) {
+		json_object_set(rec, "full", (json_t *)state);
+	}
+	else {
+		json_t *d = store_ckpt_diff(state, prev);
+
+		json_object_update(rec, d);
+		json_decref(d);
+	}
+	text = json_dumps(rec, JSON_COMPACT);
+	json_decref(rec);
+	store_ckpt_key(key, tid, step);
+	k.data = key;
+	k.size = sizeof key;
+	v.data = text;
+	v.size = (u_int32_t)strlen(text);
+	rc = s->ckpts->put(s->ckpts, txn, &k, &v, 0);
+	free(text);
+	if (rc == 0)
+		rc = store_ckpt_trim(s, txn, tid, step);
+	return rc;
+}
+
+static int store_ckpt_read(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step,
+			   json_t **rec)
+{
+	uint8_t key[STORE_TID + 4];
+	DBT k = { 0 }, v = { 0 };
+	int rc;
+
+	store_ckpt_key(key, tid, step);
+	k.data = key;
+	k.size = sizeof key;
+	v.flags = DB_DBT_MALLOC;
+	*rec = NULL;
+	rc = s->ckpts->get(s->ckpts, txn, &k, &v, 0);
+	if (rc)
+		return rc;
+	*rec = json_loadb(v.data, v.size, 0, NULL);
+	free(v.data);
+	return *rec ? 0 : DB_NOTFOUND;
+}
+
+int store_ckpt_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step,
+		   json_t **state, json_t **meta)
+{
+	json_t *chain[STORE_FULL_EVERY + 1];
+	int n = 0, rc = 0;
+	long at = step;
+
+	*state = NULL;
+	/* Back to the nearest whole state, then forward through the diffs. */
+	while (n <= STORE_FULL_EVERY) {
+		rc = store_ckpt_read(s, txn, tid, at, &chain[n]);
+		if (rc)
+			break;
+		if (json_object_get(chain[n++], "full"))
+			break;
+		at--;
+	}
+	if (rc == 0 && n > 0 && json_object_get(chain[n - 1], "full")) {
+		*state = json_deep_copy(json_object_get(chain[n - 1], "full"));
+		for (int i = n - 2; i >= 0; i--)
+			store_ckpt_apply(*state, chain[i]);
+	} else if (rc == 0) {
+		rc = DB_NOTFOUND;
+	}
+	if (meta && rc == 0) {
+		*meta = json_deep_copy(chain[0]);
+		json_object_del(*meta, "full");
+		json_object_del(*meta, "set");
+		json_object_del(*meta, "del");
+	}
+	for (int i = 0; i < n; i++)
+		json_decref(chain[i]);
+	return rc;
+}
+
+int store_ckpt_history(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long latest,
+		       long limit, json_t **out)
+{
+	*out = json_array();
+	for (long step = latest; step >= 0 && (long)json_array_size(*out) < limit; step--) {
+		json_t *state, *meta;
+		int rc = store_ckpt_get(s, txn, tid, step, &state, &meta);
+
+		if (rc == DB_NOTFOUND)
+			break;
+		if (rc)
+			return rc;
+		json_object_set_new(meta, "state", state);
+		json_array_append_new(*out, meta);
+	}
+	return 0;
+}
+
+long long store_ckpt_bytes(struct store *s, const uint8_t tid[STORE_TID])
+{
+	uint8_t key[STORE_TID + 4];
+	DBC *c = NULL;
+	DBT k = { 0 }, v = { 0 };
+	long long total = 0;
+	int rc;
+
+	if (s->ckpts->cursor(s->ckpts, NULL, &c, DB_READ_COMMITTED))
+		return -1;
+	store_ckpt_key(key, tid, 0);
+	k.data = key;
+	k.size = k.ulen = sizeof key;
+	k.flags = DB_DBT_USERMEM;
+	v.flags = DB_DBT_MALLOC;
+	rc = c->get(c, &k, &v, DB_SET_RANGE);
+	while (rc == 0 && memcmp(key, tid, STORE_TID) == 0) {
+		total += k.size + v.size;
+		free(v.data);
+		v.data = NULL;
+		rc = c->get(c, &k, &v, DB_NEXT);
+	}
+	free(v.data);
+	c->close(c);
+	return total;
+}

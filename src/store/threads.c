@@ -1,0 +1,105 @@
+/* Thread records and the expiry index that orders them for pruning. */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "store/store.h"
+#include "util/log.h"
+
+#define STORE_TOMBSTONE_MS (7LL * 24 * 3600 * 1000)
+
+int store_thread_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], json_t **rec,
+		     u_int32_t flags)
+{
+	DBT k = { 0 }, v = { 0 };
+	json_error_t jerr;
+	int rc;
+
+	*rec = NULL;
+	k.data = (void *)tid;
+	k.size = STORE_TID;
+	v.flags = DB_DBT_MALLOC;
+	rc = s->threads->get(s->threads, txn, &k, &v, flags);
+	if (rc != 0)
+		return rc;
+	*rec = json_loadb(v.data, v.size, 0, &jerr);
+	free(v.data);
+	if (*rec == NULL) {
+		log_error("corrupt thread record: %s", jerr.text);
+		return DB_NOTFOUND;
+	}
+	return 0;
+}
+
+/* How long a record lives after its last update, by status. */
+static long long store_thread_ttl(struct store *s, const char *status)
+{
+	if (strcmp(status, "running") == 0 || strcmp(status, "paused") == 0)
+		return s->thread_ttl_ms;
+	if (strcmp(status, "expired") == 0)
+		return STORE_TOMBSTONE_MS;
+	return s->done_ttl_ms;
+}
+
+/* Expiry index key: the time first (big-endian), so a cursor walks the
+ * oldest first; then the thread. */
+void store_expiry_key(uint8_t key[8 + STORE_TID], long long exp, const uint8_t tid[STORE_TID])
+{
+	for (int i = 7; i >= 0; i--, exp >>= 8)
+		key[i] = (uint8_t)(exp & 0xff);
+	memcpy(key + 8, tid, STORE_TID);
+}
+
+static int store_expiry_del(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long long exp)
+{
+	uint8_t key[8 + STORE_TID];
+	DBT k = { 0 };
+	int rc;
+
+	store_expiry_key(key, exp, tid);
+	k.data = key;
+	k.size = sizeof key;
+	rc = s->expiry->del(s->expiry, txn, &k, 0);
+	return rc == DB_NOTFOUND ? 0 : rc;
+}
+
+static int store_expiry_add(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long long exp)
+{
+	uint8_t key[8 + STORE_TID];
+	DBT k = { 0 }, v = { 0 };
+
+	store_expiry_key(key, exp, tid);
+	k.data = key;
+	k.size = sizeof key;
+	v.data = "";
+	v.size = 0;
+	return s->expiry->put(s->expiry, txn, &k, &v, 0);
+}
+
+int store_thread_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], json_t *rec)
+{
+	const char *status = json_string_value(json_object_get(rec, "status"));
+	long long updated = json_integer_value(json_object_get(rec, "updated"));
+	long long old_exp = json_integer_value(json_object_get(rec, "exp"));
+	long long exp = updated + store_thread_ttl(s, status ? status : "running");
+	DBT k = { 0 }, v = { 0 };
+	char *text;
+	int rc = 0;
+
+	if (old_exp != exp) {
+		if (old_exp)
+			rc = store_expiry_del(s, txn, tid, old_exp);
+		if (rc == 0)
+			rc = store_expiry_add(s, txn, tid, exp);
+		if (rc)
+			return rc;
+		json_object_set_new(rec, "exp", json_integer(exp));
+	}
+	text = json_dumps(rec, JSON_COMPACT);
+	k.data = (void *)tid;
+	k.size = STORE_TID;
+	v.data = text;
+	v.size = (u_int32_t)strlen(text);
+	rc = s->threads->put(s->threads, txn, &k, &v, 0);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,229 @@
+/* The worker process: start-up and the FastCGI accept loop, nothing else.
+ *
+ * Served on fd 0 when a web server spawns the process (lighttpd bin-path,
+ * mod_fcgid), or on the socket given with -l (spawn-fcgi, systemd, by hand).
+ * Signal handlers go in before FCGX_Init so libfcgi keeps them: SIGPIPE is
+ * ignored (a client that left is seen as a failed write), SIGTERM/SIGINT/
+ * SIGUSR1 let the current request finish and then end the process. */
+#include "config.h"
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <curl/curl.h>
+#include <fcgiapp.h>
+#include <sodium.h>
+#include "api/api.h"
+#include "app.h"
+#include "fcgi/req.h"
+#include "store/store.h"
+#include "util/clock.h"
+#include "util/log.h"
+#include "worker.h"
+
+#define MAIN_REOPEN_MS 5000
+
+static volatile sig_atomic_t main_stop;
+static volatile sig_atomic_t main_busy;
+static int main_listen_fd;
+
+/* Outside a request the process is blocked in accept(), which SA_RESTART
+ * would resume: closing the listening descriptor makes it fail instead,
+ * and the loop ends. Inside a request only the flag is set. */
+static void main_on_signal(int sig)
+{
+	main_stop = 1;
+	if (!main_busy)
+		close(main_listen_fd);
+}
+
+static void main_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sa.sa_handler = main_on_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+static ssize_t main_fcgx_read(void *ctx, char *p, size_t n)
+{
+	int k = FCGX_GetStr(p, n > 65536 ? 65536 : (int)n, ctx);
+
+	if (k < 0 || (k == 0 && FCGX_GetError(ctx) != 0))
+		return -1;
+	return k;
+}
+
+static int main_fcgx_write(void *ctx, const char *p, size_t n)
+{
+	while (n > 0) {
+		int chunk = n > 65536 ? 65536 : (int)n;
+
+		if (FCGX_PutStr(p, chunk, ctx) != chunk || FCGX_GetError(ctx) != 0)
+			return -1;
+		p += chunk;
+		n -= (size_t)chunk;
+	}
+	return 0;
+}
+
+static int main_fcgx_flush(void *ctx)
+{
+	return FCGX_FFlush(ctx) < 0 || FCGX_GetError(ctx) != 0 ? -1 : 0;
+}
+
+/* A store that failed to open (disk full, permissions) is tried again
+ * now and then, so the worker heals without a restart. */
+static void main_ensure_store(struct app *app)
+{
+	static long long last_try;
+	long long now = clock_mono_ms();
+
+	if (app->store || now - last_try < MAIN_REOPEN_MS)
+		return;
+	last_try = now;
+	app->store = store_open(&app->conf, app->store_err, sizeof app->store_err);
+	if (app->store &&
+	    tid_keys_load(&app->keys, app->conf.key_file, app->store_err, sizeof app->store_err) < 0) {
+		store_close(app->store);
+		app->store = NULL;
+	}
+	if (app->store == NULL)
+		log_error("%s", app->store_err);
+}
+
+static void main_serve_one(struct app *app, FCGX_Request *fr)
+{
+	struct io_in in = { main_fcgx_read, fr->in };
+	struct io_out out = { main_fcgx_write, main_fcgx_flush, fr->out };
+	struct req r;
+	enum problem p;
+
+	main_ensure_store(app);
+	p = req_init(&r, &app->conf, fr->envp, in, out);
+	r.app = app;
+	if (p != PB_OK)
+		problem_send(&r, p, "the request URI cannot be parsed");
+	else
+		api_dispatch(&r);
+	log_debug("%s %s %d", r.method, r.uri, r.status);
+	req_free(&r);
+}
+
+static int main_loop(struct app *app, int fd)
+{
+	FCGX_Request fr;
+
+	if (FCGX_InitRequest(&fr, fd, 0) != 0) {
+		log_error("cannot initialise a FastCGI request");
+		return 1;
+	}
+	while (!main_stop && !app->fatal) {
+		main_busy = 0;
+		if (main_stop)
+			break;
+		if (FCGX_Accept_r(&fr) < 0)
+			break;
+		main_busy = 1;
+		main_serve_one(app, &fr);
+		FCGX_Finish_r(&fr);
+		/* Housekeeping after the client has its answer. */
+		if (app->store) {
+			store_maintain(app->store);
+			store_prune(app->store, clock_wall_ms(), 4);
+			if (app->store->panicked)
+				app->fatal = 1;
+		}
+	}
+	main_busy = 1;
+	FCGX_Free(&fr, 1);
+	return 0;
+}
+
+static void main_usage(FILE *f)
+{
+	fprintf(f, "usage: aivista.fcgi [-c FILE] [-l ADDRESS] [-b BACKLOG] [-t] [-V]\n"
+		   "  -c FILE     configuration (default: $AIVISTA_CONF, else %s/aivista.conf)\n"
+		   "  -l ADDRESS  listen on ADDRESS (:PORT, HOST:PORT or a socket path) instead\n"
+		   "              of the socket a web server passes on standard input\n"
+		   "  -b BACKLOG  listen backlog with -l (default 128)\n"
+		   "  -t          check the configuration and exit\n"
+		   "  -V          print the version and exit\n", AV_SYSCONFDIR);
+}
+
+static int main_config(struct app *app, const char *path, int check_only)
+{
+	struct buf errs;
+	int rc;
+
+	buf_init(&errs, 1 << 16);
+	conf_init(&app->conf);
+	rc = conf_load(&app->conf, path, &errs);
+	if (rc < 0)
+		fprintf(stderr, "aivista: configuration errors:\n%s", errs.data ? errs.data : "");
+	else if (check_only)
+		printf("configuration ok (%s)\n", app->conf.path ? app->conf.path : "built-in defaults");
+	buf_free(&errs);
+	if (rc == 0)
+		log_set_level((enum log_level)log_level_parse(app->conf.log_level));
+	return rc;
+}
+
+int worker_main(int argc, char **argv)
+{
+	static struct app app;
+	const char *conf_path = NULL, *listen_addr = NULL;
+	int opt, check_only = 0, backlog = 128, fd = 0, rc;
+
+	while ((opt = getopt(argc, argv, "c:l:b:tVh")) != -1) {
+		switch (opt) {
+		case 'c': conf_path = optarg; break;
+		case 'l': listen_addr = optarg; break;
+		case 'b': backlog = atoi(optarg) > 0 ? atoi(optarg) : 128; break;
+		case 't': check_only = 1; break;
+		case 'V': printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION); return 0;
+		case 'h': main_usage(stdout); return 0;
+		default: main_usage(stderr); return 2;
+		}
+	}
+	if (main_config(&app, conf_path, check_only) < 0)
+		return 1;
+	if (check_only)
+		return 0;
+	main_signals();
+	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || FCGX_Init() != 0) {
+		log_error("library initialisation failed");
+		return 1;
+	}
+	if (listen_addr) {
+		fd = FCGX_OpenSocket(listen_addr, backlog);
+		if (fd < 0) {
+			log_error("cannot listen on %s: %s", listen_addr, strerror(errno));
+			return 1;
+		}
+	} else if (FCGX_IsCGI()) {
+		fprintf(stderr, "aivista.fcgi: standard input is not a FastCGI socket: "
+				"run it from a web server, or give -l ADDRESS\n");
+		return 2;
+	}
+	main_listen_fd = fd;
+	app.start_ms = clock_mono_ms();
+	main_ensure_store(&app);
+	log_info("worker ready (%s)", listen_addr ? listen_addr : "socket from the web server");
+	rc = main_loop(&app, fd);
+	store_close(app.store);
+	conf_free(&app.conf);
+	curl_global_cleanup();
+	log_info("worker stopped");
+	return rc;
+}
