@@ -18,7 +18,8 @@
 #define STORE_THREADS 1024
 #define STORE_LOCK_TIMEOUT_US 2000000
 #define STORE_TXN_TIMEOUT_US 10000000
-#define STORE_CKPT_EVERY_MS 5000
+#define STORE_CKPT_EVERY_MS 1000
+#define STORE_CKPT_EVERY_TXNS 512
 #define STORE_TXN_TRIES 8
 
 static void store_errcall(const DB_ENV *env, const char *prefix, const char *msg)
@@ -173,9 +174,10 @@ void store_maintain(struct store *s)
 	long long now = clock_mono_ms();
 	int rc;
 
-	if (now - s->last_ckpt_ms < STORE_CKPT_EVERY_MS)
+	if (now - s->last_ckpt_ms < STORE_CKPT_EVERY_MS && s->txns_since_ckpt < STORE_CKPT_EVERY_TXNS)
 		return;
 	s->last_ckpt_ms = now;
+	s->txns_since_ckpt = 0;
 	/* A dead process's transactions and locks are released here too. */
 	rc = s->env->failchk(s->env, 0);
 	if (rc == 0)
@@ -207,8 +209,15 @@ int store_txn(struct store *s, int (*fn)(struct store *s, DB_TXN *txn, void *ctx
 			s->panicked = 1;
 			return rc;
 		}
+		if (rc == 0 && ++s->txns_since_ckpt >= STORE_CKPT_EVERY_TXNS)
+			store_maintain(s);
 		if (rc != DB_LOCK_DEADLOCK && rc != DB_LOCK_NOTGRANTED)
 			return rc;
+		/* A lock held too long may belong to a dead process: release it. */
+		if (rc == DB_LOCK_NOTGRANTED && s->env->failchk(s->env, 0) == DB_RUNRECOVERY) {
+			s->panicked = 1;
+			return DB_RUNRECOVERY;
+		}
 		usleep((useconds_t)(1000 * (1 << attempt) + rand() % 1000));
 	}
 	return rc;

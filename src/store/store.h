@@ -20,6 +20,7 @@ struct store {
 	long thread_ttl_ms, done_ttl_ms, history;
 	int sync;                /* durability = sync */
 	long long last_ckpt_ms;
+	int txns_since_ckpt;
 	int panicked;            /* DB_RUNRECOVERY seen: this process must exit */
 };
 

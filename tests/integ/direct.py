@@ -9,6 +9,7 @@ points: that endpoint lands with the engine, and the checks become real
 ones as soon as it answers."""
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -320,6 +321,22 @@ def test_config_check(t, dir):
     rc, out, err = check(sample, AIVISTA_SERVER_MAX_BODY_BYTES="4096",
                          AIVISTA_PROVIDER_CHAT_KIND="offline")
     t.is_(rc, 0, "-t: good environment overrides are accepted")
+
+    # docs/configuration.md keeps up with the sample.
+    section, keys = None, []
+    with open(sample) as f:
+        for line in f:
+            m = re.match(r"\[([^\]]+)\]", line)
+            if m:
+                section = m.group(1)
+            m = re.match(r"([a-z_]+)\s*=", line)
+            if m:
+                keys.append((section, m.group(1)))
+    with open(avtest.src_path("docs", "configuration.md")) as f:
+        doc = f.read()
+    undocumented = ["[%s] %s" % k for k in keys
+                    if "`%s`" % k[1] not in doc or "[%s]" % k[0] not in doc]
+    t.is_(undocumented, [], "docs/configuration.md covers every key of etc/aivista.conf")
 
 
 def main(t):

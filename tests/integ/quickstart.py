@@ -1,1 +1,137 @@
-print("1..0 # SKIP not yet")
+#!/usr/bin/env python3
+"""contrib/quickstart as a user runs it: start, status, a second instance
+side by side, stop. It reuses the worker make built (AIVISTA_WORKER), and
+keeps all its state in a temporary AIVISTA_HOME."""
+
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import avtest  # noqa: E402
+from avtest import proc_alive, proc_children  # noqa: E402
+
+WORKERS = 2
+
+
+class Instance:
+    def __init__(self, t, home, conf=None):
+        self.t = t
+        self.home = home
+        self.port = avtest.free_port()
+        self.env = avtest.clean_env(AIVISTA_HOME=home, AIVISTA_PORT=self.port,
+                                    AIVISTA_WORKERS=WORKERS, AIVISTA_WORKER=avtest.worker_path(),
+                                    LIGHTTPD=avtest.lighttpd_path())
+        if conf:
+            self.env["AIVISTA_CONF"] = conf
+        t.cleanup(self.force_stop)
+
+    def run(self, *args):
+        p = subprocess.run(["bash", avtest.src_path("contrib", "quickstart")] + list(args),
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, env=self.env, timeout=180)
+        out = p.stdout.decode(errors="replace")
+        return p.returncode, out
+
+    def get(self, path):
+        return avtest.http_request(self.port, "GET", path)
+
+    def lighttpd_pid(self):
+        try:
+            with open(os.path.join(self.home, "run", "lighttpd.pid")) as f:
+                return int(f.read().strip())
+        except (OSError, ValueError):
+            return None
+
+    def force_stop(self):
+        if self.lighttpd_pid() and proc_alive(self.lighttpd_pid()):
+            rc, out = self.run("stop")
+            if rc:
+                self.t.diag(out)
+
+
+def main(t):
+    if avtest.lighttpd_path() is None:
+        t.skip_all("no lighttpd (set LIGHTTPD or install lighttpd)")
+    d = t.tmpdir("quickstart")
+    a = Instance(t, os.path.join(d, "a"))
+
+    rc, out = a.run("start")
+    if not t.is_(rc, 0, "start: exit status 0"):
+        t.diag(out, avtest.tail(os.path.join(a.home, "log", "error.log")))
+        raise avtest.SetupError("contrib/quickstart start failed")
+    t.like(out, r"http://127\.0\.0\.1:%d/" % a.port, "start: prints the URL")
+    t.like(out, r"quickstart stop", "start: says how to stop")
+    status, headers, body = a.get("/api/health")
+    t.is_(status, 200, "health through the quickstart's lighttpd: 200")
+    j = json.loads(body) if status == 200 else {}
+    t.is_((j.get("status"), (j.get("store") or {}).get("reachable")), ("ok", True),
+          "health: ok, store reachable")
+    status, headers, body = a.get("/")
+    t.ok(status == 200 and b"<title>AiVista</title>" in body, "the app is served at /")
+
+    pid = a.lighttpd_pid()
+    workers = proc_children(pid) if pid else []
+    t.ok(pid and proc_alive(pid), "lighttpd runs, pid file in AIVISTA_HOME/run")
+    t.is_(len(workers), WORKERS, "AIVISTA_WORKERS=%d workers" % WORKERS)
+    home_files = [os.path.join(a.home, p) for p in
+                  ("aivista.conf", "lighttpd.conf", "store", "log/error.log")]
+    t.ok(all(os.path.exists(p) for p in home_files),
+         "state in AIVISTA_HOME: aivista.conf, lighttpd.conf, store/, log/")
+    with open(os.path.join(a.home, "aivista.conf")) as f:
+        conf = f.read()
+    t.like(conf, r"(?m)^dir = %s$" % os.path.join(a.home, "store"),
+           "the generated aivista.conf keeps the store in AIVISTA_HOME")
+
+    rc, out = a.run("status")
+    t.is_(rc, 0, "status while running: exit status 0")
+    t.like(out, r"running at http://127\.0\.0\.1:%d/" % a.port, "status: says running, and where")
+    rc, out = a.run("start")
+    t.ok(rc == 0 and "already running" in out and a.lighttpd_pid() == pid,
+         "start again: says it already runs, same lighttpd")
+
+    # A second instance beside the first, with its own configuration.
+    bconf = avtest.write_file(os.path.join(d, "b.conf"), avtest.conf_from_sample({
+        "store": {"dir": os.path.join(d, "b-store")},
+        "provider.chat": {"kind": "openai", "api_key": "not-used-by-health"}}))
+    b = Instance(t, os.path.join(d, "b"), conf=bconf)
+    rc, out = b.run("start")
+    if not t.is_(rc, 0, "second instance (other AIVISTA_HOME and AIVISTA_PORT): starts"):
+        t.diag(out)
+    status, headers, body = b.get("/api/health")
+    j = json.loads(body) if status == 200 else {}
+    t.is_(status, 200, "second instance: health 200")
+    t.is_((j.get("providers") or {}).get("chat"), "openai",
+          "second instance: runs with AIVISTA_CONF")
+    t.ok(os.path.isdir(os.path.join(d, "b-store")), "second instance: its store where AIVISTA_CONF says")
+    rc, out = b.run("stop")
+    t.is_(rc, 0, "second instance: stops")
+    status, headers, body = a.get("/api/health")
+    t.is_(status, 200, "the first instance still answers")
+
+    rc, out = a.run("stop")
+    t.is_(rc, 0, "stop: exit status 0")
+    t.ok(not proc_alive(pid), "stop: lighttpd is gone")
+    t.is_([p for p in workers if proc_alive(p)], [], "stop: its workers are gone")
+    try:
+        a.get("/api/health")
+        refused = False
+    except OSError:
+        refused = True
+    t.ok(refused, "stop: nothing listens on the port any more")
+    rc, out = a.run("status")
+    t.is_(rc, 3, "status when stopped: exit status 3")
+    t.like(out, r"not running", "status when stopped: says not running")
+    rc, out = a.run("stop")
+    t.is_(rc, 0, "stop when stopped: exit status 0")
+
+    rc, out = a.run("bogus")
+    t.is_(rc, 2, "an unknown command: usage, exit status 2")
+    rc, out = a.run("--help")
+    t.ok(rc == 0 and "AIVISTA_WORKER" in out and "AIVISTA_HOME" in out,
+         "--help documents the environment variables")
+
+
+if __name__ == "__main__":
+    avtest.run(main)

@@ -330,10 +330,12 @@ def write_file(path, text, mode=0o644):
 
 class Worker:
     """aivista.fcgi listening on a unix socket in dir, with a config made
-    from the sample (store in dir/store, plus settings)."""
+    from the sample (store in dir/store, plus settings). binary: another
+    worker build (a test worker with extra workflows)."""
 
-    def __init__(self, t, dir, settings=None, name="worker", env=None):
+    def __init__(self, t, dir, settings=None, name="worker", env=None, binary=None):
         self.t = t
+        self.binary = binary
         self.dir = dir
         self.name = name
         self.sock = os.path.join(dir, name + ".sock")
@@ -355,7 +357,7 @@ class Worker:
             os.unlink(self.sock)
         logf = open(self.log, "ab")
         self.proc = subprocess.Popen(
-            [worker_path(), "-c", self.conf, "-l", self.sock],
+            [self.binary or worker_path(), "-c", self.conf, "-l", self.sock],
             stdin=subprocess.DEVNULL, stdout=logf, stderr=subprocess.STDOUT,
             env=self.env, start_new_session=True)
         logf.close()
@@ -433,10 +435,11 @@ class Lighttpd:
     """A real lighttpd on 127.0.0.1 with workers it spawns itself, from the
     contrib template, everything under dir."""
 
-    def __init__(self, t, dir, workers=3, settings=None):
+    def __init__(self, t, dir, workers=3, settings=None, worker=None):
         self.t = t
         self.dir = dir
         self.workers = workers
+        self.worker = worker
         self.binary = lighttpd_path()
         if self.binary is None:
             raise SkipAll("no lighttpd (set LIGHTTPD or install lighttpd)")
@@ -459,7 +462,7 @@ class Lighttpd:
             "bind": "127.0.0.1",
             "port": self.port,
             "www": src_path("www"),
-            "worker": worker_path(),
+            "worker": self.worker or worker_path(),
             "conf": self.worker_conf,
             "workers": self.workers,
             "run": self.run_dir,
