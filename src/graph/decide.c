@@ -99,6 +99,8 @@ static int decide_check(struct commit *c, json_t *rec)
 		"timestamp", (json_int_t)clock_wall_ms(), "node", json_object_get(intr, "resume"),
 		"message", d->automatic ? "pause timed out: default decision applied" : "decision received",
 		"decision", d->action));
+	json_object_del(c->changes, "visits");
+	run_agent_start(c->events, c->changes, rec, json_string_value(json_object_get(intr, "resume")));
 	return 0;
 }
 

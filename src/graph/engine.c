@@ -151,32 +151,25 @@ static void run_outcome(struct run *run, struct commit *c, struct step_ctx *ctx,
 	}
 }
 
-/* Commits agent_start before the node runs, so a client sees the step
- * begin, with an id that a replay repeats. Counts the visit. */
-static int run_step_begin(struct run *run, const char *node)
+void run_agent_start(json_t *events, json_t *changes, const json_t *rec, const char *node)
 {
-	struct commit c;
-	json_t *visits = json_deep_copy(json_object_get(run->rec, "visits"));
-	json_t *ev = run_event(run, "agent_start", node);
-	int rc;
+	json_t *visits = json_object_get(changes, "visits");
+	json_t *ev = sse_event_new("agent_start");
 
 	if (!json_is_object(visits)) {
-		json_decref(visits);
-		visits = json_object();
+		visits = json_deep_copy(json_object_get(rec, "visits"));
+		if (!json_is_object(visits)) {
+			json_decref(visits);
+			visits = json_object();
+		}
+		json_object_set_new(changes, "visits", visits);
 	}
 	json_object_set_new(visits, node,
 			    json_integer(json_integer_value(json_object_get(visits, node)) + 1));
-	commit_init(&c, run);
-	c.need_lease = 1;
-	json_object_set_new(c.changes, "visits", visits);
+	json_object_set_new(ev, "node", json_string(node));
 	json_object_set_new(ev, "agent", json_string(node));
 	json_object_set_new(ev, "content", json_string("开始工作 · started"));
-	json_array_append_new(c.events, ev);
-	rc = commit_run(&c);
-	if (rc == 0)
-		run_send_committed(run, c.sent);
-	commit_free(&c);
-	return rc;
+	json_array_append_new(events, ev);
 }
 
 static void run_ctx_init(struct run *run, struct step_ctx *ctx, const struct wf_node *node)
@@ -209,15 +202,12 @@ static int run_step(struct run *run)
 		return EINVAL;
 	name = node->name; /* static: run->rec changes with every commit */
 	visits = json_integer_value(json_object_get(json_object_get(run->rec, "visits"), name));
-	rc = run_step_begin(run, name);
-	if (rc)
-		return rc;
 	run_ctx_init(run, &ctx, node);
 	commit_init(&c, run);
 	c.need_lease = 1;
 	c.prev = json_deep_copy(run->state);
 	json_array_clear(run->pending);
-	if (visits >= run->app->conf.max_iterations)
+	if (visits > run->app->conf.max_iterations)
 		nrc = step_fail(&ctx, "max_iterations", "node %s ran %lld times: stopped (max_iterations)",
 				name, visits);
 	else
@@ -238,6 +228,13 @@ static int run_step(struct run *run)
 	json_array_append_new(c.events, ev);
 	run_outcome(run, &c, &ctx, nrc);
 	json_object_set_new(c.changes, "resume", json_null());
+	/* The next node's start goes out with this step; a thread that stops
+	 * running gives its lease back in the same commit. */
+	if (json_is_string(json_object_get(c.changes, "next")))
+		run_agent_start(c.events, c.changes, run->rec,
+				json_string_value(json_object_get(c.changes, "next")));
+	else
+		c.release = 1;
 	c.step = step;
 	c.meta = json_pack("{s:i, s:i, s:s, s:O, s:O, s:I}", "step", (int)step, "parent", (int)step - 1,
 			   "node", name, "next", json_object_get(c.changes, "next"), "status",
@@ -320,7 +317,8 @@ enum problem run_loop(struct run *run)
 		return req_fail(run->r, rc == EINVAL ? PB_INTERNAL : PB_STORE_UNAVAILABLE,
 				"the step could not be committed; the thread resumes from its last checkpoint");
 	}
-	run_release(run);
+	if (strcmp(run_str(run->rec, "status"), "running") == 0)
+		run_release(run);
 	run_end_stream(run, yielded);
 	return PB_OK;
 }

@@ -101,6 +101,7 @@ enum problem engine_start(struct req *r, const struct workflow *wf, const json_t
 	json_object_set_new(ev, "threadId", json_string(run.tid_str));
 	json_object_set_new(ev, "workflow", json_string(wf->name));
 	json_array_append_new(c.events, ev);
+	run_agent_start(c.events, c.changes, c.changes, wf->start);
 	rc = commit_run(&c);
 	if (rc) {
 		p = req_fail(r, PB_STORE_UNAVAILABLE, "the thread could not be created: %s", db_strerror(rc));
@@ -187,6 +188,7 @@ enum problem engine_turn(struct req *r, const char *id, const json_t *input, int
 	json_object_set_new(c.changes, "status", json_string("running"));
 	json_object_set_new(c.changes, "next", json_string(next));
 	json_object_set_new(c.changes, "visits", json_object());
+	run_agent_start(c.events, c.changes, NULL, next);
 	rc = commit_run(&c);
 	if (rc == EBUSY)
 		p = req_fail(r, PB_BUSY, "thread %s changed meanwhile: try again", id);

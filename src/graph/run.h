@@ -49,6 +49,9 @@ void commit_free(struct commit *c);
 /* Runs the commit. 0, EAGAIN (lost lease), EBUSY (leased elsewhere), or
  * the check's / the store's error. On success run->rec is the new record. */
 int commit_run(struct commit *c);
+/* Adds agent_start for node to events, counting the visit in changes
+ * (from the visits in rec). */
+void run_agent_start(json_t *events, json_t *changes, const json_t *rec, const char *node);
 /* Streams the committed events with their ids. */
 void run_send_committed(struct run *run, const json_t *sent);
 /* Starts the event stream if it is not started. */

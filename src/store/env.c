@@ -14,12 +14,12 @@
 #include "util/xmalloc.h"
 
 #define STORE_CACHE_BYTES (4u << 20)
-#define STORE_LOG_FILE_BYTES (1u << 20)
+#define STORE_LOG_FILE_BYTES (8u << 20)
 #define STORE_THREADS 1024
 #define STORE_LOCK_TIMEOUT_US 2000000
 #define STORE_TXN_TIMEOUT_US 10000000
-#define STORE_CKPT_EVERY_MS 1000
-#define STORE_CKPT_EVERY_TXNS 512
+#define STORE_FAILCHK_MS 5000
+#define STORE_CKPT_KBYTES 2048  /* a checkpoint only once this much log is written */
 #define STORE_TXN_TRIES 8
 
 static void store_errcall(const DB_ENV *env, const char *prefix, const char *msg)
@@ -172,16 +172,19 @@ int store_ping(struct store *s, char *err, size_t errlen)
 void store_maintain(struct store *s)
 {
 	long long now = clock_mono_ms();
-	int rc;
+	int rc = 0;
 
-	if (now - s->last_ckpt_ms < STORE_CKPT_EVERY_MS && s->txns_since_ckpt < STORE_CKPT_EVERY_TXNS)
-		return;
-	s->last_ckpt_ms = now;
-	s->txns_since_ckpt = 0;
+	/* Cheap when little log was written: Berkeley DB checks the volume
+	 * itself. A checkpoint flushes the cache and lets old logs go. */
+	if (s->txns_since_ckpt > 0) {
+		rc = s->env->txn_checkpoint(s->env, STORE_CKPT_KBYTES, 0, 0);
+		s->txns_since_ckpt = 0;
+	}
 	/* A dead process's transactions and locks are released here too. */
-	rc = s->env->failchk(s->env, 0);
-	if (rc == 0)
-		rc = s->env->txn_checkpoint(s->env, 0, 0, 0);
+	if (rc == 0 && now - s->last_ckpt_ms >= STORE_FAILCHK_MS) {
+		s->last_ckpt_ms = now;
+		rc = s->env->failchk(s->env, 0);
+	}
 	if (rc == DB_RUNRECOVERY)
 		s->panicked = 1;
 	else if (rc != 0)
@@ -209,8 +212,8 @@ int store_txn(struct store *s, int (*fn)(struct store *s, DB_TXN *txn, void *ctx
 			s->panicked = 1;
 			return rc;
 		}
-		if (rc == 0 && ++s->txns_since_ckpt >= STORE_CKPT_EVERY_TXNS)
-			store_maintain(s);
+		if (rc == 0)
+			s->txns_since_ckpt++;
 		if (rc != DB_LOCK_DEADLOCK && rc != DB_LOCK_NOTGRANTED)
 			return rc;
 		/* A lock held too long may belong to a dead process: release it. */

@@ -30,8 +30,10 @@ struct store *store_open(const struct conf *c, char *err, size_t errlen);
 void store_close(struct store *s);
 /* 0 when the environment answers; else -1 with err filled. */
 int store_ping(struct store *s, char *err, size_t errlen);
-/* Checkpoints if a while has passed since the last one; old log files go
- * with it. Cheap to call on every request. */
+/* Checkpoints once 2 MiB of log have been written since the last one (old
+ * log files go with it) and runs failchk every few seconds. Cheap
+ * otherwise: the worker calls it after each request, once the client has
+ * its answer, never inside one. */
 void store_maintain(struct store *s);
 /* Runs fn inside a transaction, retrying on deadlock or lock timeout a
  * bounded number of times. fn returns 0 or a Berkeley DB error. Returns

@@ -489,6 +489,69 @@ def test_concurrent_confirms(t, d):
     lt.stop()
 
 
+def test_busy_thread(t, a, b, c):
+    import fcgi_client
+    body = json.dumps({"workflow": "test", "input": {"topic": "slow", "steps": 2,
+                                                     "sleepMs": 800, "pause": False}})
+    conn = a.connect()
+    conn.begin()
+    conn.send_params(fcgi_client.cgi_params("POST", "/api/agent/stream", len(body),
+                                            {"Content-Type": "application/json"}))
+    conn.send_stdin(body.encode())
+    reader = iter(SSEReader(conn.stream()))
+    first = next(reader)
+    tid = first["data"]["threadId"]
+    r = post_json(b, "/api/agent/stream", {"threadId": tid, "input": {"topic": "next"}})
+    t.is_((r.status, (avtest.problem(r.body) or {}).get("code")), (409, "thread_busy"),
+          "a second POST on a running thread: 409 thread_busy")
+    box = {}
+
+    def enqueue():
+        box["r"] = post_json(c, "/api/agent/stream", {"threadId": tid, "multitask": "enqueue",
+                                                      "input": {"topic": "queued"}})
+    th = threading.Thread(target=enqueue)
+    th.start()
+    joined = b.request("GET", "/api/agent/stream?threadId=" + tid, timeout=60)
+    jev = sse_events(joined)
+    rest = [first] + list(reader)
+    conn.close()
+    t.is_(types(jev)[-1], "[DONE]", "a GET joins the running thread and follows it to the end")
+    # The joiner may go on into the queued turn if it starts before the
+    # joiner sees the first run end: compare what both streams saw.
+    t.is_([(e["id"], e["data"]) for e in durable(jev)][:len(durable(rest))],
+          [(e["id"], e["data"]) for e in durable(rest)],
+          "the joined stream has the same events and ids as the running one")
+    th.join(60)
+    qev = sse_events(box["r"])
+    done = [e["data"] for e in qev if isinstance(e["data"], dict)
+            and e["data"].get("type") == "workflow_complete"]
+    t.is_(box["r"].status, 200, "multitask enqueue: waited for the run, then was accepted")
+    t.ok(done and done[0]["title"].startswith("queued"), "the queued turn ran after the first")
+    t.ok(int(durable(qev)[0]["id"]) == int(durable(rest)[-1]["id"]) + 1,
+         "the queued turn's events follow the first run's without a gap")
+
+
+def test_pause_deadline(t, d):
+    w = avtest.Worker(t, d, name="dl", settings={"store": {"dir": os.path.join(d, "dlstore")},
+                                                  "engine": {"hitl_timeout_ms": "300",
+                                                             "hitl_default": "approve"}}).start()
+    resp, evs, tid = start_thread(w, topic="deadline")
+    q = ask(evs)
+    t.ok(q and q.get("deadline"), "a pause with a timeout announces its deadline")
+    time.sleep(0.6)
+    r = w.request("GET", "/api/agent/stream?threadId=" + tid,
+                  headers={"Last-Event-ID": evs[-1]["id"]})
+    ev = sse_events(r)
+    dec = [e["data"] for e in ev if isinstance(e["data"], dict) and e["data"].get("decision")]
+    t.ok(dec and dec[0]["decision"] == "approve", "past the deadline the default decision applies")
+    t.is_(types(ev)[-1], "[DONE]", "and the thread goes on to the end")
+    r = post_json(w, "/api/agent/confirm", {"threadId": tid, "interruptId": q["interruptId"],
+                                            "action": "reject"})
+    t.is_(w.request("GET", "/api/threads/" + tid).json()["state"]["decisions"], ["approve"],
+          "a late confirm does not run the decision again")
+    w.kill()
+
+
 SETTINGS = {"engine": {"steps_per_request": "0"}}
 
 
@@ -504,6 +567,7 @@ def main(t):
     test_bad_confirms(t, a)
     test_last_event_id(t, a, b)
     test_forged_ids(t, a, a.store)
+    test_busy_thread(t, a, b, c)
 
     d1 = t.tmpdir("spr")
     one = {"engine": {"steps_per_request": "1"}}
@@ -523,6 +587,7 @@ def main(t):
     for w in (b, c, b2):
         w.kill()
     test_expiry(t, d)
+    test_pause_deadline(t, d)
     test_rotation(t, d)
     test_fifty_workers(t, t.tmpdir("fifty"))
     test_concurrent_confirms(t, t.tmpdir("c20"))

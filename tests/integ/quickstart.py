@@ -34,6 +34,17 @@ class Instance:
         out = p.stdout.decode(errors="replace")
         return p.returncode, out
 
+    def start(self):
+        """contrib/quickstart start; a port taken meanwhile by another test
+        is replaced by a new one."""
+        for attempt in range(3):
+            rc, out = self.run("start")
+            if rc == 0 or "already in use" not in out:
+                break
+            self.port = avtest.free_port()
+            self.env["AIVISTA_PORT"] = str(self.port)
+        return rc, out
+
     def get(self, path):
         return avtest.http_request(self.port, "GET", path)
 
@@ -57,7 +68,7 @@ def main(t):
     d = t.tmpdir("quickstart")
     a = Instance(t, os.path.join(d, "a"))
 
-    rc, out = a.run("start")
+    rc, out = a.start()
     if not t.is_(rc, 0, "start: exit status 0"):
         t.diag(out, avtest.tail(os.path.join(a.home, "log", "error.log")))
         raise avtest.SetupError("contrib/quickstart start failed")
@@ -96,7 +107,7 @@ def main(t):
         "store": {"dir": os.path.join(d, "b-store")},
         "provider.chat": {"kind": "openai", "api_key": "not-used-by-health"}}))
     b = Instance(t, os.path.join(d, "b"), conf=bconf)
-    rc, out = b.run("start")
+    rc, out = b.start()
     if not t.is_(rc, 0, "second instance (other AIVISTA_HOME and AIVISTA_PORT): starts"):
         t.diag(out)
     status, headers, body = b.get("/api/health")

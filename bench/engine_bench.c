@@ -1,0 +1,309 @@
+/* Engine benchmark: threads of the test workflow (three counting steps, a
+ * draft, a pause, the decision, the end), run either in-process (the
+ * engine called directly, output discarded) or through a web server over
+ * HTTP with libcurl. Prints steps/s, checkpoint bytes, resume (confirm)
+ * latency percentiles and peak RSS, each beside a baseline measured in the
+ * same run: in-process, a bare Berkeley DB commit of a thread record;
+ * over HTTP, GET /api/health.
+ *
+ *   engine_bench inproc DIR [THREADS] [sync|write_nosync]
+ *   engine_bench http URL [THREADS]       (URL = http://127.0.0.1:8080)
+ */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <curl/curl.h>
+#include <sodium.h>
+#include "app.h"
+#include "fcgi/req.h"
+#include "graph/engine.h"
+#include "store/store.h"
+#include "util/clock.h"
+#include "util/log.h"
+
+extern const struct workflow wf_test;
+
+struct sink {
+	struct buf b;
+};
+
+static int bench_write(void *ctx, const char *p, size_t n)
+{
+	struct sink *s = ctx;
+
+	return buf_add(&s->b, p, n) < 0 ? (buf_reset(&s->b), buf_add(&s->b, p, n)) : 0;
+}
+
+static int bench_flush(void *ctx)
+{
+	return 0;
+}
+
+static ssize_t bench_read(void *ctx, char *p, size_t n)
+{
+	const char **src = ctx;
+	size_t k = strlen(*src);
+
+	if (k > n)
+		k = n;
+	memcpy(p, *src, k);
+	*src += k;
+	return (ssize_t)k;
+}
+
+static int bench_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double bench_pct(double *v, int n, double p)
+{
+	qsort(v, (size_t)n, sizeof *v, bench_cmp);
+	return v[(int)((n - 1) * p)];
+}
+
+static double bench_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* One in-process request: body in, SSE out (kept in sink). */
+static void bench_call(struct app *app, struct sink *out, const char *method, const char *uri,
+		       const char *body, enum problem (*fn)(struct req *))
+{
+	char len[32], m[32], u[512];
+	char *envp[] = { m, u, len, NULL };
+	const char *src = body;
+	struct io_in in = { bench_read, &src };
+	struct io_out o = { bench_write, bench_flush, out };
+	struct req r;
+
+	snprintf(m, sizeof m, "REQUEST_METHOD=%s", method);
+	snprintf(u, sizeof u, "REQUEST_URI=%s", uri);
+	snprintf(len, sizeof len, "CONTENT_LENGTH=%d", (int)strlen(body));
+	buf_reset(&out->b);
+	req_init(&r, &app->conf, envp, in, o);
+	r.app = app;
+	fn(&r);
+	if (r.failed)
+		fprintf(stderr, "request failed: %s\n", r.detail);
+	req_free(&r);
+}
+
+static int bench_field(const char *text, const char *key, char *out, size_t n)
+{
+	char pat[64];
+	const char *p;
+	size_t k = 0;
+
+	snprintf(pat, sizeof pat, "\"%s\":\"", key);
+	p = strstr(text, pat);
+	if (p == NULL)
+		return -1;
+	p += strlen(pat);
+	while (p[k] && p[k] != '"' && k + 1 < n)
+		k++;
+	memcpy(out, p, k);
+	out[k] = '\0';
+	return 0;
+}
+
+extern enum problem api_stream_post(struct req *r);
+extern enum problem api_confirm(struct req *r);
+
+static int bench_baseline_fn(struct store *s, DB_TXN *txn, void *ctx)
+{
+	uint8_t tid[STORE_TID] = { 0 };
+	json_t *rec = json_pack("{s:s, s:I, s:s}", "status", "running", "updated",
+				(json_int_t)clock_wall_ms(), "workflow", "test");
+	int rc;
+
+	memcpy(tid, ctx, sizeof(int));
+	rc = store_thread_put(s, txn, tid, rec);
+	json_decref(rec);
+	return rc;
+}
+
+static int bench_inproc(const char *dir, int threads, const char *durability)
+{
+	static struct app app;
+	struct sink out;
+	double *lat = calloc((size_t)threads, sizeof *lat), t0, t1, b0, b1;
+	long long ckpt_bytes = 0, steps = 0;
+	struct rusage ru;
+	char tid[128], iid[64], body[512];
+
+	conf_init(&app.conf);
+	free(app.conf.store_dir);
+	app.conf.store_dir = strdup(dir);
+	free(app.conf.key_file);
+	app.conf.key_file = NULL;
+	app.conf.key_file = malloc(strlen(dir) + 16);
+	sprintf(app.conf.key_file, "%s/thread.key", dir);
+	free(app.conf.durability);
+	app.conf.durability = strdup(durability);
+	app.store = store_open(&app.conf, app.store_err, sizeof app.store_err);
+	if (app.store == NULL || tid_keys_load(&app.keys, app.conf.key_file, app.store_err,
+					       sizeof app.store_err) < 0) {
+		fprintf(stderr, "%s\n", app.store_err);
+		return 1;
+	}
+	wf_register(&wf_test);
+	log_set_level(LOG_LV_WARN);
+	buf_init(&out.b, 1 << 22);
+
+	b0 = bench_now_us();
+	for (int i = 0; i < threads * 8; i++) {
+		store_txn(app.store, bench_baseline_fn, &i);
+		store_maintain(app.store);
+	}
+	b1 = bench_now_us();
+
+	t0 = bench_now_us();
+	for (int i = 0; i < threads; i++) {
+		double c0;
+		uint8_t raw[TID_RAW];
+
+		bench_call(&app, &out, "POST", "/api/agent/stream",
+			   "{\"workflow\":\"test\",\"input\":{\"topic\":\"春游攻略\",\"steps\":3}}",
+			   api_stream_post);
+		if (bench_field(out.b.data, "threadId", tid, sizeof tid) < 0 ||
+		    bench_field(out.b.data, "interruptId", iid, sizeof iid) < 0) {
+			fprintf(stderr, "no pause in: %.300s\n", out.b.data);
+			return 1;
+		}
+		snprintf(body, sizeof body,
+			 "{\"threadId\":\"%s\",\"interruptId\":\"%s\",\"action\":\"approve\"}", tid, iid);
+		c0 = bench_now_us();
+		bench_call(&app, &out, "POST", "/api/agent/confirm", body, api_confirm);
+		lat[i] = bench_now_us() - c0;
+		if (strstr(out.b.data, "[DONE]") == NULL) {
+			fprintf(stderr, "thread did not finish: %.300s\n", out.b.data);
+			return 1;
+		}
+		tid_verify(&app.keys, tid, raw);
+		ckpt_bytes += store_ckpt_bytes(app.store, raw);
+		steps += 7; /* prepare, count x3, draft, review, finish */
+		store_maintain(app.store); /* as the worker does between requests */
+	}
+	t1 = bench_now_us();
+	getrusage(RUSAGE_SELF, &ru);
+	printf("in-process, durability %s, %d threads of 7 steps (one pause each)\n", durability, threads);
+	printf("  baseline: bare thread-record commits      %10.0f commits/s\n",
+	       threads * 8 / ((b1 - b0) / 1e6));
+	printf("  node steps                                %10.0f steps/s  (%.2f x baseline commit rate)\n",
+	       steps / ((t1 - t0) / 1e6), (steps / ((t1 - t0) / 1e6)) / (threads * 8 / ((b1 - b0) / 1e6)));
+	printf("  checkpoint bytes per thread (full history) %9.0f B  (%.0f B per step)\n",
+	       (double)ckpt_bytes / threads, (double)ckpt_bytes / steps);
+	printf("  resume (confirm -> done, 3 steps) p50 %8.3f ms  p99 %8.3f ms\n",
+	       bench_pct(lat, threads, 0.5) / 1e3, bench_pct(lat, threads, 0.99) / 1e3);
+	printf("  peak RSS %ld KiB\n", ru.ru_maxrss);
+	buf_free(&out.b);
+	store_close(app.store);
+	free(lat);
+	return 0;
+}
+
+/* --- over HTTP ----------------------------------------------------------- */
+
+static size_t bench_curl_sink(char *p, size_t size, size_t n, void *ctx)
+{
+	struct buf *b = ctx;
+
+	buf_add(b, p, size * n);
+	return size * n;
+}
+
+static double bench_http(CURL *h, struct buf *b, const char *url, const char *body)
+{
+	struct curl_slist *hdr = curl_slist_append(NULL, "Content-Type: application/json");
+	double t0 = bench_now_us();
+
+	buf_reset(b);
+	curl_easy_reset(h);
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, bench_curl_sink);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, b);
+	if (body) {
+		curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+		curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
+	}
+	if (curl_easy_perform(h) != CURLE_OK)
+		fprintf(stderr, "request to %s failed\n", url);
+	curl_slist_free_all(hdr);
+	return bench_now_us() - t0;
+}
+
+static int bench_over_http(const char *base, int threads)
+{
+	CURL *h = curl_easy_init();
+	struct buf b;
+	double *lat = calloc((size_t)threads, sizeof *lat), *hl = calloc((size_t)threads, sizeof *hl);
+	char url[512], curl_[512], tid[128], iid[64], body[512];
+	double t0, t1;
+
+	buf_init(&b, 1 << 22);
+	snprintf(url, sizeof url, "%s/api/agent/stream", base);
+	snprintf(curl_, sizeof curl_, "%s/api/agent/confirm", base);
+	for (int i = 0; i < threads; i++) {
+		char hurl[512];
+
+		snprintf(hurl, sizeof hurl, "%s/api/health", base);
+		hl[i] = bench_http(h, &b, hurl, NULL);
+	}
+	t0 = bench_now_us();
+	for (int i = 0; i < threads; i++) {
+		bench_http(h, &b, url, "{\"workflow\":\"test\",\"input\":{\"topic\":\"春游攻略\",\"steps\":3}}");
+		if (bench_field(b.data, "threadId", tid, sizeof tid) < 0 ||
+		    bench_field(b.data, "interruptId", iid, sizeof iid) < 0) {
+			fprintf(stderr, "no pause in: %.300s\n", b.data ? b.data : "");
+			return 1;
+		}
+		snprintf(body, sizeof body,
+			 "{\"threadId\":\"%s\",\"interruptId\":\"%s\",\"action\":\"approve\"}", tid, iid);
+		lat[i] = bench_http(h, &b, curl_, body);
+		if (b.data == NULL || strstr(b.data, "[DONE]") == NULL) {
+			fprintf(stderr, "thread did not finish\n");
+			return 1;
+		}
+	}
+	t1 = bench_now_us();
+	printf("over HTTP (%s), %d threads of 7 steps (one pause each)\n", base, threads);
+	printf("  baseline: GET /api/health             p50 %8.3f ms  p99 %8.3f ms\n",
+	       bench_pct(hl, threads, 0.5) / 1e3, bench_pct(hl, threads, 0.99) / 1e3);
+	printf("  node steps (2 requests per thread)    %10.0f steps/s\n", threads * 7 / ((t1 - t0) / 1e6));
+	printf("  resume (confirm -> done, 3 steps)     p50 %8.3f ms  p99 %8.3f ms  (%.2f x / %.2f x health)\n",
+	       bench_pct(lat, threads, 0.5) / 1e3, bench_pct(lat, threads, 0.99) / 1e3,
+	       bench_pct(lat, threads, 0.5) / bench_pct(hl, threads, 0.5),
+	       bench_pct(lat, threads, 0.99) / bench_pct(hl, threads, 0.99));
+	buf_free(&b);
+	curl_easy_cleanup(h);
+	free(lat);
+	free(hl);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int threads = argc > 3 ? atoi(argv[3]) : 0;
+
+	if (argc < 3 || (strcmp(argv[1], "inproc") && strcmp(argv[1], "http"))) {
+		fprintf(stderr, "usage: engine_bench inproc DIR [THREADS] [sync|write_nosync]\n"
+				"       engine_bench http URL [THREADS]\n");
+		return 2;
+	}
+	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0)
+		return 1;
+	if (threads <= 0)
+		threads = 1000;
+	if (strcmp(argv[1], "inproc") == 0)
+		return bench_inproc(argv[2], threads, argc > 4 ? argv[4] : "write_nosync");
+	return bench_over_http(argv[2], threads);
+}

@@ -1,0 +1,1229 @@
+/* The store, each case in a fresh environment under /tmp: opening, thread
+ * records and their expiry index, pruning (tombstones, other threads left
+ * alone, the max), checkpoints (kept window, diffs, history, size), the
+ * event log, assets, the transaction retry, many processes opening one new
+ * environment at once, and the log directory staying bounded over many
+ * commits. */
+#include "config.h"
+#include <errno.h>
+#include <ftw.h>
+#include <glob.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <sodium.h>
+#include "tap.h"
+#include "conf/conf.h"
+#include "store/store.h"
+#include "util/xmalloc.h"
+
+#define ST_T0 1000000000000LL          /* an arbitrary wall time (ms) */
+#define ST_DAY_MS (24LL * 3600 * 1000)
+#define ST_TOMBSTONE_MS (7 * ST_DAY_MS)
+#define ST_FULL_EVERY 8                 /* ckpt.c: a whole state every 8th step */
+#define ST_FORKS 50
+#define ST_COMMITS 100000
+#define ST_LOG_LIMIT (8LL << 20)
+
+struct fx {
+	char dir[64];
+	struct conf conf;
+	struct store *s;
+};
+
+__attribute__((format(printf, 1, 2), noreturn))
+static void st_bail(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("Bail out! ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	exit(99);
+}
+
+static void st_set(char **field, const char *value)
+{
+	free(*field);
+	*field = xstrdup(value);
+}
+
+/* A fresh directory and a configuration pointing at it (not opened yet). */
+static void fx_init(struct fx *f, long thread_ttl, long done_ttl, long history)
+{
+	memset(f, 0, sizeof *f);
+	snprintf(f->dir, sizeof f->dir, "/tmp/t_store.XXXXXX");
+	if (mkdtemp(f->dir) == NULL)
+		st_bail("mkdtemp: %s", strerror(errno));
+	conf_init(&f->conf);
+	st_set(&f->conf.store_dir, f->dir);
+	st_set(&f->conf.durability, "write_nosync");
+	f->conf.thread_ttl = thread_ttl;
+	f->conf.done_ttl = done_ttl;
+	f->conf.history = history;
+}
+
+static void fx_open(struct fx *f)
+{
+	char err[512];
+
+	f->s = store_open(&f->conf, err, sizeof err);
+	if (f->s == NULL)
+		st_bail("store_open %s: %s", f->conf.store_dir, err);
+}
+
+static int fx_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static void fx_done(struct fx *f)
+{
+	store_close(f->s);
+	f->s = NULL;
+	nftw(f->dir, fx_rm, 16, FTW_DEPTH | FTW_PHYS);
+	conf_free(&f->conf);
+}
+
+/* Thread n's random part: adjacent n are adjacent keys, so a scan that
+ * overruns one thread's records lands in the next one's. */
+static void st_tid(uint8_t tid[STORE_TID], unsigned n)
+{
+	memset(tid, 0x5a, STORE_TID);
+	tid[12] = (uint8_t)(n >> 24);
+	tid[13] = (uint8_t)(n >> 16);
+	tid[14] = (uint8_t)(n >> 8);
+	tid[15] = (uint8_t)n;
+}
+
+/* Records of db whose key starts with prefix (all of them for plen 0). */
+static long st_count(DB *db, const void *prefix, size_t plen)
+{
+	uint8_t kbuf[256];
+	DBC *c = NULL;
+	DBT k = { 0 }, v = { 0 };
+	long n = 0;
+	int rc;
+
+	if (db->cursor(db, NULL, &c, 0) != 0)
+		return -1;
+	if (plen)
+		memcpy(kbuf, prefix, plen);
+	k.data = kbuf;
+	k.size = (u_int32_t)plen;
+	k.ulen = sizeof kbuf;
+	k.flags = DB_DBT_USERMEM;
+	v.flags = DB_DBT_PARTIAL;
+	rc = c->get(c, &k, &v, plen ? DB_SET_RANGE : DB_FIRST);
+	while (rc == 0 && k.size >= plen && (plen == 0 || memcmp(kbuf, prefix, plen) == 0)) {
+		n++;
+		rc = c->get(c, &k, &v, DB_NEXT);
+	}
+	c->close(c);
+	return rc == 0 || rc == DB_NOTFOUND ? n : -1;
+}
+
+/* Expiry index entries for one thread; *exp gets the last one's time. */
+static long st_count_expiry(struct store *s, const uint8_t tid[STORE_TID], long long *exp)
+{
+	uint8_t kbuf[8 + STORE_TID];
+	DBC *c = NULL;
+	DBT k = { 0 }, v = { 0 };
+	long n = 0;
+
+	if (s->expiry->cursor(s->expiry, NULL, &c, 0) != 0)
+		return -1;
+	k.data = kbuf;
+	k.ulen = sizeof kbuf;
+	k.flags = DB_DBT_USERMEM;
+	v.flags = DB_DBT_PARTIAL;
+	while (c->get(c, &k, &v, DB_NEXT) == 0)
+		if (k.size == sizeof kbuf && memcmp(kbuf + 8, tid, STORE_TID) == 0) {
+			n++;
+			if (exp) {
+				*exp = 0;
+				for (int i = 0; i < 8; i++)
+					*exp = *exp << 8 | kbuf[i];
+			}
+		}
+	c->close(c);
+	return n;
+}
+
+static long long st_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* --- thread records ------------------------------------------------------- */
+
+struct st_put {
+	const uint8_t *tid;
+	json_t *rec;
+};
+
+static int st_put_fn(struct store *s, DB_TXN *txn, void *p)
+{
+	struct st_put *sp = p;
+
+	return store_thread_put(s, txn, sp->tid, sp->rec);
+}
+
+/* Writes a new record (rec borrowed; gains its "exp"). */
+static int st_put_rec(struct store *s, const uint8_t tid[STORE_TID], json_t *rec)
+{
+	struct st_put sp = { tid, rec };
+
+	return store_txn(s, st_put_fn, &sp);
+}
+
+static int st_put_thread(struct store *s, const uint8_t tid[STORE_TID], const char *status,
+			 long long updated)
+{
+	json_t *rec = json_pack("{s:s, s:I, s:s}", "status", status, "updated", (json_int_t)updated,
+				"workflow", "test");
+	int rc = st_put_rec(s, tid, rec);
+
+	json_decref(rec);
+	return rc;
+}
+
+static const char *st_status(struct store *s, const uint8_t tid[STORE_TID])
+{
+	static char buf[32];
+	const char *st;
+	json_t *rec;
+
+	if (store_thread_get(s, NULL, tid, &rec, 0) != 0)
+		return "(none)";
+	st = json_string_value(json_object_get(rec, "status"));
+	snprintf(buf, sizeof buf, "%s", st ? st : "(no status)");
+	json_decref(rec);
+	return buf;
+}
+
+static void t_open(void)
+{
+	static const char *const files[] = { "threads.db", "ckpts.db", "events.db", "assets.db",
+					     "expiry.db", "__db.register", "log.0000000001" };
+	struct fx f;
+	char path[256], err[512] = "";
+	struct stat st;
+	struct store *s;
+
+	fx_init(&f, 60, 3600, 20);
+	snprintf(path, sizeof path, "%s/env", f.dir);
+	st_set(&f.conf.store_dir, path);
+	s = store_open(&f.conf, err, sizeof err);
+	ok(s != NULL, "open: a missing store directory is created (%s)", err);
+	if (s == NULL)
+		st_bail("cannot go on without a store");
+	ok(stat(path, &st) == 0 && (st.st_mode & 0777) == 0700, "open: the directory is private (0700)");
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(path, sizeof path, "%s/env/%s", f.dir, files[i]);
+		ok(stat(path, &st) == 0, "open: %s exists", files[i]);
+	}
+	is_int(store_ping(s, err, sizeof err), 0, "ping: the environment answers");
+	ok(s->thread_ttl_ms == 60000 && s->done_ttl_ms == 3600000 && s->history == 20,
+	   "open: ttls and history taken from the configuration");
+	store_close(s);
+	s = store_open(&f.conf, err, sizeof err);
+	ok(s != NULL && store_ping(s, err, sizeof err) == 0, "open: an existing store opens again");
+	store_close(s);
+
+	snprintf(path, sizeof path, "%s/plain-file", f.dir);
+	fclose(fopen(path, "w"));
+	st_set(&f.conf.store_dir, path);
+	err[0] = '\0';
+	s = store_open(&f.conf, err, sizeof err);
+	ok(s == NULL && strstr(err, path) != NULL, "open: a file in the way fails, naming the path");
+	store_close(s);
+	fx_done(&f);
+}
+
+struct st_ttl_case {
+	const char *status;
+	long long ttl_ms;
+};
+
+static void t_threads(void)
+{
+	static const struct st_ttl_case ttls[] = {
+		{ "running", 60000 }, { "paused", 60000 }, { "done", 3600000 },
+		{ "failed", 3600000 }, { "expired", ST_TOMBSTONE_MS },
+	};
+	struct fx f;
+	uint8_t tid[STORE_TID];
+	json_t *rec, *got;
+	long long exp = 0;
+
+	fx_init(&f, 60, 3600, 20);
+	fx_open(&f);
+	for (size_t i = 0; i < sizeof ttls / sizeof ttls[0]; i++) {
+		st_tid(tid, (unsigned)i);
+		rec = json_pack("{s:s, s:I, s:s, s:{s:i}}", "status", ttls[i].status, "updated",
+				(json_int_t)ST_T0, "title", "caf\xc3\xa9 \"q\"\n", "visits", "a", 2);
+		is_int(st_put_rec(f.s, tid, rec), 0, "thread %s: put", ttls[i].status);
+		is_int(json_integer_value(json_object_get(rec, "exp")), ST_T0 + ttls[i].ttl_ms,
+		       "thread %s: exp = updated + its ttl", ttls[i].status);
+		is_int(store_thread_get(f.s, NULL, tid, &got, 0), 0, "thread %s: get", ttls[i].status);
+		ok(json_equal(got, rec), "thread %s: the record round-trips", ttls[i].status);
+		ok(st_count_expiry(f.s, tid, &exp) == 1 && exp == ST_T0 + ttls[i].ttl_ms,
+		   "thread %s: one expiry entry, at exp", ttls[i].status);
+		json_decref(got);
+		json_decref(rec);
+	}
+
+	/* An update moves the entry instead of adding one. */
+	st_tid(tid, 0);
+	store_thread_get(f.s, NULL, tid, &rec, 0);
+	json_object_set_new(rec, "updated", json_integer(ST_T0 + 5000));
+	is_int(st_put_rec(f.s, tid, rec), 0, "update: put");
+	ok(st_count_expiry(f.s, tid, &exp) == 1 && exp == ST_T0 + 5000 + 60000,
+	   "update: still one expiry entry, at the new exp");
+	json_decref(rec);
+	is_int(st_count(f.s->expiry, NULL, 0), (long)(sizeof ttls / sizeof ttls[0]),
+	       "update: the index holds one entry per thread");
+
+	st_tid(tid, 999);
+	got = json_object();
+	is_int(store_thread_get(f.s, NULL, tid, &got, 0), DB_NOTFOUND, "get of an unknown thread: DB_NOTFOUND");
+	ok(got == NULL, "and *rec is NULL");
+	fx_done(&f);
+}
+
+/* --- a thread with something in every table ------------------------------- */
+
+struct st_fill {
+	const uint8_t *tid;
+	char asset[STORE_ASSET_ID_LEN + 1];
+};
+
+static int st_fill_fn(struct store *s, DB_TXN *txn, void *p)
+{
+	struct st_fill *sf = p;
+	json_t *prev = NULL;
+	int rc = 0;
+
+	for (long step = 0; step < 3 && rc == 0; step++) {
+		json_t *meta = json_pack("{s:i}", "step", (int)step);
+		json_t *state = json_pack("{s:i, s:s}", "n", (int)step, "text", "hello");
+
+		rc = store_ckpt_put(s, txn, sf->tid, step, meta, state, prev);
+		json_decref(meta);
+		json_decref(prev);
+		prev = state;
+	}
+	json_decref(prev);
+	for (long long seq = 1; seq <= 5 && rc == 0; seq++)
+		rc = store_event_put(s, txn, sf->tid, seq, "{\"e\":1}", 7);
+	if (rc == 0)
+		rc = store_asset_put(s, txn, sf->tid, "text/plain", "other", 5, sf->asset);
+	if (rc == 0)
+		rc = store_asset_put(s, txn, sf->tid, "image/png", sf->tid, STORE_TID, sf->asset);
+	return rc;
+}
+
+static void st_fill(struct store *s, const uint8_t tid[STORE_TID], char asset[STORE_ASSET_ID_LEN + 1])
+{
+	struct st_fill sf = { tid, "" };
+
+	if (store_txn(s, st_fill_fn, &sf) != 0)
+		st_bail("cannot fill a thread");
+	memcpy(asset, sf.asset, sizeof sf.asset);
+}
+
+/* "ckpts events assets" counts, e.g. "3 5 2". */
+static const char *st_counts(struct store *s, const uint8_t tid[STORE_TID])
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof buf, "%ld %ld %ld", st_count(s->ckpts, tid, STORE_TID),
+		 st_count(s->events, tid, STORE_TID), st_count(s->assets, tid, STORE_TID));
+	return buf;
+}
+
+static int st_asset_exists(struct store *s, const char *id)
+{
+	char *ctype = NULL;
+	void *data = NULL;
+	size_t len = 0;
+	int rc = store_asset_get(s, id, &ctype, &data, &len);
+
+	free(ctype);
+	free(data);
+	return rc == 0;
+}
+
+static void t_prune(void)
+{
+	struct fx f;
+	uint8_t a[STORE_TID], b[STORE_TID], c[STORE_TID];
+	char asset_a[STORE_ASSET_ID_LEN + 1], asset_b[STORE_ASSET_ID_LEN + 1];
+	char asset_c[STORE_ASSET_ID_LEN + 1];
+	long long now = ST_T0 + 120000, exp = 0;
+	json_t *rec;
+
+	fx_init(&f, 60, 30 * 24 * 3600, 20);
+	fx_open(&f);
+	st_tid(a, 7);   /* expires after 60 s */
+	st_tid(b, 8);   /* done, kept 30 days; its keys follow a's */
+	st_tid(c, 6);   /* running, updated far later; its keys precede a's */
+	st_put_thread(f.s, a, "running", ST_T0);
+	st_put_thread(f.s, b, "done", ST_T0);
+	st_put_thread(f.s, c, "running", ST_T0 + 100 * ST_DAY_MS);
+	st_fill(f.s, a, asset_a);
+	st_fill(f.s, b, asset_b);
+	st_fill(f.s, c, asset_c);
+	is_str(st_counts(f.s, a), "3 5 2", "prune: thread filled (ckpts events assets)");
+
+	is_int(store_prune(f.s, ST_T0 + 59999, 100), 0, "prune: nothing is due before the ttl");
+	is_int(store_prune(f.s, now, 100), 1, "prune: the one expired thread is pruned");
+	is_str(st_status(f.s, a), "expired", "prune: a tombstone with status expired is left");
+	is_str(st_counts(f.s, a), "0 0 0", "prune: its checkpoints, events and assets are gone");
+	ok(!st_asset_exists(f.s, asset_a), "prune: its asset no longer answers");
+	is_str(st_counts(f.s, b), "3 5 2", "prune: the next thread's records are untouched");
+	is_str(st_counts(f.s, c), "3 5 2", "prune: the previous thread's records are untouched");
+	ok(st_asset_exists(f.s, asset_b) && st_asset_exists(f.s, asset_c),
+	   "prune: the other threads' assets still answer");
+	is_str(st_status(f.s, b), "done", "prune: an unexpired done thread stays");
+	ok(st_count_expiry(f.s, a, &exp) == 1 && exp == now + ST_TOMBSTONE_MS,
+	   "prune: the tombstone is indexed at its own expiry");
+	is_int(store_prune(f.s, now, 100), 0, "prune: pruning again at once does nothing");
+
+	is_int(store_prune(f.s, now + ST_TOMBSTONE_MS + 1, 100), 1, "prune: the tombstone expires");
+	ok(store_thread_get(f.s, NULL, a, &rec, 0) == DB_NOTFOUND, "prune: then the record is gone");
+	is_int(st_count_expiry(f.s, a, NULL), 0, "prune: and so is its expiry entry");
+	is_str(st_status(f.s, b), "done", "prune: the done thread is still there");
+	is_str(st_status(f.s, c), "running", "prune: the later thread is still there");
+
+	is_int(store_prune(f.s, ST_T0 + 31 * ST_DAY_MS, 100), 1, "prune: done threads go after done_ttl");
+	is_str(st_status(f.s, b), "expired", "prune: ... leaving a tombstone");
+	is_str(st_counts(f.s, c), "3 5 2", "prune: the running thread still has its records");
+	fx_done(&f);
+}
+
+static void t_prune_max(void)
+{
+	static const int steps[][2] = { { 3, 3 }, { 3, 3 }, { 3, 3 }, { 3, 1 }, { 3, 0 }, { 0, 0 } };
+	struct fx f;
+	uint8_t tid[STORE_TID];
+	long long now = ST_T0 + 3600000;
+	int expired = 0;
+
+	fx_init(&f, 60, 3600, 20);
+	fx_open(&f);
+	for (unsigned i = 0; i < 10; i++) {
+		st_tid(tid, i);
+		st_put_thread(f.s, tid, "running", ST_T0 + i);
+	}
+	st_tid(tid, 100);
+	st_put_thread(f.s, tid, "running", now);   /* not due */
+	is_int(store_prune(f.s, now, 0), 0, "prune max 0: nothing");
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+		is_int(store_prune(f.s, now, steps[i][0]), steps[i][1], "prune max %d (call %zu): %d pruned",
+		       steps[i][0], i + 1, steps[i][1]);
+	for (unsigned i = 0; i < 10; i++) {
+		st_tid(tid, i);
+		expired += strcmp(st_status(f.s, tid), "expired") == 0;
+	}
+	is_int(expired, 10, "prune max: all ten due threads are tombstones");
+	st_tid(tid, 100);
+	is_str(st_status(f.s, tid), "running", "prune max: the thread not due stays");
+	fx_done(&f);
+}
+
+/* --- checkpoints ------------------------------------------------------------ */
+
+/* The state after step i: one field changes per step, a field comes and goes,
+ * a large conversation never changes. */
+static json_t *st_state_next(const json_t *prev, long i)
+{
+	json_t *s;
+	char key[16];
+
+	if (prev == NULL) {
+		s = json_pack("{s:[s, s], s:s, s:i}", "messages", "hello", "caf\xc3\xa9 \xe2\x9c\x93",
+			      "scratch", "x", "counter", 0);
+		for (int k = 0; k < 7; k++) {
+			snprintf(key, sizeof key, "f%d", k);
+			json_object_set_new(s, key, json_integer(0));
+		}
+		return s;
+	}
+	s = json_deep_copy(prev);
+	snprintf(key, sizeof key, "f%ld", i % 7);
+	json_object_set_new(s, key, i % 5 == 0 ? json_pack("{s:[i]}", "nested", (int)i) : json_integer(i));
+	if (i % 10 == 3)
+		json_object_del(s, "scratch");
+	if (i % 10 == 6)
+		json_object_set_new(s, "scratch", json_sprintf("s%ld", i));
+	return s;
+}
+
+static json_t *st_meta(long i)
+{
+	return json_pack("{s:i, s:i, s:s, s:s, s:s, s:I}", "step", (int)i, "parent", (int)i - 1, "node",
+			 "n", "next", "m", "status", "running", "ts", (json_int_t)(ST_T0 + i));
+}
+
+struct st_ckpt {
+	const uint8_t *tid;
+	long step;
+	const json_t *meta, *state, *prev;
+};
+
+static int st_ckpt_fn(struct store *s, DB_TXN *txn, void *p)
+{
+	struct st_ckpt *c = p;
+
+	return store_ckpt_put(s, txn, c->tid, c->step, c->meta, c->state, c->prev);
+}
+
+/* 0: the stored state and meta at step equal the expected ones; else the rc
+ * (or -1 for a difference). */
+static int st_ckpt_check(struct store *s, const uint8_t tid[STORE_TID], long step, const json_t *want,
+			 const json_t *want_meta)
+{
+	json_t *state = NULL, *meta = NULL;
+	int rc = store_ckpt_get(s, NULL, tid, step, &state, &meta);
+
+	if (rc == 0 && (!json_equal(state, want) || !json_equal(meta, want_meta)))
+		rc = -1;
+	json_decref(state);
+	json_decref(meta);
+	return rc;
+}
+
+struct st_window_case {
+	long history, steps;
+};
+
+/* Puts steps 0..steps-1, checking as it goes; states[] and metas[] get
+ * every step's expected state and meta (new references). */
+static void st_ckpt_fill(struct fx *f, const uint8_t tid[STORE_TID], long steps, json_t **states,
+			 json_t **metas)
+{
+	long bad_now = 0, bad_count = 0, max_count = 0, limit = f->conf.history + ST_FULL_EVERY;
+
+	for (long i = 0; i < steps; i++) {
+		struct st_ckpt c = { tid, i, NULL, NULL, i ? states[i - 1] : NULL };
+		long n;
+
+		states[i] = st_state_next(c.prev, i);
+		metas[i] = st_meta(i);
+		c.state = states[i];
+		c.meta = metas[i];
+		if (store_txn(f->s, st_ckpt_fn, &c) != 0)
+			st_bail("store_ckpt_put step %ld", i);
+		bad_now += st_ckpt_check(f->s, tid, i, states[i], metas[i]) != 0;
+		n = st_count(f->s->ckpts, tid, STORE_TID);
+		bad_count += n > limit;
+		max_count = n > max_count ? n : max_count;
+	}
+	is_int(bad_now, 0, "history %ld: each step reads back exactly right after its put",
+	       f->conf.history);
+	is_int(bad_count, 0, "history %ld: never more than history + %d stored (most: %ld)",
+	       f->conf.history, ST_FULL_EVERY, max_count);
+}
+
+static void t_ckpt_window(const struct st_window_case *wc)
+{
+	json_t *states[64], *metas[64];
+	long oldest = wc->steps - wc->history, bad_kept = 0, bad_gone = 0, bad_base = 0;
+	uint8_t tid[STORE_TID], other[STORE_TID];
+	struct fx f;
+
+	if (oldest < 0)
+		oldest = 0;
+	fx_init(&f, 60, 3600, wc->history);
+	fx_open(&f);
+	st_tid(tid, 1);
+	st_tid(other, 2);
+	st_fill(f.s, other, (char[STORE_ASSET_ID_LEN + 1]){ 0 });
+	st_ckpt_fill(&f, tid, wc->steps, states, metas);
+	for (long i = 0; i < wc->steps; i++) {
+		int rc = st_ckpt_check(f.s, tid, i, states[i], metas[i]);
+
+		if (i >= oldest)
+			bad_kept += rc != 0;
+		else if (i < oldest - ST_FULL_EVERY)
+			bad_gone += rc != DB_NOTFOUND;
+		else
+			bad_base += rc != 0 && rc != DB_NOTFOUND;
+	}
+	is_int(bad_kept, 0, "history %ld, %ld steps: the last %ld steps are exact (state and meta)",
+	       wc->history, wc->steps, wc->steps - oldest);
+	is_int(bad_gone, 0, "history %ld, %ld steps: steps before the kept window give DB_NOTFOUND",
+	       wc->history, wc->steps);
+	is_int(bad_base, 0, "history %ld, %ld steps: a kept base step is exact or DB_NOTFOUND",
+	       wc->history, wc->steps);
+	is_int(st_count(f.s->ckpts, other, STORE_TID), 3, "history %ld: another thread's checkpoints untouched",
+	       wc->history);
+	for (long i = 0; i < wc->steps; i++) {
+		json_decref(states[i]);
+		json_decref(metas[i]);
+	}
+	fx_done(&f);
+}
+
+static void t_ckpt_windows(void)
+{
+	static const struct st_window_case cases[] = {
+		{ 5, 30 }, { 1, 20 }, { 2, 9 }, { 8, 17 }, { 8, 24 }, { 20, 30 }, { 30, 30 }, { 3, 3 },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		t_ckpt_window(&cases[i]);
+}
+
+struct st_hist_case {
+	long latest, limit;
+	long want;   /* entries; -1: all that are stored, at least history */
+};
+
+static void t_ckpt_history(void)
+{
+	static const struct st_hist_case cases[] = {
+		{ 29, 3, 3 }, { 29, 1, 1 }, { 29, 0, 0 }, { 29, 5, 5 }, { 29, 100, -1 }, { 27, 2, 2 },
+		{ 10, 5, 0 },
+	};
+	json_t *states[30], *metas[30];
+	uint8_t tid[STORE_TID];
+	struct fx f;
+
+	fx_init(&f, 60, 3600, 5);
+	fx_open(&f);
+	st_tid(tid, 1);
+	st_ckpt_fill(&f, tid, 30, states, metas);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct st_hist_case *hc = &cases[i];
+		json_t *out = NULL, *e;
+		long n, bad = 0;
+		size_t j;
+		int rc = store_ckpt_history(f.s, NULL, tid, hc->latest, hc->limit, &out);
+
+		n = (long)json_array_size(out);
+		json_array_foreach(out, j, e) {
+			long step = (long)json_integer_value(json_object_get(e, "step"));
+			json_t *meta = json_deep_copy(e);
+
+			json_object_del(meta, "state");
+			bad += step != hc->latest - (long)j || step < 0 ||
+			       !json_equal(json_object_get(e, "state"), states[step]) ||
+			       !json_equal(meta, metas[step]);
+			json_decref(meta);
+		}
+		if (hc->want >= 0)
+			ok(rc == 0 && n == hc->want && bad == 0,
+			   "history(latest %ld, limit %ld): %ld entries, newest first, exact (got %ld)",
+			   hc->latest, hc->limit, hc->want, n);
+		else
+			ok(rc == 0 && n >= 5 && n <= 5 + ST_FULL_EVERY && n <= hc->limit && bad == 0,
+			   "history(latest %ld, limit %ld): every kept step, newest first, exact (got %ld)",
+			   hc->latest, hc->limit, n);
+		json_decref(out);
+	}
+	for (long i = 0; i < 30; i++) {
+		json_decref(states[i]);
+		json_decref(metas[i]);
+	}
+	fx_done(&f);
+}
+
+/* A state carrying a 20 KB field that never changes: the diffs leave it out. */
+static void t_ckpt_bytes(void)
+{
+	enum { STEPS = 20, BIG = 20 * 1024 };
+	char *big = xmalloc(BIG + 1);
+	json_t *prev = NULL, *last = NULL;
+	uint8_t tid[STORE_TID];
+	long long bytes;
+	struct fx f;
+	long bad = 0;
+
+	fx_init(&f, 60, 3600, 100);
+	fx_open(&f);
+	st_tid(tid, 1);
+	for (int i = 0; i < BIG; i++)
+		big[i] = (char)('a' + i % 26);
+	big[BIG] = '\0';
+	for (long i = 0; i < STEPS; i++) {
+		json_t *state = prev ? json_deep_copy(prev) : json_pack("{s:s}", "conversation", big);
+		json_t *meta = st_meta(i);
+		struct st_ckpt c = { tid, i, meta, state, prev };
+
+		json_object_set_new(state, "counter", json_integer(i));
+		if (store_txn(f.s, st_ckpt_fn, &c) != 0)
+			st_bail("store_ckpt_put step %ld", i);
+		bad += st_ckpt_check(f.s, tid, i, state, meta) != 0;
+		json_decref(meta);
+		json_decref(prev);
+		prev = state;
+	}
+	last = prev;
+	bytes = store_ckpt_bytes(f.s, tid);
+	printf("# checkpoint bytes for %d steps of a %d-byte state: %lld\n", STEPS, BIG, bytes);
+	is_int(bad, 0, "ckpt bytes: every step reads back exactly");
+	ok(bytes > BIG && bytes < 4LL * BIG, "ckpt bytes: %lld < 4 x %d (diffs store changed fields only)",
+	   bytes, BIG);
+	st_tid(tid, 2);
+	is_int(store_ckpt_bytes(f.s, tid), 0, "ckpt bytes: a thread without checkpoints has 0");
+	json_decref(last);
+	free(big);
+	fx_done(&f);
+}
+
+/* --- events ------------------------------------------------------------------ */
+
+#define ST_EVENTS 1000
+
+struct st_events {
+	const uint8_t *tid;
+	long long from, to;
+	char **texts;
+};
+
+static int st_events_fn(struct store *s, DB_TXN *txn, void *p)
+{
+	struct st_events *e = p;
+	int rc = 0;
+
+	for (long long seq = e->from; seq <= e->to && rc == 0; seq++)
+		rc = store_event_put(s, txn, e->tid, seq, e->texts[seq], strlen(e->texts[seq]));
+	return rc;
+}
+
+struct st_after_case {
+	long long after;
+	int max;
+	size_t max_bytes;
+};
+
+/* What store_events_after promises: events after `after` in order, at most
+ * max, stopping once max_bytes is reached (so at most one event past it). */
+static long st_after_expect(char **texts, long long after, int max, size_t max_bytes)
+{
+	size_t bytes = 0;
+	long n = 0;
+
+	for (long long seq = after < 0 ? 1 : after + 1; seq <= ST_EVENTS && n < max && bytes < max_bytes; seq++) {
+		bytes += strlen(texts[seq]);
+		n++;
+	}
+	return n;
+}
+
+static void st_after_check(struct store *s, const uint8_t tid[STORE_TID], char **texts,
+			   const struct st_after_case *ac)
+{
+	long want = st_after_expect(texts, ac->after, ac->max, ac->max_bytes), bad = 0;
+	long long first = ac->after < 0 ? 1 : ac->after + 1;
+	size_t bytes = 0, i;
+	json_t *out = NULL, *e;
+	int rc = store_events_after(s, tid, ac->after, ac->max, ac->max_bytes, &out);
+
+	json_array_foreach(out, i, e) {
+		const char *text = json_string_value(json_array_get(e, 1));
+		long long seq = json_integer_value(json_array_get(e, 0));
+
+		bad += seq != first + (long long)i || seq > ST_EVENTS || text == NULL ||
+		       strcmp(text, texts[seq]) != 0;
+		bytes += text ? strlen(text) : 0;
+	}
+	ok(rc == 0 && (long)json_array_size(out) == want && bad == 0,
+	   "events after %lld (max %d, max_bytes %zu): %ld events from %lld, exact texts (got %zu, %zu bytes)",
+	   ac->after, ac->max, ac->max_bytes, want, first, json_array_size(out), bytes);
+	json_decref(out);
+}
+
+static void t_events(void)
+{
+	static const struct st_after_case cases[] = {
+		{ 0, 2000, SIZE_MAX }, { -1, 2000, SIZE_MAX }, { 500, 2000, SIZE_MAX },
+		{ 999, 2000, SIZE_MAX }, { 1000, 2000, SIZE_MAX }, { 5000, 10, SIZE_MAX },
+		{ 0, 10, SIZE_MAX }, { 100, 1, SIZE_MAX }, { 0, 0, SIZE_MAX }, { 0, 1000, 1 },
+		{ 0, 1000, 5000 }, { 700, 50, 5000 }, { 990, 1000, 100000 }, { 0, 5, 100000 },
+		{ 0, 1000, 0 },
+	};
+	char *texts[ST_EVENTS + 1], *other_texts[ST_EVENTS + 1];
+	uint8_t tid[STORE_TID], next[STORE_TID], before[STORE_TID];
+	struct fx f;
+	json_t *out = NULL;
+	int rc;
+
+	fx_init(&f, 60, 3600, 20);
+	fx_open(&f);
+	st_tid(tid, 10);
+	st_tid(next, 11);
+	st_tid(before, 9);
+	texts[0] = other_texts[0] = NULL;
+	for (int i = 1; i <= ST_EVENTS; i++) {
+		json_t *ev = json_pack("{s:i, s:s, s:s+}", "seq", i, "type", "token", "text",
+				       "caf\xc3\xa9 \"quoted\"\nline ", i % 2 ? "odd" : "even");
+
+		json_object_set_new(ev, "pad", json_sprintf("%.*s", i % 97, "0123456789012345678901234567890123"
+							    "4567890123456789012345678901234567890123"
+							    "456789012345678901234567890123456789"));
+		texts[i] = json_dumps(ev, JSON_COMPACT);
+		other_texts[i] = xasprintf("{\"other\":%d}", i);
+		json_decref(ev);
+	}
+	for (long long from = 1; from <= ST_EVENTS; from += 100) {
+		struct st_events e = { tid, from, from + 99, texts };
+
+		if ((rc = store_txn(f.s, st_events_fn, &e)) != 0)
+			st_bail("store_event_put: %s", db_strerror(rc));
+	}
+	{
+		struct st_events e1 = { next, 1, 10, other_texts }, e2 = { before, 1, 10, other_texts };
+
+		if (store_txn(f.s, st_events_fn, &e1) != 0 || store_txn(f.s, st_events_fn, &e2) != 0)
+			st_bail("store_event_put (other threads)");
+	}
+	is_int(st_count(f.s->events, tid, STORE_TID), ST_EVENTS, "events: %d stored", ST_EVENTS);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		st_after_check(f.s, tid, texts, &cases[i]);
+
+	rc = store_events_after(f.s, next, 0, 100, SIZE_MAX, &out);
+	ok(rc == 0 && json_array_size(out) == 10 &&
+	   strcmp(json_string_value(json_array_get(json_array_get(out, 9), 1)), other_texts[10]) == 0,
+	   "events: the next thread reads only its own 10");
+	json_decref(out);
+	st_tid(next, 12);
+	rc = store_events_after(f.s, next, 0, 100, SIZE_MAX, &out);
+	ok(rc == 0 && json_array_size(out) == 0, "events: a thread without events reads none");
+	json_decref(out);
+
+	{
+		struct st_events dup = { tid, 5, 5, other_texts };
+
+		is_int(store_txn(f.s, st_events_fn, &dup), DB_KEYEXIST,
+		       "events: putting an existing seq fails (DB_NOOVERWRITE)");
+		st_after_check(f.s, tid, texts, &(struct st_after_case){ 4, 1, SIZE_MAX });
+	}
+	for (int i = 1; i <= ST_EVENTS; i++) {
+		free(texts[i]);
+		free(other_texts[i]);
+	}
+	fx_done(&f);
+}
+
+/* --- assets ---------------------------------------------------------------- */
+
+struct st_asset {
+	const uint8_t *tid;
+	const char *ctype;
+	const void *data;
+	size_t len;
+	char id[STORE_ASSET_ID_LEN + 1];
+};
+
+static int st_asset_fn(struct store *s, DB_TXN *txn, void *p)
+{
+	struct st_asset *a = p;
+
+	return store_asset_put(s, txn, a->tid, a->ctype, a->data, a->len, a->id);
+}
+
+static int st_asset_put(struct store *s, const uint8_t *tid, const char *ctype, const void *data,
+			size_t len, char id[STORE_ASSET_ID_LEN + 1])
+{
+	struct st_asset a = { tid, ctype, data, len, "" };
+	int rc = store_txn(s, st_asset_fn, &a);
+
+	memcpy(id, a.id, sizeof a.id);
+	return rc;
+}
+
+static int st_asset_same(struct store *s, const char *id, const char *ctype, const void *data, size_t len)
+{
+	char *got_ctype = NULL;
+	void *got = NULL;
+	size_t got_len = 0;
+	int same = store_asset_get(s, id, &got_ctype, &got, &got_len) == 0 &&
+		   strcmp(got_ctype, ctype) == 0 && got_len == len && memcmp(got, data, len) == 0;
+
+	free(got_ctype);
+	free(got);
+	return same;
+}
+
+static void t_asset_bad_ids(struct store *s, const char *good)
+{
+	char ids[12][80];
+	const char *names[12];
+	uint8_t rnd[32];
+	int n = 0;
+
+#define ST_BAD(name_, ...) (snprintf(ids[n], sizeof ids[n], __VA_ARGS__), names[n++] = (name_))
+	ST_BAD("empty", "%s", "");
+	ST_BAD("garbage", "%s", "../../etc/passwd");
+	ST_BAD("one character short", "%.42s", good);
+	ST_BAD("one character long", "%sA", good);
+	ST_BAD("'+' inside", "+%s", good + 1);
+	ST_BAD("'/' inside", "%.10s/%s", good, good + 11);
+	ST_BAD("padding '='", "%.42s=", good);
+	ST_BAD("43 '!'", "%s", "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
+	ST_BAD("a space inside", "%.20s %s", good, good + 21);
+	randombytes_buf(rnd, sizeof rnd);
+	sodium_bin2base64(ids[n], sizeof ids[n], rnd, sizeof rnd, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	names[n++] = "well-formed, no such asset";
+	ST_BAD("another thread's prefix", "%c%s", good[0] == 'A' ? 'B' : 'A', good + 1);
+#undef ST_BAD
+	for (int i = 0; i < n; i++) {
+		char *ctype = NULL;
+		void *data = NULL;
+		size_t len = 0;
+
+		is_int(store_asset_get(s, ids[i], &ctype, &data, &len), DB_NOTFOUND, "asset id %s: DB_NOTFOUND",
+		       names[i]);
+	}
+}
+
+static void t_assets(void)
+{
+	enum { MIB = 1 << 20 };
+	static const char png[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+	char id1[STORE_ASSET_ID_LEN + 1], id2[STORE_ASSET_ID_LEN + 1], id3[STORE_ASSET_ID_LEN + 1];
+	char id4[STORE_ASSET_ID_LEN + 1], idbig[STORE_ASSET_ID_LEN + 1], idempty[STORE_ASSET_ID_LEN + 1];
+	char ctype[300];
+	uint8_t a[STORE_TID], b[STORE_TID];
+	unsigned char *big = xmalloc(MIB);
+	struct fx f;
+
+	fx_init(&f, 60, 3600, 20);
+	fx_open(&f);
+	st_tid(a, 1);
+	st_tid(b, 2);
+	is_int(st_asset_put(f.s, a, "image/png", png, sizeof png - 1, id1), 0, "asset: put");
+	is_int((long)strlen(id1), STORE_ASSET_ID_LEN, "asset: the id is %d characters", STORE_ASSET_ID_LEN);
+	is_int(st_asset_put(f.s, a, "image/png", png, sizeof png - 1, id2), 0, "asset: same bytes again");
+	is_str(id2, id1, "asset: same bytes, same id");
+	is_int(st_count(f.s->assets, a, STORE_TID), 1, "asset: stored once");
+	is_int(st_asset_put(f.s, b, "image/png", png, sizeof png - 1, id3), 0, "asset: same bytes, other thread");
+	ok(strcmp(id3, id1) != 0, "asset: another thread gets another id");
+	is_int(st_asset_put(f.s, a, "image/png", png, sizeof png - 2, id4), 0, "asset: one byte fewer");
+	ok(strcmp(id4, id1) != 0, "asset: different bytes, different id");
+	ok(st_asset_same(f.s, id1, "image/png", png, sizeof png - 1), "asset: type and bytes round-trip");
+
+	randombytes_buf(big, MIB);
+	memset(big + 1000, 0, 5000);
+	big[0] = big[MIB - 1] = 0;
+	is_int(st_asset_put(f.s, a, "application/octet-stream", big, MIB, idbig), 0, "asset: 1 MiB put");
+	ok(st_asset_same(f.s, idbig, "application/octet-stream", big, MIB),
+	   "asset: 1 MiB with NUL bytes round-trips");
+	is_int(st_asset_put(f.s, a, "text/plain", "", 0, idempty), 0, "asset: empty put");
+	ok(st_asset_same(f.s, idempty, "text/plain", "", 0), "asset: empty round-trips");
+	memset(ctype, 't', 255);
+	ctype[255] = '\0';
+	is_int(st_asset_put(f.s, b, ctype, "x", 1, id4), 0, "asset: a 255-byte content type");
+	ok(st_asset_same(f.s, id4, ctype, "x", 1), "asset: ... round-trips");
+	strcat(ctype, "t");
+	is_int(st_asset_put(f.s, b, ctype, "y", 1, id4), EINVAL, "asset: a 256-byte content type is refused");
+	t_asset_bad_ids(f.s, id1);
+	free(big);
+	fx_done(&f);
+}
+
+/* --- store_txn --------------------------------------------------------------- */
+
+struct st_script {
+	const int *rcs;
+	int n, calls;
+	const uint8_t *tid;   /* when set: each call writes a record named after it */
+};
+
+static int st_script_fn(struct store *s, DB_TXN *txn, void *p)
+{
+	struct st_script *sc = p;
+	int rc = sc->rcs[sc->calls < sc->n ? sc->calls : sc->n - 1];
+
+	if (sc->tid) {
+		uint8_t tid[STORE_TID];
+		json_t *rec = json_pack("{s:s, s:I, s:i}", "status", "running", "updated",
+					(json_int_t)ST_T0, "call", sc->calls);
+		int prc;
+
+		memcpy(tid, sc->tid, STORE_TID);
+		tid[0] = (uint8_t)sc->calls;
+		prc = store_thread_put(s, txn, tid, rec);
+		json_decref(rec);
+		if (prc)
+			return prc;
+	}
+	sc->calls++;
+	return rc;
+}
+
+struct st_txn_case {
+	const char *name;
+	int rcs[4], n;
+	int want_rc, min_calls, max_calls;
+};
+
+static void t_txn(void)
+{
+	static const struct st_txn_case cases[] = {
+		{ "success", { 0 }, 1, 0, 1, 1 },
+		{ "two deadlocks, then success", { DB_LOCK_DEADLOCK, DB_LOCK_DEADLOCK, 0 }, 3, 0, 3, 3 },
+		{ "lock not granted, then success", { DB_LOCK_NOTGRANTED, 0 }, 2, 0, 2, 2 },
+		{ "deadlock, not granted, success", { DB_LOCK_DEADLOCK, DB_LOCK_NOTGRANTED, 0 }, 3, 0, 3, 3 },
+		{ "deadlock every time: gives up", { DB_LOCK_DEADLOCK }, 1, DB_LOCK_DEADLOCK, 3, 16 },
+		{ "not granted every time: gives up", { DB_LOCK_NOTGRANTED }, 1, DB_LOCK_NOTGRANTED, 3, 16 },
+		{ "not found: not retried", { DB_NOTFOUND }, 1, DB_NOTFOUND, 1, 1 },
+		{ "EINVAL: not retried", { EINVAL }, 1, EINVAL, 1, 1 },
+		{ "key exists: not retried", { DB_KEYEXIST }, 1, DB_KEYEXIST, 1, 1 },
+	};
+	static const int two_fail[] = { DB_LOCK_DEADLOCK, DB_LOCK_DEADLOCK, 0 };
+	uint8_t tid[STORE_TID];
+	struct fx f;
+
+	fx_init(&f, 60, 3600, 20);
+	fx_open(&f);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct st_txn_case *tc = &cases[i];
+		struct st_script sc = { tc->rcs, tc->n, 0, NULL };
+		long long t0 = st_now_us();
+		int rc = store_txn(f.s, st_script_fn, &sc);
+
+		ok(rc == tc->want_rc && sc.calls >= tc->min_calls && sc.calls <= tc->max_calls,
+		   "store_txn, %s: rc %d after %d calls (%.0f ms)", tc->name, rc, sc.calls,
+		   (st_now_us() - t0) / 1000.0);
+	}
+	/* What an attempt that failed wrote is rolled back. */
+	{
+		struct st_script sc = { two_fail, 3, 0, tid };
+		json_t *rec;
+
+		st_tid(tid, 1);
+		is_int(store_txn(f.s, st_script_fn, &sc), 0, "store_txn: retried writes commit once");
+		for (int call = 0; call < 3; call++) {
+			tid[0] = (uint8_t)call;
+			rec = NULL;
+			if (call < 2)
+				ok(store_thread_get(f.s, NULL, tid, &rec, 0) == DB_NOTFOUND,
+				   "store_txn: attempt %d (deadlocked) left nothing", call + 1);
+			else
+				ok(store_thread_get(f.s, NULL, tid, &rec, 0) == 0 &&
+				   json_integer_value(json_object_get(rec, "call")) == 2,
+				   "store_txn: the attempt that succeeded is stored");
+			json_decref(rec);
+		}
+	}
+	fx_done(&f);
+}
+
+/* --- many processes ---------------------------------------------------------- */
+
+static int st_child(const struct conf *c, unsigned i, int go)
+{
+	char err[512], ch;
+	uint8_t tid[STORE_TID];
+	struct store *s;
+	json_t *rec;
+	int rc;
+
+	if (read(go, &ch, 1) != 0)
+		return 3;
+	s = store_open(c, err, sizeof err);
+	if (s == NULL) {
+		fprintf(stderr, "child %u: %s\n", i, err);
+		return 4;
+	}
+	st_tid(tid, i);
+	rec = json_pack("{s:s, s:I, s:i}", "status", "running", "updated", (json_int_t)ST_T0, "child", (int)i);
+	rc = st_put_rec(s, tid, rec);
+	json_decref(rec);
+	if (rc)
+		fprintf(stderr, "child %u: put: %s\n", i, db_strerror(rc));
+	store_close(s);
+	return rc ? 5 : 0;
+}
+
+static void t_many_openers(void)
+{
+	pid_t pids[ST_FORKS];
+	char path[128];
+	int go[2], clean = 0, found = 0;
+	uint8_t tid[STORE_TID];
+	long long t0;
+	struct fx f;
+
+	fx_init(&f, 60, 3600, 20);
+	snprintf(path, sizeof path, "%s/env", f.dir);   /* not there yet: they race to make it */
+	st_set(&f.conf.store_dir, path);
+	if (pipe(go) < 0)
+		st_bail("pipe: %s", strerror(errno));
+	fflush(stdout);
+	for (unsigned i = 0; i < ST_FORKS; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			st_bail("fork: %s", strerror(errno));
+		if (pids[i] == 0) {
+			close(go[1]);
+			_exit(st_child(&f.conf, i, go[0]));
+		}
+	}
+	close(go[0]);
+	t0 = st_now_us();
+	close(go[1]);   /* releases every child at once */
+	for (unsigned i = 0; i < ST_FORKS; i++) {
+		int status;
+
+		if (waitpid(pids[i], &status, 0) == pids[i] && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			clean++;
+		else
+			printf("# child %u: status 0x%x\n", i, status);
+	}
+	printf("# %d processes opened a new environment and committed in %.0f ms\n", ST_FORKS,
+	       (st_now_us() - t0) / 1000.0);
+	is_int(clean, ST_FORKS, "%d processes opening a new store at once all commit and exit 0", ST_FORKS);
+	fx_open(&f);
+	for (unsigned i = 0; i < ST_FORKS; i++) {
+		json_t *rec;
+
+		st_tid(tid, i);
+		if (store_thread_get(f.s, NULL, tid, &rec, 0) == 0) {
+			found += json_integer_value(json_object_get(rec, "child")) == (json_int_t)i;
+			json_decref(rec);
+		}
+	}
+	is_int(found, ST_FORKS, "the parent finds every child's record");
+	is_int(st_count(f.s->threads, NULL, 0), ST_FORKS, "and no others");
+	fx_done(&f);
+}
+
+/* --- the log directory over many commits ---------------------------------------- */
+
+struct st_bump {
+	uint8_t tid[STORE_TID];
+	long long updated;
+};
+
+/* What a step's commit does to the thread record: read for update, change, write. */
+static int st_bump_fn(struct store *s, DB_TXN *txn, void *p)
+{
+	struct st_bump *b = p;
+	json_t *rec = NULL;
+	int rc = store_thread_get(s, txn, b->tid, &rec, DB_RMW);
+
+	if (rc == DB_NOTFOUND) {
+		rec = json_pack("{s:s, s:i}", "status", "running", "seq", 0);
+		rc = 0;
+	}
+	if (rc == 0) {
+		json_object_set_new(rec, "updated", json_integer(b->updated));
+		json_object_set_new(rec, "seq", json_integer(json_integer_value(json_object_get(rec, "seq")) + 1));
+		rc = store_thread_put(s, txn, b->tid, rec);
+	}
+	json_decref(rec);
+	return rc;
+}
+
+static long long st_log_bytes(const char *dir, int *files)
+{
+	char pattern[128];
+	long long total = 0;
+	struct stat st;
+	glob_t g;
+
+	snprintf(pattern, sizeof pattern, "%s/log.*", dir);
+	*files = 0;
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		if (stat(g.gl_pathv[i], &st) == 0) {
+			total += st.st_size;
+			(*files)++;
+		}
+	globfree(&g);
+	return total;
+}
+
+static void t_log_bound(void)
+{
+	long long t0, t1, bytes, max_bytes = 0;
+	int files = 0, max_files = 0, failed = 0;
+	struct st_bump b;
+	json_t *rec = NULL;
+	struct fx f;
+	double secs;
+
+	fx_init(&f, 60, 3600, 20);
+	fx_open(&f);
+	t0 = st_now_us();
+	for (long i = 0; i < ST_COMMITS; i++) {
+		st_tid(b.tid, (unsigned)(i % 1000));
+		b.updated = ST_T0 + i;
+		failed += store_txn(f.s, st_bump_fn, &b) != 0;
+		if (i % 10000 == 9999) {
+			bytes = st_log_bytes(f.dir, &files);
+			max_bytes = bytes > max_bytes ? bytes : max_bytes;
+			max_files = files > max_files ? files : max_files;
+		}
+	}
+	t1 = st_now_us();
+	bytes = st_log_bytes(f.dir, &files);
+	secs = (t1 - t0) / 1e6;
+	printf("# %d commits in %.2f s: %.0f commits/s\n", ST_COMMITS, secs, ST_COMMITS / secs);
+	printf("# log directory after the run: %d log files, %lld bytes (largest seen: %d files, %lld bytes)\n",
+	       files, bytes, max_files, max_bytes);
+	is_int(failed, 0, "%d commits: none failed", ST_COMMITS);
+	ok(bytes < ST_LOG_LIMIT && max_bytes < ST_LOG_LIMIT,
+	   "%d commits: the log files stay under 8 MiB (%lld bytes now, %lld at most)", ST_COMMITS, bytes,
+	   max_bytes);
+	st_tid(b.tid, 999);
+	ok(store_thread_get(f.s, NULL, b.tid, &rec, 0) == 0 &&
+	   json_integer_value(json_object_get(rec, "seq")) == ST_COMMITS / 1000,
+	   "%d commits: each thread saw its %d updates", ST_COMMITS, ST_COMMITS / 1000);
+	json_decref(rec);
+	is_int(st_count(f.s->expiry, NULL, 0), 1000, "%d commits: one expiry entry per thread", ST_COMMITS);
+	fx_done(&f);
+}
+
+struct st_case {
+	const char *name;
+	void (*run)(void);
+};
+
+static const struct st_case st_cases[] = {
+	{ "open", t_open },
+	{ "threads", t_threads },
+	{ "prune", t_prune },
+	{ "prune max", t_prune_max },
+	{ "checkpoint windows", t_ckpt_windows },
+	{ "checkpoint history", t_ckpt_history },
+	{ "checkpoint bytes", t_ckpt_bytes },
+	{ "events", t_events },
+	{ "assets", t_assets },
+	{ "transactions", t_txn },
+	{ "many openers", t_many_openers },
+	{ "log bound", t_log_bound },
+};
+
+int main(int argc, char **argv)
+{
+	if (sodium_init() < 0)
+		st_bail("sodium_init");
+	for (size_t i = 0; i < sizeof st_cases / sizeof st_cases[0]; i++) {
+		long long t0 = st_now_us();
+
+		/* A name on the command line runs that case alone. */
+		if (argc > 1 && strcmp(argv[1], st_cases[i].name) != 0)
+			continue;
+		st_cases[i].run();
+		printf("# %s: %.2f s\n", st_cases[i].name, (st_now_us() - t0) / 1e6);
+	}
+	return tap_done();
+}
