@@ -69,6 +69,31 @@ static const char *entry_status(const struct run *run)
 	return s ? s : "";
 }
 
+/* The workflow's initial state; assets it stored for a refused input are
+ * removed again. */
+static json_t *entry_init(struct run *run, const json_t *input, char *err, size_t errlen)
+{
+	struct step_ctx ctx;
+	json_t *state;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.run = run;
+	ctx.node = "init";
+	ctx.input = input;
+	state = run->wf->init(&ctx, input, err, errlen);
+	if (state == NULL) {
+		DB_TXN *txn = NULL;
+
+		if (run->st->env->txn_begin(run->st->env, NULL, &txn, 0) == 0) {
+			if (store_thread_purge(run->st, txn, run->tid) == 0)
+				txn->commit(txn, 0);
+			else
+				txn->abort(txn);
+		}
+	}
+	return state;
+}
+
 enum problem engine_start(struct req *r, const struct workflow *wf, const json_t *input)
 {
 	struct run run;
@@ -83,10 +108,10 @@ enum problem engine_start(struct req *r, const struct workflow *wf, const json_t
 	if (entry_store(r))
 		return r->failed;
 	run.wf = wf;
-	run.state = wf->init(input, err, sizeof err);
+	tid_new(&r->app->keys, run.tid_str, run.tid);
+	run.state = entry_init(&run, input, err, sizeof err);
 	if (run.state == NULL)
 		return req_fail(r, PB_BAD_REQUEST, "input: %s", err);
-	tid_new(&r->app->keys, run.tid_str, run.tid);
 	commit_init(&c, &run);
 	c.create = 1;
 	c.take_lease = 1;

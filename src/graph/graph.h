@@ -44,8 +44,10 @@ struct workflow {
 	size_t nnodes;
 	const char *start;
 	/* The initial state for a new thread from the request's input (borrowed).
-	 * New reference, or NULL with err filled (the client's mistake). */
-	json_t *(*init)(const json_t *input, char *err, size_t errlen);
+	 * New reference, or NULL with err filled (the client's mistake). Large
+	 * input (a mask, a base image) goes into assets with step_asset_put(c),
+	 * so the state carries only its id; c->state is NULL here. */
+	json_t *(*init)(struct step_ctx *c, const json_t *input, char *err, size_t errlen);
 	/* A new user turn on a finished thread: updates state, returns the node
 	 * to run (static), or NULL with err filled. NULL hook: one turn only. */
 	const char *(*turn)(json_t *state, const json_t *input, char *err, size_t errlen);

@@ -32,7 +32,7 @@ static void wt_sleep(struct step_ctx *c)
 	}
 }
 
-static json_t *wt_init(const json_t *input, char *err, size_t errlen)
+static json_t *wt_init(struct step_ctx *c, const json_t *input, char *err, size_t errlen)
 {
 	json_t *topic = json_object_get(input, "topic"), *steps = json_object_get(input, "steps");
 	json_t *sleep = json_object_get(input, "sleepMs"), *st;
@@ -54,8 +54,16 @@ static json_t *wt_init(const json_t *input, char *err, size_t errlen)
 		       "decisions");
 	if (json_is_string(json_object_get(input, "fail")))
 		json_object_set(st, "fail", json_object_get(input, "fail"));
-	if (json_is_string(json_object_get(input, "blob")))
-		json_object_set(st, "blob", json_object_get(input, "blob"));
+	if (json_is_string(json_object_get(input, "blob"))) {
+		const char *blob = json_string_value(json_object_get(input, "blob"));
+		char id[64];
+
+		if (step_asset_put(c, "text/plain", blob, strlen(blob), id, sizeof id) < 0) {
+			json_decref(st);
+			return snprintf(err, errlen, "the blob could not be stored"), NULL;
+		}
+		json_object_set_new(st, "blobAsset", json_string(id));
+	}
 	return st;
 }
 
@@ -74,18 +82,9 @@ static const char *wt_turn(json_t *state, const json_t *input, char *err, size_t
 static enum node_rc wt_prepare(struct step_ctx *c)
 {
 	json_t *ev = step_event(c, "thought_log");
-	const char *blob = json_string_value(json_object_get(c->state, "blob"));
 
 	if (wt_fails_here(c))
 		return step_fail(c, "test_failure", "asked to fail in %s", c->node);
-	if (blob) {
-		char id[64];
-
-		if (step_asset_put(c, "text/plain", blob, strlen(blob), id, sizeof id) < 0)
-			return step_fail(c, "asset_failed", "could not store the blob");
-		json_object_set_new(c->state, "blobAsset", json_string(id));
-		json_object_del(c->state, "blob");
-	}
 	json_object_set_new(ev, "message", json_string("preparing"));
 	step_emit(c, ev);
 	c->next = wt_int(c->state, "steps") > 0 || json_is_true(json_object_get(c->state, "loop"))

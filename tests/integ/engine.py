@@ -552,6 +552,44 @@ def test_pause_deadline(t, d):
     w.kill()
 
 
+def test_limits_and_assets(t, a):
+    resp, evs, tid = start_thread(a, topic="loop", loop=True)
+    errs = [e["data"] for e in evs if isinstance(e["data"], dict) and e["data"].get("type") == "error"]
+    t.ok(errs and errs[0]["code"] == "max_iterations", "a node looping past max_iterations stops "
+         "with an error event")
+    t.is_(types(evs)[-1], "[DONE]", "a failed thread's stream ends with [DONE]")
+    t.is_(a.request("GET", "/api/threads/" + tid).json()["status"], "error", "its status is error")
+    resp, evs, tid = start_thread(a, topic="fail", fail="draft")
+    errs = [e["data"] for e in evs if isinstance(e["data"], dict) and e["data"].get("type") == "error"]
+    t.ok(errs and errs[0]["code"] == "test_failure" and errs[0]["node"] == "draft",
+         "a failing node: an error event with its code and node")
+
+    blob = ("蒙版" * 1000 + "x") * 175          # about 1 MiB of text
+    resp, evs, tid = start_thread(a, topic="blob", blob=blob, steps=8, pause=False)
+    t.is_(types(evs)[-1], "[DONE]", "a thread with a 1 MiB input runs")
+    st = a.request("GET", "/api/threads/" + tid).json()["state"]
+    aid = st.get("blobAsset")
+    t.ok(aid and "blob" not in st, "the large input became an asset; the state keeps its id")
+    r = a.request("GET", "/api/assets/" + aid)
+    t.is_((r.status, r.body.decode()), (200, blob), "GET /api/assets/{id} returns the bytes")
+    t.like(r.header("Cache-Control") or "", "immutable", "assets are cached as immutable")
+    etag = r.header("ETag")
+    r = a.request("GET", "/api/assets/" + aid, headers={"If-None-Match": etag})
+    t.is_(r.status, 304, "If-None-Match with the ETag: 304")
+    hist = a.request("GET", "/api/threads/%s/history" % tid)
+    t.ok(len(hist.body) < 60000, "history of a 13-step thread with a 1 MiB input stays small "
+         "(%d bytes): the input is stored once" % len(hist.body))
+    t.is_(a.request("GET", "/api/assets/" + "A" * 43).status, 404, "an unknown asset: 404")
+    t.is_(a.request("GET", "/api/assets/not-an-id").status, 404, "a malformed asset id: 404")
+
+    r = post_json(a, "/api/agent/stream", {"threadId": tid, "input": {"topic": "second turn"}})
+    ev2 = sse_events(r)
+    t.is_(types(ev2)[-1], "[DONE]", "a new turn on a finished thread runs")
+    t.is_(ids(ev2)[0], ids(evs)[-1] + 1, "the new turn's events continue the thread's ids")
+    r = post_json(a, "/api/agent/stream", {"threadId": tid, "input": {"topic": 5}})
+    t.is_(r.status, 400, "a turn the workflow refuses: 400")
+
+
 SETTINGS = {"engine": {"steps_per_request": "0"}}
 
 
@@ -568,6 +606,7 @@ def main(t):
     test_last_event_id(t, a, b)
     test_forged_ids(t, a, a.store)
     test_busy_thread(t, a, b, c)
+    test_limits_and_assets(t, a)
 
     d1 = t.tmpdir("spr")
     one = {"engine": {"steps_per_request": "1"}}
