@@ -8,6 +8,11 @@
  *
  *   engine_bench inproc DIR [THREADS] [sync|write_nosync]
  *   engine_bench http URL [THREADS]       (URL = http://127.0.0.1:8080)
+ *   engine_bench scale DIR STORED [SAMPLE]
+ *
+ * scale: stores STORED paused threads, then confirms SAMPLE of them picked
+ * at random and prints the resume latency, so runs with different STORED
+ * show whether resuming stays flat as the store grows.
  */
 #include "config.h"
 #include <stdio.h>
@@ -131,6 +136,8 @@ static int bench_baseline_fn(struct store *s, DB_TXN *txn, void *ctx)
 	return rc;
 }
 
+static int bench_open(struct app *app, const char *dir, const char *durability);
+
 static int bench_inproc(const char *dir, int threads, const char *durability)
 {
 	static struct app app;
@@ -140,23 +147,8 @@ static int bench_inproc(const char *dir, int threads, const char *durability)
 	struct rusage ru;
 	char tid[128], iid[64], body[512];
 
-	conf_init(&app.conf);
-	free(app.conf.store_dir);
-	app.conf.store_dir = strdup(dir);
-	free(app.conf.key_file);
-	app.conf.key_file = NULL;
-	app.conf.key_file = malloc(strlen(dir) + 16);
-	sprintf(app.conf.key_file, "%s/thread.key", dir);
-	free(app.conf.durability);
-	app.conf.durability = strdup(durability);
-	app.store = store_open(&app.conf, app.store_err, sizeof app.store_err);
-	if (app.store == NULL || tid_keys_load(&app.keys, app.conf.key_file, app.store_err,
-					       sizeof app.store_err) < 0) {
-		fprintf(stderr, "%s\n", app.store_err);
+	if (bench_open(&app, dir, durability) < 0)
 		return 1;
-	}
-	wf_register(&wf_test);
-	log_set_level(LOG_LV_WARN);
 	buf_init(&out.b, 1 << 22);
 
 	b0 = bench_now_us();
@@ -208,6 +200,71 @@ static int bench_inproc(const char *dir, int threads, const char *durability)
 	buf_free(&out.b);
 	store_close(app.store);
 	free(lat);
+	return 0;
+}
+
+static int bench_open(struct app *app, const char *dir, const char *durability)
+{
+	conf_init(&app->conf);
+	free(app->conf.store_dir);
+	app->conf.store_dir = strdup(dir);
+	free(app->conf.key_file);
+	app->conf.key_file = malloc(strlen(dir) + 16);
+	sprintf(app->conf.key_file, "%s/thread.key", dir);
+	free(app->conf.durability);
+	app->conf.durability = strdup(durability);
+	app->store = store_open(&app->conf, app->store_err, sizeof app->store_err);
+	if (app->store == NULL || tid_keys_load(&app->keys, app->conf.key_file, app->store_err,
+						sizeof app->store_err) < 0) {
+		fprintf(stderr, "%s\n", app->store_err);
+		return -1;
+	}
+	wf_register(&wf_test);
+	log_set_level(LOG_LV_WARN);
+	return 0;
+}
+
+static int bench_scale(const char *dir, int stored, int sample)
+{
+	static struct app app;
+	struct sink out;
+	char (*tids)[128] = calloc((size_t)stored, 128), (*iids)[64] = calloc((size_t)stored, 64);
+	double *lat = calloc((size_t)sample, sizeof *lat), t0;
+	char body[512];
+
+	if (bench_open(&app, dir, "write_nosync") < 0)
+		return 1;
+	buf_init(&out.b, 1 << 22);
+	t0 = bench_now_us();
+	for (int i = 0; i < stored; i++) {
+		bench_call(&app, &out, "POST", "/api/agent/stream",
+			   "{\"workflow\":\"test\",\"input\":{\"topic\":\"规模\"}}", api_stream_post);
+		if (bench_field(out.b.data, "threadId", tids[i], 128) < 0 ||
+		    bench_field(out.b.data, "interruptId", iids[i], 64) < 0)
+			return 1;
+		store_maintain(app.store);
+	}
+	fprintf(stderr, "stored %d paused threads in %.1f s\n", stored, (bench_now_us() - t0) / 1e6);
+	for (int k = 0; k < sample; k++) {
+		int i = (int)(randombytes_uniform((uint32_t)stored));
+		double c0;
+
+		if (tids[i][0] == '\0') {
+			k--;
+			continue;
+		}
+		snprintf(body, sizeof body,
+			 "{\"threadId\":\"%s\",\"interruptId\":\"%s\",\"action\":\"approve\"}", tids[i],
+			 iids[i]);
+		c0 = bench_now_us();
+		bench_call(&app, &out, "POST", "/api/agent/confirm", body, api_confirm);
+		lat[k] = bench_now_us() - c0;
+		tids[i][0] = '\0';
+		store_maintain(app.store);
+	}
+	printf("scale: %8d stored threads: resume p50 %7.3f ms  p99 %7.3f ms\n", stored,
+	       bench_pct(lat, sample, 0.5) / 1e3, bench_pct(lat, sample, 0.99) / 1e3);
+	store_close(app.store);
 	return 0;
 }
 
@@ -294,15 +351,19 @@ int main(int argc, char **argv)
 {
 	int threads = argc > 3 ? atoi(argv[3]) : 0;
 
-	if (argc < 3 || (strcmp(argv[1], "inproc") && strcmp(argv[1], "http"))) {
+	if (argc < 3 || (strcmp(argv[1], "inproc") && strcmp(argv[1], "http") &&
+			 strcmp(argv[1], "scale"))) {
 		fprintf(stderr, "usage: engine_bench inproc DIR [THREADS] [sync|write_nosync]\n"
-				"       engine_bench http URL [THREADS]\n");
+				"       engine_bench http URL [THREADS]\n"
+				"       engine_bench scale DIR STORED [SAMPLE]\n");
 		return 2;
 	}
 	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0)
 		return 1;
 	if (threads <= 0)
 		threads = 1000;
+	if (strcmp(argv[1], "scale") == 0)
+		return bench_scale(argv[2], threads, argc > 4 ? atoi(argv[4]) : 500);
 	if (strcmp(argv[1], "inproc") == 0)
 		return bench_inproc(argv[2], threads, argc > 4 ? argv[4] : "write_nosync");
 	return bench_over_http(argv[2], threads);

@@ -14,7 +14,7 @@
 #include "util/xmalloc.h"
 
 #define STORE_CACHE_BYTES (4u << 20)
-#define STORE_LOG_FILE_BYTES (8u << 20)
+#define STORE_LOG_FILE_BYTES (1u << 20)
 #define STORE_THREADS 1024
 #define STORE_LOCK_TIMEOUT_US 2000000
 #define STORE_TXN_TIMEOUT_US 10000000
@@ -132,6 +132,9 @@ struct store *store_open(const struct conf *c, char *err, size_t errlen)
 		free(s);
 		return NULL;
 	}
+	/* A recovery this open ran (a dead process was registered) panics the
+	 * other processes' handles, not this new one. */
+	s->panicked = 0;
 	s->last_ckpt_ms = clock_mono_ms();
 	s->thread_ttl_ms = c->thread_ttl * 1000;
 	s->done_ttl_ms = c->done_ttl * 1000;
