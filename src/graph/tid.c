@@ -73,6 +73,29 @@ int tid_verify(const struct tid_keys *k, const char *s, uint8_t raw[TID_RAW])
 	return good ? 0 : -1;
 }
 
+/* The new name must survive a crash too: a lost key file would orphan
+ * every thread ID signed with it. */
+static void tid_sync_dir(const char *path)
+{
+	char dir[4096];
+	char *slash;
+	int fd;
+
+	snprintf(dir, sizeof dir, "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof dir, ".");
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
 /* Writes a new key file atomically: a private temporary file, then link(),
  * which fails if another worker got there first (its key then wins). */
 static int tid_keys_create(const char *path, char *err, size_t errlen)
@@ -99,6 +122,8 @@ static int tid_keys_create(const char *path, char *err, size_t errlen)
 		rc = -1;
 	}
 	unlink(tmp);
+	if (rc == 0)
+		tid_sync_dir(path);
 	return rc;
 }
 

@@ -176,8 +176,11 @@ int store_ckpt_history(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID
 
 		if (rc == DB_NOTFOUND)
 			break;
-		if (rc)
+		if (rc) {
+			json_decref(*out);
+			*out = NULL;
 			return rc;
+		}
 		json_object_set_new(meta, "state", state);
 		json_array_append_new(*out, meta);
 	}

@@ -2,6 +2,7 @@
  * stored as the exact JSON text the live stream sent, so a replay is the
  * same bytes with the same ids. */
 #include "config.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "store/store.h"
@@ -51,8 +52,15 @@ static int store_events_batch(struct store *s, DB_TXN *txn, const uint8_t tid[ST
 	rc = c->get(c, &k, &v, DB_SET_RANGE);
 	while (rc == 0 && k.size == sizeof key && memcmp(key, tid, STORE_TID) == 0 &&
 	       (int)json_array_size(out) < max && bytes < max_bytes) {
-		json_array_append_new(out, json_pack("[I, s#]", (json_int_t)store_event_seq(key),
-						     (const char *)v.data, (int)v.size));
+		json_t *pair = json_pack("[I, s#]", (json_int_t)store_event_seq(key),
+					 (const char *)v.data, (int)v.size);
+
+		if (pair == NULL) {
+			/* Never skip one: a gap would break replays. */
+			rc = EINVAL;
+			break;
+		}
+		json_array_append_new(out, pair);
 		bytes += v.size;
 		free(v.data);
 		v.data = NULL;

@@ -296,9 +296,11 @@ static void t_threads(void)
 	       "update: the index holds one entry per thread");
 
 	st_tid(tid, 999);
-	got = json_object();
+	rec = json_object();
+	got = rec;
 	is_int(store_thread_get(f.s, NULL, tid, &got, 0), DB_NOTFOUND, "get of an unknown thread: DB_NOTFOUND");
 	ok(got == NULL, "and *rec is NULL");
+	json_decref(rec);
 	fx_done(&f);
 }
 
@@ -592,6 +594,33 @@ struct st_hist_case {
 	long want;   /* entries; -1: all that are stored, at least history */
 };
 
+/* A read that cannot get its lock: the error comes back and nothing is
+ * handed over (a caller that only checks rc must have nothing to free). */
+static void st_ckpt_locked(struct fx *f, const uint8_t tid[STORE_TID])
+{
+	uint8_t key[STORE_TID + 4];
+	DB_TXN *writer = NULL, *reader = NULL;
+	DBT k = { 0 }, v = { 0 };
+	json_t *out = NULL;
+	int rc;
+
+	store_key(key, tid, 29, 4);
+	k.data = key;
+	k.size = sizeof key;
+	v.flags = DB_DBT_MALLOC;
+	if (f->s->env->txn_begin(f->s->env, NULL, &writer, 0) != 0 ||
+	    f->s->ckpts->get(f->s->ckpts, writer, &k, &v, DB_RMW) != 0 ||
+	    f->s->env->txn_begin(f->s->env, NULL, &reader, DB_TXN_NOWAIT) != 0)
+		st_bail("cannot set up a lock conflict");
+	free(v.data);
+	rc = store_ckpt_history(f->s, reader, tid, 29, 5, &out);
+	ok((rc == DB_LOCK_DEADLOCK || rc == DB_LOCK_NOTGRANTED) && out == NULL,
+	   "history under a lock conflict: the lock error, no array (rc %d)", rc);
+	json_decref(out);
+	reader->abort(reader);
+	writer->abort(writer);
+}
+
 static void t_ckpt_history(void)
 {
 	static const struct st_hist_case cases[] = {
@@ -634,6 +663,7 @@ static void t_ckpt_history(void)
 			   hc->latest, hc->limit, n);
 		json_decref(out);
 	}
+	st_ckpt_locked(&f, tid);
 	for (long i = 0; i < 30; i++) {
 		json_decref(states[i]);
 		json_decref(metas[i]);
@@ -1151,44 +1181,79 @@ static long long st_log_bytes(const char *dir, int *files)
 	return total;
 }
 
+struct st_log_run {
+	long commits, failed;
+	long long max_bytes;
+	int max_files;
+	double secs;
+};
+
+/* commits thread-record updates over 1000 threads, per_request of them per
+ * request, with store_maintain after each request as the worker does (none
+ * for per_request 0). The log directory is sampled every 1000 commits. */
+static void st_log_run(struct fx *f, long commits, long per_request, long long base, struct st_log_run *r)
+{
+	long long t0 = st_now_us(), bytes;
+	struct st_bump b;
+	int files;
+
+	memset(r, 0, sizeof *r);
+	r->commits = commits;
+	for (long i = 0; i < commits; i++) {
+		st_tid(b.tid, (unsigned)(i % 1000));
+		b.updated = base + i;
+		r->failed += store_txn(f->s, st_bump_fn, &b) != 0;
+		if (per_request && i % per_request == per_request - 1)
+			store_maintain(f->s);
+		if (i % 1000 == 999) {
+			bytes = st_log_bytes(f->dir, &files);
+			r->max_bytes = bytes > r->max_bytes ? bytes : r->max_bytes;
+			r->max_files = files > r->max_files ? files : r->max_files;
+		}
+	}
+	r->secs = (st_now_us() - t0) / 1e6;
+}
+
 static void t_log_bound(void)
 {
-	long long t0, t1, bytes, max_bytes = 0;
-	int files = 0, max_files = 0, failed = 0;
-	struct st_bump b;
+	enum { PER_REQUEST = 10, LONG_REQUEST = 20000 };
+	struct st_log_run r;
+	long long bytes;
 	json_t *rec = NULL;
+	uint8_t tid[STORE_TID];
 	struct fx f;
-	double secs;
+	int files;
 
 	fx_init(&f, 60, 3600, 20);
 	fx_open(&f);
-	t0 = st_now_us();
-	for (long i = 0; i < ST_COMMITS; i++) {
-		st_tid(b.tid, (unsigned)(i % 1000));
-		b.updated = ST_T0 + i;
-		failed += store_txn(f.s, st_bump_fn, &b) != 0;
-		if (i % 10000 == 9999) {
-			bytes = st_log_bytes(f.dir, &files);
-			max_bytes = bytes > max_bytes ? bytes : max_bytes;
-			max_files = files > max_files ? files : max_files;
-		}
-	}
-	t1 = st_now_us();
+	st_log_run(&f, ST_COMMITS, PER_REQUEST, ST_T0, &r);
 	bytes = st_log_bytes(f.dir, &files);
-	secs = (t1 - t0) / 1e6;
-	printf("# %d commits in %.2f s: %.0f commits/s\n", ST_COMMITS, secs, ST_COMMITS / secs);
+	printf("# %ld commits (%d per request, store_maintain after each) in %.2f s: %.0f commits/s\n",
+	       r.commits, PER_REQUEST, r.secs, r.commits / r.secs);
 	printf("# log directory after the run: %d log files, %lld bytes (largest seen: %d files, %lld bytes)\n",
-	       files, bytes, max_files, max_bytes);
-	is_int(failed, 0, "%d commits: none failed", ST_COMMITS);
-	ok(bytes < ST_LOG_LIMIT && max_bytes < ST_LOG_LIMIT,
-	   "%d commits: the log files stay under 8 MiB (%lld bytes now, %lld at most)", ST_COMMITS, bytes,
-	   max_bytes);
-	st_tid(b.tid, 999);
-	ok(store_thread_get(f.s, NULL, b.tid, &rec, 0) == 0 &&
+	       files, bytes, r.max_files, r.max_bytes);
+	is_int(r.failed, 0, "%ld commits: none failed", r.commits);
+	ok(bytes < ST_LOG_LIMIT && r.max_bytes < ST_LOG_LIMIT,
+	   "%ld commits: the log files stay under 8 MiB (%lld bytes now, %lld at most)", r.commits, bytes,
+	   r.max_bytes);
+	st_tid(tid, 999);
+	ok(store_thread_get(f.s, NULL, tid, &rec, 0) == 0 &&
 	   json_integer_value(json_object_get(rec, "seq")) == ST_COMMITS / 1000,
-	   "%d commits: each thread saw its %d updates", ST_COMMITS, ST_COMMITS / 1000);
+	   "%ld commits: each thread saw its %d updates", r.commits, ST_COMMITS / 1000);
 	json_decref(rec);
-	is_int(st_count(f.s->expiry, NULL, 0), 1000, "%d commits: one expiry entry per thread", ST_COMMITS);
+	is_int(st_count(f.s->expiry, NULL, 0), 1000, "%ld commits: one expiry entry per thread", r.commits);
+
+	/* One long request: nothing is removed until the store_maintain after it. */
+	st_log_run(&f, LONG_REQUEST, 0, ST_T0 + ST_COMMITS, &r);
+	printf("# %ld commits in one request (no store_maintain) in %.2f s: %.0f commits/s, "
+	       "log up to %d files, %lld bytes\n", r.commits, r.secs, r.commits / r.secs, r.max_files,
+	       r.max_bytes);
+	store_maintain(f.s);
+	bytes = st_log_bytes(f.dir, &files);
+	printf("# after the store_maintain that follows it: %d log files, %lld bytes\n", files, bytes);
+	is_int(r.failed, 0, "%ld commits in one request: none failed", r.commits);
+	ok(bytes < ST_LOG_LIMIT, "%ld commits in one request: the next store_maintain brings the log under "
+	   "8 MiB (%lld bytes)", r.commits, bytes);
 	fx_done(&f);
 }
 
