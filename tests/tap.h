@@ -12,7 +12,7 @@ static int tap_n, tap_failed;
 #define is_str(got, want, ...) tap_is_str((got), (want), __FILE__, __LINE__, __VA_ARGS__)
 
 __attribute__((format(printf, 4, 5)))
-static int tap_ok(int pass, const char *file, int line, const char *fmt, ...)
+static inline int tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -29,7 +29,7 @@ static int tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 }
 
 __attribute__((format(printf, 5, 6)))
-static int tap_is_int(long long got, long long want, const char *file, int line, const char *fmt, ...)
+static inline int tap_is_int(long long got, long long want, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 	int pass = got == want;
@@ -47,7 +47,7 @@ static int tap_is_int(long long got, long long want, const char *file, int line,
 }
 
 __attribute__((format(printf, 5, 6)))
-static int tap_is_str(const char *got, const char *want, const char *file, int line, const char *fmt, ...)
+static inline int tap_is_str(const char *got, const char *want, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 	int pass = got && want ? strcmp(got, want) == 0 : got == want;
@@ -65,7 +65,7 @@ static int tap_is_str(const char *got, const char *want, const char *file, int l
 	return pass;
 }
 
-static int tap_done(void)
+static inline int tap_done(void)
 {
 	printf("1..%d\n", tap_n);
 	return 0;

@@ -211,8 +211,11 @@ enum problem engine_join(struct req *r, const char *id, const char *last_id)
 	intr = json_object_get(run.rec, "interrupt");
 	if (json_is_object(intr) && json_object_get(intr, "deadline") &&
 	    json_integer_value(json_object_get(intr, "deadline")) < clock_wall_ms()) {
-		struct decision d = { json_string_value(json_object_get(intr, "interruptId")),
-				      r->app->conf.hitl_default, NULL, 1, "" };
+		char iid[64];
+		struct decision d = { iid, r->app->conf.hitl_default, NULL, 1, "" };
+
+		/* A copy: run.rec, which holds the original, changes with every commit. */
+		snprintf(iid, sizeof iid, "%s", json_string_value(json_object_get(intr, "interruptId")) ?: "");
 
 		/* Replay what the client missed first, then the continuation. */
 		if (run_sse(&run) == 0 && after < last)

@@ -139,6 +139,31 @@ class Tap:
         self._tmpdirs = []
 
 
+SANITIZER_MARKS = ("ERROR: AddressSanitizer", "runtime error:", "ERROR: UndefinedBehaviorSanitizer")
+
+
+def sanitizer_check(t):
+    """One test point: no process of the test reported a memory error or
+    undefined behaviour in its log (builds with --enable-debug)."""
+    found = []
+    for d in t._tmpdirs:
+        for root, _, files in os.walk(d):
+            for name in files:
+                if not name.endswith((".log", ".out")):
+                    continue
+                path = os.path.join(root, name)
+                try:
+                    with open(path, errors="replace") as f:
+                        text = f.read()
+                except OSError:
+                    continue
+                if any(m in text for m in SANITIZER_MARKS):
+                    found.append(path)
+    if not t.ok(not found, "no sanitizer report in the logs of the processes it ran"):
+        for path in found:
+            t.diag("in %s:" % path, tail(path, 40))
+
+
 def run(main):
     """Runs main(t) as a TAP test script and exits with the right status."""
     t = Tap()
@@ -156,6 +181,7 @@ def run(main):
     atexit.register(t._run_cleanups)
     try:
         main(t)
+        sanitizer_check(t)
         t.done()
     except SkipAll as e:
         if t.n == 0:

@@ -16,7 +16,7 @@ struct memio {
 	int flushes;
 };
 
-static ssize_t memio_read(void *ctx, char *p, size_t n)
+static inline ssize_t memio_read(void *ctx, char *p, size_t n)
 {
 	struct memio *m = ctx;
 	size_t k = m->in_len - m->in_pos;
@@ -30,7 +30,7 @@ static ssize_t memio_read(void *ctx, char *p, size_t n)
 	return (ssize_t)k;
 }
 
-static int memio_write(void *ctx, const char *p, size_t n)
+static inline int memio_write(void *ctx, const char *p, size_t n)
 {
 	struct memio *m = ctx;
 
@@ -41,7 +41,7 @@ static int memio_write(void *ctx, const char *p, size_t n)
 	return buf_add(&m->out, p, n);
 }
 
-static int memio_flush(void *ctx)
+static inline int memio_flush(void *ctx)
 {
 	struct memio *m = ctx;
 
@@ -49,7 +49,7 @@ static int memio_flush(void *ctx)
 	return m->writes_left == 0 ? -1 : 0;
 }
 
-static void memio_init(struct memio *m, const char *in, size_t chunk)
+static inline void memio_init(struct memio *m, const char *in, size_t chunk)
 {
 	memset(m, 0, sizeof *m);
 	m->in = in ? in : "";
@@ -59,13 +59,13 @@ static void memio_init(struct memio *m, const char *in, size_t chunk)
 	buf_init(&m->out, 1 << 24);
 }
 
-static struct io_in memio_in(struct memio *m)
+static inline struct io_in memio_in(struct memio *m)
 {
 	struct io_in in = { memio_read, m };
 	return in;
 }
 
-static struct io_out memio_out(struct memio *m)
+static inline struct io_out memio_out(struct memio *m)
 {
 	struct io_out out = { memio_write, memio_flush, m };
 	return out;
