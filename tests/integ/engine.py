@@ -590,6 +590,39 @@ def test_limits_and_assets(t, a):
     t.is_(r.status, 400, "a turn the workflow refuses: 400")
 
 
+def test_keepalive_and_disconnect(t, d):
+    import fcgi_client
+    w = avtest.Worker(t, d, name="ka", settings={"store": {"dir": os.path.join(d, "kastore")},
+                                                  "server": {"keepalive_ms": "100"}}).start()
+    resp, evs, tid = start_thread(w, topic="quiet", steps=1, sleepMs=700, pause=False)
+    raw = resp.body.decode()
+    t.ok(raw.count(": keep-alive") >= 3, "a quiet step sends keep-alive comments (%d in 0.7 s at "
+         "100 ms)" % raw.count(": keep-alive"))
+    body = json.dumps({"workflow": "test", "input": {"topic": "leave", "steps": 6,
+                                                     "sleepMs": 300, "pause": False}})
+    conn = w.connect()
+    conn.begin()
+    conn.send_params(fcgi_client.cgi_params("POST", "/api/agent/stream", len(body),
+                                            {"Content-Type": "application/json"}))
+    conn.send_stdin(body.encode())
+    reader = SSEReader(conn.stream())
+    first = next(iter(reader))
+    tid = first["data"]["threadId"]
+    conn.close()
+    time.sleep(1.5)
+    st = w.request("GET", "/api/threads/" + tid).json()
+    t.ok(st["status"] == "running" and st["state"]["count"] < 6,
+         "a client that leaves stops the run after the step in progress (count %d of 6)"
+         % st["state"]["count"])
+    t.ok(w.alive(), "the worker survives the client leaving")
+    r = w.request("GET", "/api/agent/stream?threadId=" + tid, headers={"Last-Event-ID": "1"},
+                  timeout=60)
+    ev = sse_events(r)
+    t.is_(types(ev)[-1], "[DONE]", "reconnecting continues the thread to the end")
+    t.is_(ids(ev), list(range(2, 2 + len(durable(ev)))), "without a gap after the last id seen")
+    w.kill()
+
+
 SETTINGS = {"engine": {"steps_per_request": "0"}}
 
 
@@ -627,6 +660,7 @@ def main(t):
         w.kill()
     test_expiry(t, d)
     test_pause_deadline(t, d)
+    test_keepalive_and_disconnect(t, d)
     test_rotation(t, d)
     test_fifty_workers(t, t.tmpdir("fifty"))
     test_concurrent_confirms(t, t.tmpdir("c20"))
