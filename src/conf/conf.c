@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <ini.h>
 #include "util/buf.h"
@@ -20,7 +21,7 @@
 #define AV_LOCALSTATEDIR "/var"
 #endif
 
-enum conf_type { CT_LONG, CT_STR, CT_ENUM };
+enum conf_type { CT_LONG, CT_STR, CT_ENUM, CT_BOOL };
 
 struct conf_key {
 	const char *section;
@@ -34,6 +35,7 @@ struct conf_key {
 
 #define K_LONG(s, n, f, d, lo, hi) { s, n, CT_LONG, offsetof(struct conf, f), d, lo, hi, NULL }
 #define K_STR(s, n, f, d) { s, n, CT_STR, offsetof(struct conf, f), d, 0, 0, NULL }
+#define K_BOOL(s, n, f, d) { s, n, CT_BOOL, offsetof(struct conf, f), d, 0, 1, NULL }
 #define K_ENUM(s, n, f, d, ch) { s, n, CT_ENUM, offsetof(struct conf, f), d, 0, 0, ch }
 #define K_PROV(sec, i, kinds_, url_, model_, env_) \
 	K_ENUM(sec, "kind", prov[i].kind, "offline", kinds_), \
@@ -43,7 +45,8 @@ struct conf_key {
 	K_STR(sec, "api_key", prov[i].api_key, ""), \
 	K_LONG(sec, "timeout_ms", prov[i].timeout_ms, "30000", 100, 600000), \
 	K_LONG(sec, "connect_timeout_ms", prov[i].connect_timeout_ms, "5000", 100, 60000), \
-	K_LONG(sec, "retries", prov[i].retries, "2", 0, 10)
+	K_LONG(sec, "retries", prov[i].retries, "2", 0, 10), \
+	K_LONG(sec, "max_response_bytes", prov[i].max_response_bytes, "33554432", 1024, 1L << 30)
 
 static const struct conf_key conf_keys[] = {
 	K_LONG("server", "max_body_bytes", max_body_bytes, "16777216", 1024, 1L << 30),
@@ -64,6 +67,13 @@ static const struct conf_key conf_keys[] = {
 	K_LONG("engine", "node_timeout_ms", node_timeout_ms, "120000", 100, 3600000),
 	K_LONG("engine", "hitl_timeout_ms", hitl_timeout_ms, "0", 0, 31536000000L),
 	K_ENUM("engine", "hitl_default", hitl_default, "approve", "approve|reject"),
+	K_BOOL("fetch", "allow_private", fetch_allow_private, "no"),
+	K_LONG("fetch", "max_bytes", fetch_max_bytes, "16777216", 1024, 1L << 30),
+	K_LONG("fetch", "timeout_ms", fetch_timeout_ms, "15000", 100, 600000),
+	K_LONG("fetch", "max_redirects", fetch_max_redirects, "3", 0, 20),
+	K_LONG("provider.image", "poll_interval_ms", prov[PROV_IMAGE].poll_interval_ms, "2000", 10,
+	       60000),
+	K_LONG("provider.image", "poll_max", prov[PROV_IMAGE].poll_max, "60", 1, 10000),
 	K_PROV("provider.chat", PROV_CHAT, "offline|openai",
 	       "https://api.deepseek.com", "deepseek-chat", "DEEPSEEK_API_KEY"),
 	K_PROV("provider.image", PROV_IMAGE, "offline|openai|dashscope",
@@ -106,6 +116,18 @@ static int conf_enum_ok(const char *choices, const char *v)
 /* Sets one key from its text; on a bad value, writes why to why[]. */
 static int conf_set(struct conf *c, const struct conf_key *k, const char *v, char *why, size_t whylen)
 {
+	if (k->type == CT_BOOL) {
+		static const char *const yes[] = { "yes", "true", "on", "1" }, *const no[] = { "no", "false", "off", "0" };
+
+		for (int i = 0; i < 4; i++) {
+			if (strcasecmp(v, yes[i]) == 0 || strcasecmp(v, no[i]) == 0) {
+				*(long *)conf_field(c, k) = strcasecmp(v, yes[i]) == 0;
+				return 0;
+			}
+		}
+		snprintf(why, whylen, "'%s' is not yes or no", v);
+		return -1;
+	}
 	if (k->type == CT_LONG) {
 		char *end;
 		long n;
@@ -163,7 +185,7 @@ void conf_init(struct conf *c)
 void conf_free(struct conf *c)
 {
 	for (size_t i = 0; i < CONF_NKEYS; i++)
-		if (conf_keys[i].type != CT_LONG)
+		if (conf_keys[i].type != CT_LONG && conf_keys[i].type != CT_BOOL)
 			free(*(char **)conf_field(c, &conf_keys[i]));
 	free(c->path);
 	memset(c, 0, sizeof *c);

@@ -17,6 +17,9 @@ struct conf_provider {
 	long timeout_ms;
 	long connect_timeout_ms;
 	long retries;
+	long max_response_bytes;
+	long poll_interval_ms;  /* image: between polls of an asynchronous task */
+	long poll_max;          /* image: polls before giving up */
 };
 
 struct conf {
@@ -42,6 +45,11 @@ struct conf {
 	long node_timeout_ms;
 	long hitl_timeout_ms;   /* 0: a pause waits until the thread expires */
 	char *hitl_default;     /* approve | reject: the decision taken at the timeout */
+	/* [fetch]: images fetched from URLs that users give */
+	long fetch_allow_private;
+	long fetch_max_bytes;
+	long fetch_timeout_ms;
+	long fetch_max_redirects;
 	/* [provider.*] */
 	struct conf_provider prov[PROV_NROLES];
 };

@@ -1,0 +1,223 @@
+/* The provider set: which vendor answers each role, the calls' common
+ * handling (answers initialised, JSON replies parsed the same way for
+ * every vendor), and the reply-to-JSON extraction. */
+#include "config.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "prov/prov.h"
+#include "util/xmalloc.h"
+
+struct prov {
+	const struct conf *c;
+	const struct prov_ops *ops[PROV_NROLES];
+};
+
+static const char *const prov_status_names[PROV_NSTATUS] = {
+	"ok", "timeout", "rate_limited", "refused", "unavailable", "bad_answer", "too_large",
+};
+
+const char *prov_status_name(enum prov_status s)
+{
+	return s < PROV_NSTATUS ? prov_status_names[s] : "unknown";
+}
+
+void prov_answer_init(struct prov_answer *a)
+{
+	memset(a, 0, sizeof *a);
+}
+
+void prov_answer_free(struct prov_answer *a)
+{
+	free(a->text);
+	json_decref(a->json);
+	json_decref(a->usage);
+	free(a->data);
+	free(a->revised_prompt);
+	json_decref(a->vectors);
+	prov_answer_init(a);
+}
+
+int prov_fail(struct prov_answer *a, enum prov_status s, const char *fmt, ...)
+{
+	va_list ap;
+
+	a->status = s;
+	va_start(ap, fmt);
+	vsnprintf(a->error, sizeof a->error, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static const struct prov_ops *prov_ops_for(const char *kind)
+{
+	if (strcmp(kind, "openai") == 0)
+		return &prov_openai_ops;
+	if (strcmp(kind, "dashscope") == 0)
+		return &prov_dashscope_ops;
+	return &prov_offline_ops;
+}
+
+struct prov *prov_new(const struct conf *c)
+{
+	struct prov *p = xcalloc(1, sizeof *p);
+
+	p->c = c;
+	for (int r = 0; r < PROV_NROLES; r++)
+		p->ops[r] = prov_ops_for(c->prov[r].kind);
+	return p;
+}
+
+void prov_free(struct prov *p)
+{
+	free(p);
+}
+
+const struct conf *prov_conf(const struct prov *p)
+{
+	return p->c;
+}
+
+const char *prov_kind(const struct prov *p, enum conf_prov_role r)
+{
+	return p->ops[r]->kind;
+}
+
+/* Skips a ```lang fence line. */
+static const char *prov_unfence(const char *t, const char **end)
+{
+	const char *open = strstr(t, "```"), *close;
+
+	if (open == NULL)
+		return NULL;
+	open = strchr(open, '\n');
+	if (open == NULL)
+		return NULL;
+	close = strstr(open + 1, "```");
+	*end = close ? close : open + strlen(open);
+	return open + 1;
+}
+
+json_t *prov_json_from_text(const char *text)
+{
+	const char *start, *end = NULL, *first, *last;
+	json_t *j;
+
+	if (text == NULL)
+		return NULL;
+	j = json_loads(text, JSON_REJECT_DUPLICATES, NULL);
+	if (json_is_object(j))
+		return j;
+	json_decref(j);
+	start = prov_unfence(text, &end);
+	if (start) {
+		j = json_loadb(start, (size_t)(end - start), JSON_REJECT_DUPLICATES, NULL);
+		if (json_is_object(j))
+			return j;
+		json_decref(j);
+	}
+	/* The outermost braces of prose around an object. */
+	first = strchr(text, '{');
+	last = strrchr(text, '}');
+	if (first && last && last > first) {
+		j = json_loadb(first, (size_t)(last - first + 1), JSON_REJECT_DUPLICATES, NULL);
+		if (json_is_object(j))
+			return j;
+		json_decref(j);
+	}
+	return NULL;
+}
+
+static void prov_answers_init(struct prov_answer *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		prov_answer_init(&out[i]);
+}
+
+static int prov_all_ok(const struct prov_answer *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (out[i].status != PROV_OK)
+			return -1;
+	return 0;
+}
+
+/* JSON mode: the object is parsed here for every vendor. A reply that
+ * holds none is a bad answer, and its text stays for the fallbacks. */
+static void prov_chat_json(const struct chat_call *c, struct prov_answer *a)
+{
+	if (!c->json_mode || a->status != PROV_OK || a->json)
+		return;
+	a->json = prov_json_from_text(a->text);
+	if (a->json == NULL)
+		prov_fail(a, PROV_BAD_ANSWER, "the model's reply is not a JSON object");
+}
+
+int prov_chat_many(struct prov *p, const struct chat_call *calls, size_t n,
+		   const struct prov_hooks *h, struct prov_answer *out)
+{
+	const struct prov_ops *ops = p->ops[PROV_CHAT];
+
+	prov_answers_init(out, n);
+	if (ops->chat == NULL) {
+		for (size_t i = 0; i < n; i++)
+			prov_fail(&out[i], PROV_UNAVAILABLE, "%s offers no chat", ops->kind);
+		return -1;
+	}
+	ops->chat(p, &p->c->prov[PROV_CHAT], calls, n, h, out);
+	for (size_t i = 0; i < n; i++)
+		prov_chat_json(&calls[i], &out[i]);
+	return prov_all_ok(out, n);
+}
+
+int prov_chat(struct prov *p, const struct chat_call *c, const struct prov_hooks *h,
+	      struct prov_answer *out)
+{
+	return prov_chat_many(p, c, 1, h, out);
+}
+
+int prov_image_many(struct prov *p, const struct image_call *calls, size_t n,
+		    const struct prov_hooks *h, struct prov_answer *out)
+{
+	const struct prov_ops *ops = p->ops[PROV_IMAGE];
+
+	prov_answers_init(out, n);
+	if (ops->image == NULL) {
+		for (size_t i = 0; i < n; i++)
+			prov_fail(&out[i], PROV_UNAVAILABLE, "%s offers no images", ops->kind);
+		return -1;
+	}
+	ops->image(p, &p->c->prov[PROV_IMAGE], calls, n, h, out);
+	return prov_all_ok(out, n);
+}
+
+int prov_image(struct prov *p, const struct image_call *c, const struct prov_hooks *h,
+	       struct prov_answer *out)
+{
+	return prov_image_many(p, c, 1, h, out);
+}
+
+int prov_search(struct prov *p, const char *query, long timeout_ms, const struct prov_hooks *h,
+		struct prov_answer *out)
+{
+	const struct prov_ops *ops = p->ops[PROV_SEARCH];
+
+	prov_answer_init(out);
+	if (ops->search == NULL)
+		return prov_fail(out, PROV_UNAVAILABLE, "web search is not available (%s)", ops->kind);
+	ops->search(p, &p->c->prov[PROV_SEARCH], query, timeout_ms, h, out);
+	return out->status == PROV_OK ? 0 : -1;
+}
+
+int prov_embed(struct prov *p, const json_t *texts, const struct prov_hooks *h,
+	       struct prov_answer *out)
+{
+	const struct prov_ops *ops = p->ops[PROV_EMBEDDINGS];
+
+	prov_answer_init(out);
+	if (ops->embed == NULL)
+		return prov_fail(out, PROV_UNAVAILABLE, "embeddings are not available (%s)", ops->kind);
+	ops->embed(p, &p->c->prov[PROV_EMBEDDINGS], texts, h, out);
+	return out->status == PROV_OK ? 0 : -1;
+}

@@ -1,0 +1,138 @@
+/* The model providers: one interface for every model call a workflow
+ * makes (chat, images, web search, embeddings), answered by the vendor
+ * configured for that role: the embedded offline provider (offline.c),
+ * OpenAI-compatible services (openai.c: DeepSeek, Qwen's compatible mode)
+ * or DashScope (dashscope.c). Each vendor is one file exporting one
+ * struct prov_ops. Calls never crash and never exit: every failure comes
+ * back as a typed status with a message that holds no secret. */
+#ifndef AV_PROV_H
+#define AV_PROV_H
+#include <stddef.h>
+#include <jansson.h>
+#include "conf/conf.h"
+
+enum prov_status {
+	PROV_OK = 0,
+	PROV_TIMEOUT,       /* no (complete) answer within the time allowed */
+	PROV_RATE_LIMITED,  /* 429, still after the retries */
+	PROV_REFUSED,       /* 4xx other than 429: bad key, bad request, content refused */
+	PROV_UNAVAILABLE,   /* cannot connect, 5xx after the retries, or the role is not
+			     * offered (offline web search) */
+	PROV_BAD_ANSWER,    /* answered, but not what was asked: JSON that does not
+			     * parse, no image, a failed task */
+	PROV_TOO_LARGE,     /* the answer passed the size cap */
+	PROV_NSTATUS
+};
+
+/* "ok", "timeout", "rate_limited", "refused", "unavailable", "bad_answer",
+ * "too_large": the codes error events carry. */
+const char *prov_status_name(enum prov_status s);
+
+/* What a call gives back. Everything in it is owned by it. */
+struct prov_answer {
+	enum prov_status status;
+	char error[256];        /* why, when status != PROV_OK (no keys, no URLs with keys) */
+	int http_status;        /* last HTTP status seen, 0 for none */
+	char *text;             /* chat: the whole reply; search: the facts. Kept on
+				 * PROV_BAD_ANSWER too (the raw reply, for fallbacks). */
+	json_t *json;           /* chat with json_mode: the object parsed from text */
+	json_t *usage;          /* chat: the usage object the provider reported, or NULL */
+	unsigned char *data;    /* image: the bytes (downloaded, never a link) */
+	size_t len;
+	char mime[64];          /* image: its media type */
+	char *revised_prompt;   /* image: the prompt the provider used, when it says */
+	json_t *vectors;        /* embeddings: [[float, ...], ...] in input order */
+};
+
+void prov_answer_init(struct prov_answer *a);
+void prov_answer_free(struct prov_answer *a);
+/* Sets status and the message; returns -1 (for "return prov_fail(...)"). */
+int prov_fail(struct prov_answer *a, enum prov_status s, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Called while a call is in flight. Any of them may be NULL. */
+struct prov_hooks {
+	void (*delta)(void *ctx, const char *text);   /* a piece of a streamed reply */
+	/* image tasks: status ("submitted", "queued", "generating", "downloading",
+	 * "done", "failed") and progress in [0, 1] */
+	void (*progress)(void *ctx, int task, const char *status, double progress);
+	void (*tick)(void *ctx);                      /* at least every 200 ms: keep-alives */
+	void *ctx;
+};
+
+/* One chat completion. A real model gets messages; the offline provider
+ * answers by task, from facts, with the same JSON shapes. */
+struct chat_call {
+	const char *task;          /* see offline.c: "intent", "route", "critique",
+				    * "optimize_prompt", "chat", "brief", "note", ... */
+	const json_t *messages;    /* [{"role", "content"}], borrowed */
+	const json_t *facts;       /* the task's structured input, borrowed (may be NULL) */
+	double temperature;
+	int json_mode;             /* ask for a JSON object (response_format) and parse it */
+	int stream;                /* stream the reply: hooks->delta gets the pieces */
+	long timeout_ms;           /* 0: the role's timeout_ms */
+};
+
+/* One image. With base and mask it is an inpainting: the new content goes
+ * inside the mask (white = repaint), over the base image. */
+struct image_call {
+	const char *prompt;
+	int width, height;         /* 0: 1024 x 1024 */
+	const unsigned char *base;
+	size_t base_len;
+	const char *base_mime;
+	const unsigned char *mask;
+	size_t mask_len;
+	const char *mask_mime;
+	long timeout_ms;
+};
+
+struct prov;
+
+/* A vendor: the calls it offers (NULL: not offered, PROV_UNAVAILABLE). */
+struct prov_ops {
+	const char *kind;
+	/* Several calls at once: out[i] answers calls[i]. Returns the number of
+	 * calls that succeeded. */
+	int (*chat)(struct prov *p, const struct conf_provider *cf, const struct chat_call *calls,
+		    size_t n, const struct prov_hooks *h, struct prov_answer *out);
+	int (*image)(struct prov *p, const struct conf_provider *cf, const struct image_call *calls,
+		     size_t n, const struct prov_hooks *h, struct prov_answer *out);
+	int (*search)(struct prov *p, const struct conf_provider *cf, const char *query,
+		      long timeout_ms, const struct prov_hooks *h, struct prov_answer *out);
+	int (*embed)(struct prov *p, const struct conf_provider *cf, const json_t *texts,
+		     const struct prov_hooks *h, struct prov_answer *out);
+};
+
+extern const struct prov_ops prov_offline_ops;
+extern const struct prov_ops prov_openai_ops;
+extern const struct prov_ops prov_dashscope_ops;
+
+/* The provider set of a worker, from its configuration (borrowed; it must
+ * outlive the set). */
+struct prov *prov_new(const struct conf *c);
+void prov_free(struct prov *p);
+const struct conf *prov_conf(const struct prov *p);
+/* The kind configured for a role ("offline", "openai", "dashscope"). */
+const char *prov_kind(const struct prov *p, enum conf_prov_role r);
+
+/* The calls. Each returns 0 when every answer is PROV_OK, else -1; the
+ * answers say what happened to each. out must be prov_answer_init'ed. */
+int prov_chat(struct prov *p, const struct chat_call *c, const struct prov_hooks *h,
+	      struct prov_answer *out);
+int prov_chat_many(struct prov *p, const struct chat_call *calls, size_t n,
+		   const struct prov_hooks *h, struct prov_answer *out);
+int prov_image(struct prov *p, const struct image_call *c, const struct prov_hooks *h,
+	       struct prov_answer *out);
+int prov_image_many(struct prov *p, const struct image_call *calls, size_t n,
+		    const struct prov_hooks *h, struct prov_answer *out);
+int prov_search(struct prov *p, const char *query, long timeout_ms, const struct prov_hooks *h,
+		struct prov_answer *out);
+int prov_embed(struct prov *p, const json_t *texts, const struct prov_hooks *h,
+	       struct prov_answer *out);
+
+/* The first JSON object in a model's reply: the whole text, or inside a
+ * ```json fence, or the outermost {...} in prose. New reference or NULL. */
+json_t *prov_json_from_text(const char *text);
+
+#endif
