@@ -63,32 +63,3 @@ enum problem api_thread_history(struct req *r)
 	json_decref(out);
 	return PB_OK;
 }
-
-enum problem api_asset_get(struct req *r)
-{
-	char *ctype = NULL, etag[64], extra[256];
-	const char *inm = req_param(r, "HTTP_IF_NONE_MATCH");
-	void *data = NULL;
-	size_t len = 0;
-	int rc;
-
-	if (r->app->store == NULL)
-		return req_fail(r, PB_STORE_UNAVAILABLE, "%s", r->app->store_err);
-	snprintf(etag, sizeof etag, "\"%s\"", r->captures[0]);
-	snprintf(extra, sizeof extra, "ETag: %s\r\nCache-Control: private, max-age=31536000, immutable\r\n",
-		 etag);
-	if (inm && strstr(inm, etag)) {
-		req_send_headers(r, 304, "application/octet-stream", extra);
-		return PB_OK;
-	}
-	rc = store_asset_get(r->app->store, r->captures[0], &ctype, &data, &len);
-	if (rc == DB_NOTFOUND)
-		return req_fail(r, PB_NOT_FOUND, "no asset %s", r->captures[0]);
-	if (rc)
-		return req_fail(r, PB_STORE_UNAVAILABLE, "reading the asset: %s", db_strerror(rc));
-	if (req_send_headers(r, 200, ctype, extra) == 0 && strcmp(r->method, "HEAD") != 0)
-		req_write(r, data, len);
-	free(ctype);
-	free(data);
-	return PB_OK;
-}

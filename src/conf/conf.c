@@ -68,6 +68,7 @@ static const struct conf_key conf_keys[] = {
 	K_LONG("engine", "hitl_timeout_ms", hitl_timeout_ms, "0", 0, 31536000000L),
 	K_ENUM("engine", "hitl_default", hitl_default, "approve", "approve|reject"),
 	K_BOOL("fetch", "allow_private", fetch_allow_private, "no"),
+	K_STR("fetch", "allow_hosts", fetch_allow_hosts, ""),
 	K_LONG("fetch", "max_bytes", fetch_max_bytes, "16777216", 1024, 1L << 30),
 	K_LONG("fetch", "timeout_ms", fetch_timeout_ms, "15000", 100, 600000),
 	K_LONG("fetch", "max_redirects", fetch_max_redirects, "3", 0, 20),

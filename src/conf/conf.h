@@ -47,6 +47,7 @@ struct conf {
 	char *hitl_default;     /* approve | reject: the decision taken at the timeout */
 	/* [fetch]: images fetched from URLs that users give */
 	long fetch_allow_private;
+	char *fetch_allow_hosts;  /* names allowed even when not public, comma-separated */
 	long fetch_max_bytes;
 	long fetch_timeout_ms;
 	long fetch_max_redirects;

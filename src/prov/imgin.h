@@ -1,0 +1,32 @@
+/* Images that come in with a request (a mask, a base image, a reference):
+ * a data URL, bare base64, a stored asset's id or /api/assets/ URL, or an
+ * http(s) URL, turned into checked bytes with their media type (seed 003
+ * §2.4's normalizeImageData, stricter: real base64 only, an image by its
+ * bytes, within a size limit). */
+#ifndef AV_IMGIN_H
+#define AV_IMGIN_H
+#include <stddef.h>
+#include <stdint.h>
+#include "conf/conf.h"
+
+struct store;
+
+struct imgin {
+	unsigned char *data;  /* malloc'd */
+	size_t len;
+	char mime[32];        /* by the bytes, not by what the sender said */
+	char error[256];
+	char asset[64];       /* the asset id, when it came from the store */
+};
+
+/* The media type of image bytes (PNG, JPEG, GIF, WebP, SVG), or NULL. */
+const char *imgin_sniff(const unsigned char *p, size_t n);
+/* A data URL or bare base64 only (no store, no network). 0 or -1. */
+int imgin_decode(const char *s, size_t max, struct imgin *out);
+/* Any form: asset ids and this server's asset URLs are read from the
+ * store, never fetched; other http(s) URLs go through fetch_image(). */
+int imgin_load(struct store *st, const struct conf *c, const char *s, size_t max,
+	       struct imgin *out);
+void imgin_free(struct imgin *im);
+
+#endif
