@@ -6,12 +6,14 @@
 #include "graph/tid.h"
 
 struct store;
+struct prov;
 
 struct app {
 	struct conf conf;
 	struct store *store;     /* NULL when the store could not be opened */
 	char store_err[256];     /* why, for /api/health */
 	struct tid_keys keys;    /* thread ID keys, loaded with the store */
+	struct prov *prov;       /* the model providers, from the configuration */
 	long long start_ms;
 	int fatal;               /* the store needs recovery: exit after this request */
 };

@@ -141,6 +141,7 @@ static int main_loop(struct app *app, int fd)
 		if (app->store) {
 			store_maintain(app->store);
 			store_prune(app->store, clock_wall_ms(), 4);
+			store_cache_prune(app->store, 4);
 			if (app->store->panicked)
 				app->fatal = 1;
 		}

@@ -45,6 +45,14 @@ struct conf {
 	long node_timeout_ms;
 	long hitl_timeout_ms;   /* 0: a pause waits until the thread expires */
 	char *hitl_default;     /* approve | reject: the decision taken at the timeout */
+	/* [cache] (seconds; 0 = off) */
+	long cache_retrieval_ttl;
+	long cache_model_ttl;
+	/* [workflow.image] */
+	long image_planner_timeout_ms;
+	long image_executor_timeout_ms;
+	long image_critic_timeout_ms;
+	long image_max_retries;
 	/* [fetch]: images fetched from URLs that users give */
 	long fetch_allow_private;
 	char *fetch_allow_hosts;  /* names allowed even when not public, comma-separated */

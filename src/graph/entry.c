@@ -169,6 +169,7 @@ enum problem engine_turn(struct req *r, const char *id, const json_t *input, int
 {
 	struct run run;
 	struct commit c;
+	struct step_ctx ctx;
 	char err[256] = "";
 	const char *next;
 	enum problem p = PB_OK;
@@ -197,7 +198,12 @@ enum problem engine_turn(struct req *r, const char *id, const json_t *input, int
 	}
 	commit_init(&c, &run);
 	c.prev = json_deep_copy(run.state);
-	next = run.wf->turn(run.state, input, err, sizeof err);
+	memset(&ctx, 0, sizeof ctx);
+	ctx.run = &run;
+	ctx.node = "input";
+	ctx.state = run.state;
+	ctx.input = input;
+	next = run.wf->turn(&ctx, run.state, input, err, sizeof err);
 	if (next == NULL || wf_node(run.wf, next) == NULL) {
 		commit_free(&c);
 		run_free(&run);

@@ -48,9 +48,11 @@ struct workflow {
 	 * input (a mask, a base image) goes into assets with step_asset_put(c),
 	 * so the state carries only its id; c->state is NULL here. */
 	json_t *(*init)(struct step_ctx *c, const json_t *input, char *err, size_t errlen);
-	/* A new user turn on a finished thread: updates state, returns the node
-	 * to run (static), or NULL with err filled. NULL hook: one turn only. */
-	const char *(*turn)(json_t *state, const json_t *input, char *err, size_t errlen);
+	/* A new user turn on a finished thread: updates state (c->state is the
+	 * same), returns the node to run (static), or NULL with err filled.
+	 * NULL hook: one turn only. */
+	const char *(*turn)(struct step_ctx *c, json_t *state, const json_t *input, char *err,
+			    size_t errlen);
 };
 
 /* Durable event (committed with the step, then streamed with its id);
@@ -74,6 +76,32 @@ int step_asset_put(struct step_ctx *c, const char *ctype, const void *data, size
 		   char *id, size_t idlen);
 enum node_rc step_fail(struct step_ctx *c, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Model calls from a node (step_prov.c). */
+struct prov;
+struct prov_answer;
+struct prov_hooks;
+struct chat_call;
+struct image_call;
+struct store;
+struct conf;
+struct app;
+struct app *step_app(struct step_ctx *c);
+struct prov *step_prov(struct step_ctx *c);
+const struct conf *step_conf(struct step_ctx *c);
+struct store *step_store(struct step_ctx *c);
+/* Milliseconds left before the node's deadline (at least 1). */
+long step_time_left(struct step_ctx *c);
+/* Hooks that turn streamed pieces and image progress into live events. */
+void step_hooks(struct step_ctx *c, struct prov_hooks *h);
+/* A chat call limited by the node's deadline, through the model cache
+ * (real providers only, [cache] model_ttl). 0 or -1, as prov_chat. */
+int step_chat(struct step_ctx *c, const struct chat_call *call, struct prov_answer *out);
+/* Several images at once, with image_progress events. */
+int step_images(struct step_ctx *c, const struct image_call *calls, size_t n,
+		struct prov_answer *out);
+/* True when the text holds Chinese characters: messages follow its language. */
+int step_text_is_zh(const char *text);
 
 /* The registry of workflows (registry.c). */
 void wf_register(const struct workflow *wf);

@@ -71,7 +71,9 @@ static int imgin_base64(const char *b, size_t n, size_t max, struct imgin *out)
 	size_t cap = n / 4 * 3 + 3, got = 0;
 	const char *end = NULL;
 
-	if (cap > max + 3)
+	/* Base64 is 4/3 of the bytes, plus line breaks: far more is too large
+	 * before any decoding (the exact check follows it). */
+	if (n / 2 > max / 3 * 4 + 64)
 		return imgin_fail(out, "the image is larger than allowed");
 	out->data = xmalloc(cap ? cap : 1);
 	if (sodium_base642bin(out->data, cap, b, n, " \t\r\n", &got, &end,
@@ -123,13 +125,16 @@ int imgin_decode(const char *s, size_t max, struct imgin *out)
 	return imgin_check(out, max);
 }
 
-/* "/api/assets/<id>" anywhere in a URL of this server, or a bare id. */
+/* "api/assets/<id>" in a URL of this server (absolute, root-relative or
+ * relative, as the workflows give them), or a bare id. */
 static const char *imgin_asset_id(const char *s)
 {
 	const char *p = strstr(s, "/api/assets/");
 
 	if (p)
 		p += strlen("/api/assets/");
+	else if (strncmp(s, "api/assets/", 11) == 0)
+		p = s + 11;
 	else if (strlen(s) == STORE_ASSET_ID_LEN && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 			"abcdefghijklmnopqrstuvwxyz0123456789-_") == STORE_ASSET_ID_LEN)
 		p = s;

@@ -79,7 +79,7 @@ static int store_open_dbs(struct store *s)
 {
 	struct { DB **db; const char *file; } dbs[] = {
 		{ &s->threads, "threads.db" }, { &s->ckpts, "ckpts.db" }, { &s->events, "events.db" },
-		{ &s->assets, "assets.db" }, { &s->expiry, "expiry.db" },
+		{ &s->assets, "assets.db" }, { &s->expiry, "expiry.db" }, { &s->cache, "cache.db" },
 	};
 	int rc = 0;
 
@@ -94,7 +94,7 @@ static int store_open_dbs(struct store *s)
 
 static void store_close_dbs(struct store *s)
 {
-	DB **dbs[] = { &s->threads, &s->ckpts, &s->events, &s->assets, &s->expiry };
+	DB **dbs[] = { &s->threads, &s->ckpts, &s->events, &s->assets, &s->expiry, &s->cache };
 
 	for (size_t i = 0; i < sizeof dbs / sizeof dbs[0]; i++) {
 		if (*dbs[i])

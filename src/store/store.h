@@ -17,6 +17,7 @@ struct store {
 	DB *events;              /* tid + seq -> durable event (JSON text) */
 	DB *assets;              /* tid + content hash -> type + bytes */
 	DB *expiry;              /* expiry ms + tid -> nothing: the pruning order */
+	DB *cache;               /* hash of (namespace, key) -> expiry + JSON */
 	long thread_ttl_ms, done_ttl_ms, history;
 	int sync;                /* durability = sync */
 	long long last_ckpt_ms;
@@ -87,6 +88,15 @@ int store_asset_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], 
 		    const void *data, size_t len, char id[STORE_ASSET_ID_LEN + 1]);
 /* *data (malloc'd, caller frees) and *ctype (malloc'd). DB_NOTFOUND. */
 int store_asset_get(struct store *s, const char *id, char **ctype, void **data, size_t *len);
+
+/* --- caches (cache.c) ---------------------------------------------------- */
+/* A cached value for text in namespace ns (new reference), or DB_NOTFOUND
+ * (absent or expired). Auto-commit: no transaction needed. */
+int store_cache_get(struct store *s, const char *ns, const char *text, json_t **out);
+int store_cache_put(struct store *s, const char *ns, const char *text, const json_t *value,
+		    long long ttl_ms);
+/* Removes up to max expired entries; how many, or -1. */
+int store_cache_prune(struct store *s, int max);
 
 /* --- pruning (prune.c) ---------------------------------------------------- */
 /* Removes up to max threads whose expiry has passed (their checkpoints,

@@ -67,7 +67,8 @@ static json_t *wt_init(struct step_ctx *c, const json_t *input, char *err, size_
 	return st;
 }
 
-static const char *wt_turn(json_t *state, const json_t *input, char *err, size_t errlen)
+static const char *wt_turn(struct step_ctx *c, json_t *state, const json_t *input, char *err,
+			   size_t errlen)
 {
 	json_t *topic = json_object_get(input, "topic");
 

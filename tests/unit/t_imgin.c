@@ -71,7 +71,7 @@ int main(void)
 		imgin_free(&im);
 		is_int(imgin_decode(in, sizeof png, &im), 0, "exactly at the limit: accepted");
 		is_int(im.len, sizeof png, "the decoded length");
-		ok(memcmp(im.data, png, sizeof png) == 0, "the decoded bytes");
+		ok(im.data && memcmp(im.data, png, sizeof png) == 0, "the decoded bytes");
 		imgin_free(&im);
 	}
 	return tap_done();
