@@ -6,6 +6,7 @@
 #include "graph/tid.h"
 
 struct store;
+struct kb;
 struct prov;
 
 struct app {
@@ -16,6 +17,8 @@ struct app {
 	struct prov *prov;       /* the model providers, from the configuration */
 	long long start_ms;
 	int fatal;               /* the store needs recovery: exit after this request */
+	struct kb *styles;       /* the style library, loaded on first use (kb_styles) */
+	long long styles_retry_ms; /* a broken library is tried again after this */
 };
 
 #endif

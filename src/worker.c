@@ -23,6 +23,9 @@
 #include "util/clock.h"
 #include "util/log.h"
 #include "worker.h"
+#include "kb/kb.h"
+#include "prov/prov.h"
+#include "wf/builtin.h"
 
 #define MAIN_REOPEN_MS 5000
 
@@ -219,10 +222,14 @@ int worker_main(int argc, char **argv)
 	}
 	main_listen_fd = fd;
 	app.start_ms = clock_mono_ms();
+	wf_builtin_register();
+	app.prov = prov_new(&app.conf);
 	main_ensure_store(&app);
 	log_info("worker ready (%s)", listen_addr ? listen_addr : "socket from the web server");
 	rc = main_loop(&app, fd);
 	store_close(app.store);
+	prov_free(app.prov);
+	kb_free(app.styles);
 	conf_free(&app.conf);
 	curl_global_cleanup();
 	log_info("worker stopped");

@@ -17,6 +17,7 @@ enum problem api_confirm(struct req *r);
 enum problem api_thread_get(struct req *r);
 enum problem api_thread_history(struct req *r);
 enum problem api_asset_get(struct req *r);
+enum problem api_styles(struct req *r);
 
 /* Shared by the handlers (stream.c). */
 #include <jansson.h>

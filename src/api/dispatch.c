@@ -13,6 +13,7 @@ static const struct route api_routes[] = {
 	{ "GET", "/api/threads/*", api_thread_get },
 	{ "GET", "/api/threads/*/history", api_thread_history },
 	{ "GET", "/api/assets/*", api_asset_get },
+	{ "GET", "/api/styles", api_styles },
 };
 
 void api_dispatch(struct req *r)

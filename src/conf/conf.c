@@ -20,6 +20,9 @@
 #ifndef AV_LOCALSTATEDIR
 #define AV_LOCALSTATEDIR "/var"
 #endif
+#ifndef AV_PKGDATADIR
+#define AV_PKGDATADIR "/usr/share/aivista"
+#endif
 
 enum conf_type { CT_LONG, CT_STR, CT_ENUM, CT_BOOL };
 
@@ -78,6 +81,7 @@ static const struct conf_key conf_keys[] = {
 	K_LONG("fetch", "max_bytes", fetch_max_bytes, "16777216", 1024, 1L << 30),
 	K_LONG("fetch", "timeout_ms", fetch_timeout_ms, "15000", 100, 600000),
 	K_LONG("fetch", "max_redirects", fetch_max_redirects, "3", 0, 20),
+	K_STR("kb", "styles", kb_styles, AV_PKGDATADIR "/styles.json"),
 	K_LONG("provider.image", "poll_interval_ms", prov[PROV_IMAGE].poll_interval_ms, "2000", 10,
 	       60000),
 	K_LONG("provider.image", "poll_max", prov[PROV_IMAGE].poll_max, "60", 1, 10000),

@@ -59,6 +59,8 @@ struct conf {
 	long fetch_max_bytes;
 	long fetch_timeout_ms;
 	long fetch_max_redirects;
+	/* [kb]: the knowledge bases */
+	char *kb_styles;          /* the style library (JSON) */
 	/* [provider.*] */
 	struct conf_provider prov[PROV_NROLES];
 };

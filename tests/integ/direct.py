@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The worker run directly, with FastCGI requests built by the test and no
-web server in between: the health endpoint, error responses, request
-bodies good and bad, slow and broken clients, signals, and the -t
-configuration check.
+web server in between: the health endpoint, the style library, error
+responses, request bodies good and bad, slow and broken clients, signals,
+and the -t configuration check.
 
 Checks against POST /api/agent/stream that get 404 not_found are TAP TODO
 points: that endpoint lands with the engine, and the checks become real
@@ -167,6 +167,69 @@ def test_slow_body(t, w, seen):
                "slow body: the parse error is on the last line")
     else:
         t.ok(False, "slow body: the parse error is on the last line", todo=TODO_ENGINE)
+
+
+def test_styles(t, w, seen):
+    """GET /api/styles: the style library, cacheable with an ETag; ?q= shows
+    what a search finds."""
+    r = w.request("GET", "/api/styles")
+    seen.append(r)
+    t.is_(r.status, 200, "styles: 200")
+    t.like(r.header("content-type"), r"^application/json", "styles: application/json")
+    t.is_(r.header("cache-control"), "public, max-age=300", "styles: cacheable for 5 minutes")
+    etag = r.header("etag") or ""
+    t.like(etag, r'^"[0-9a-f]{32}"$', "styles: an ETag")
+    try:
+        j = r.json()
+    except ValueError:
+        j = {}
+    styles = j.get("styles") or []
+    t.ok(j.get("count", 0) >= 64 and j.get("count") == len(styles),
+         "styles: count %r, at least 64, and as many styles" % j.get("count"))
+    t.ok(all(isinstance(s, dict) and s.get("id") and s.get("prompt") for s in styles),
+         "styles: each with an id and a prompt")
+    r = w.request("GET", "/api/styles", headers={"If-None-Match": etag})
+    seen.append(r)
+    t.is_((r.status, r.body, r.header("etag")), (304, b"", etag),
+          "styles: If-None-Match with the ETag gives 304, no body")
+    r = w.request("GET", "/api/styles", headers={"If-None-Match": '"0123"'})
+    seen.append(r)
+    t.is_(r.status, 200, "styles: another ETag gives 200")
+
+    r = w.request("GET", "/api/styles?q=%E8%B5%9B%E5%8D%9A%E6%9C%8B%E5%85%8B")
+    seen.append(r)
+    try:
+        j = r.json()
+    except ValueError:
+        j = {}
+    res = j.get("results") or [{}]
+    t.is_((r.status, j.get("query"), res[0].get("id")), (200, "赛博朋克", "cyberpunk"),
+          "styles ?q=赛博朋克: cyberpunk first")
+    t.ok(res[0].get("similarity", 0) >= 0.6 and len(res) <= 10,
+         "styles ?q=: similarity %r >= 0.6, at most 10 results" % res[0].get("similarity"))
+    t.ok(r.header("etag") not in (None, etag), "styles ?q=: an ETag of its own")
+    r = w.request("GET", "/api/styles?q=")
+    seen.append(r)
+    t.is_((r.status, (problem(r.body) or {}).get("results")), (200, []),
+          "styles ?q= empty: no results")
+    r = w.request("GET", "/api/styles?q=%FF")
+    seen.append(r)
+    expect_problem(t, r, 400, "bad_request", "styles ?q= not UTF-8")
+
+
+def test_styles_broken(t, dir):
+    """A style library that cannot be loaded: the endpoint fails cleanly,
+    the log says why, the worker serves on."""
+    bad = avtest.write_file(os.path.join(dir, "bad-styles.json"), '[{"id": "x"}')
+    w = Worker(t, dir, {"kb": {"styles": bad}}, name="bad-styles").start()
+    r = w.request("GET", "/api/styles")
+    is_problem(t, r, "broken style library")
+    expect_problem(t, r, 500, "internal", "broken style library")
+    t.ok(wait_for(lambda: bad in avtest.tail(w.log), avtest.START_TIMEOUT),
+         "broken style library: the log names the file")
+    r = w.request("GET", "/api/health")
+    t.is_(r.status, 200, "broken style library: the worker still serves")
+    w.kill()
 
 
 def test_disconnects(t, w):
@@ -347,11 +410,13 @@ def main(t):
     test_errors(t, w, seen)
     test_bodies(t, w, seen)
     test_slow_body(t, w, seen)
+    test_styles(t, w, seen)
     pids = sorted(set(r.header("X-AiVista-Worker") for r in seen))
     t.is_(pids, [str(w.pid)], "one worker pid served all %d requests" % len(seen))
     t.ok(w.alive(), "the worker survived them")
     test_disconnects(t, w)
     test_idle_signals(t, d)
+    test_styles_broken(t, d)
     test_signal_in_params(t, d)
     test_signal_in_body(t, d)
     test_fd0(t, d)

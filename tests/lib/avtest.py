@@ -367,7 +367,7 @@ class Worker:
         self.sock = os.path.join(dir, name + ".sock")
         self.log = os.path.join(dir, name + ".log")
         self.store = os.path.join(dir, "store")
-        s = {"store": {"dir": self.store}}
+        s = {"store": {"dir": self.store}, "kb": {"styles": src_path("etc", "styles.json")}}
         for sec, keys in (settings or {}).items():
             s.setdefault(sec, {}).update(keys)
         self.conf = write_file(os.path.join(dir, name + ".conf"), conf_from_sample(s))
@@ -473,7 +473,8 @@ class Lighttpd:
         self.log_dir = os.path.join(dir, "log")
         for d in (self.run_dir, self.log_dir):
             os.makedirs(d, exist_ok=True)
-        s = {"store": {"dir": os.path.join(dir, "store")}}
+        s = {"store": {"dir": os.path.join(dir, "store")},
+             "kb": {"styles": src_path("etc", "styles.json")}}
         for sec, keys in (settings or {}).items():
             s.setdefault(sec, {}).update(keys)
         self.worker_conf = write_file(os.path.join(dir, "aivista.conf"), conf_from_sample(s))

@@ -1,0 +1,210 @@
+/* The tokenizer of the knowledge bases: the same for documents and
+ * queries, so whatever a query says matches what a document says the same
+ * way. Chinese has no spaces, so CJK text is cut into overlapping
+ * character bigrams ("赛博朋克" -> 赛博 博朋 朋克), which find words without
+ * a dictionary; ASCII text is cut into lower-cased words. Text comes from
+ * users: every byte sequence is decoded with bounds checks, and anything
+ * that is not valid UTF-8 is a separator. */
+#include "config.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kb/kb.h"
+
+#define KB_WORD_MAX 40       /* longer "words" are noise (hashes, base64): dropped */
+#define KB_CP_BAD 0xffffffffu
+
+/* English words that say nothing about a document: function words and the
+ * filler of requests ("in the style of", "please make me"). Sorted. */
+static const char *const kb_stopwords[] = {
+	"about", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could",
+	"do", "for", "from", "get", "has", "have", "how", "in", "into", "is", "it", "its", "just",
+	"let", "like", "make", "me", "my", "need", "of", "on", "onto", "or", "our", "please", "so",
+	"some", "style", "than", "that", "the", "their", "them", "then", "there", "these", "they",
+	"this", "those", "to", "too", "up", "us", "very", "want", "was", "we", "were", "what",
+	"when", "which", "while", "who", "will", "with", "without", "would", "you", "your",
+};
+
+struct kb_tok {
+	void (*fn)(void *ctx, const char *tok, size_t n);
+	void *ctx;
+	char word[KB_WORD_MAX + 1];
+	size_t wlen;
+	int wlong;             /* the current word passed KB_WORD_MAX */
+	unsigned char prev[4]; /* the previous CJK character of the run, as UTF-8 */
+	size_t prevlen;
+	int run;               /* CJK characters in the current run */
+};
+
+/* Decodes one UTF-8 sequence at p (p < end): its length, with the code
+ * point in *cp; or 1 with KB_CP_BAD for a byte that does not start a valid
+ * sequence (overlong, surrogate, out of range, truncated). */
+static size_t kb_utf8_next(const unsigned char *p, const unsigned char *end, uint32_t *cp)
+{
+	unsigned c = p[0];
+	size_t n;
+	uint32_t v, min;
+
+	*cp = KB_CP_BAD;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2, v = c & 0x1f, min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3, v = c & 0x0f, min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4, v = c & 0x07, min = 0x10000;
+	} else {
+		return 1;
+	}
+	if ((size_t)(end - p) < n)
+		return 1;
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 1;
+		v = v << 6 | (p[i] & 0x3f);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 1;
+	*cp = v;
+	return n;
+}
+
+/* Han (with the iteration mark), kana and Hangul: scripts written without
+ * spaces between words. */
+static int kb_is_cjk(uint32_t c)
+{
+	return c == 0x3005 || (c >= 0x3040 && c <= 0x30ff && c != 0x30fb) ||
+	       (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) ||
+	       (c >= 0xac00 && c <= 0xd7af) || (c >= 0xf900 && c <= 0xfaff) ||
+	       (c >= 0x20000 && c <= 0x2fa1f);
+}
+
+/* A letter or digit as lower-case ASCII (full-width forms folded), else 0. */
+static char kb_ascii_alnum(uint32_t c)
+{
+	if (c >= 0xff10 && c <= 0xff5a)
+		c -= 0xfee0;
+	if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z'))
+		return (char)c;
+	if (c >= 'A' && c <= 'Z')
+		return (char)(c - 'A' + 'a');
+	return 0;
+}
+
+static int kb_stop_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+static int kb_is_stopword(const char *w)
+{
+	return bsearch(w, kb_stopwords, sizeof kb_stopwords / sizeof kb_stopwords[0],
+		       sizeof kb_stopwords[0], kb_stop_cmp) != NULL;
+}
+
+/* "skies" -> "sky", "colors" -> "color"; "glass", "surreal" stay. Both
+ * sides go through it, so a wrong cut still matches itself. */
+static void kb_stem(char *w, size_t *n)
+{
+	if (*n <= 3 || w[*n - 1] != 's')
+		return;
+	if (*n > 4 && strcmp(w + *n - 3, "ies") == 0) {
+		strcpy(w + *n - 3, "y");
+		*n -= 2;
+	} else if (w[*n - 2] != 's' && w[*n - 2] != 'u' && w[*n - 2] != 'i') {
+		w[--*n] = '\0';
+	}
+}
+
+static void kb_word_end(struct kb_tok *t)
+{
+	size_t n = t->wlen;
+	int digits;
+
+	t->word[n] = '\0';
+	digits = strspn(t->word, "0123456789") == n;
+	if (n > 0 && !t->wlong && (n >= 2 || digits) && !kb_is_stopword(t->word)) {
+		kb_stem(t->word, &n);
+		if (!kb_is_stopword(t->word))
+			t->fn(t->ctx, t->word, n);
+	}
+	t->wlen = 0;
+	t->wlong = 0;
+}
+
+static void kb_run_end(struct kb_tok *t)
+{
+	char one[5];
+
+	if (t->run == 1) {
+		memcpy(one, t->prev, t->prevlen);
+		one[t->prevlen] = '\0';
+		t->fn(t->ctx, one, t->prevlen);
+	}
+	t->run = 0;
+	t->prevlen = 0;
+}
+
+static void kb_run_add(struct kb_tok *t, const unsigned char *p, size_t n)
+{
+	char pair[9];
+
+	if (t->run > 0) {
+		memcpy(pair, t->prev, t->prevlen);
+		memcpy(pair + t->prevlen, p, n);
+		pair[t->prevlen + n] = '\0';
+		t->fn(t->ctx, pair, t->prevlen + n);
+	}
+	memcpy(t->prev, p, n);
+	t->prevlen = n;
+	t->run++;
+}
+
+void kb_tokenize(const char *text, size_t len, void (*fn)(void *ctx, const char *tok, size_t n),
+		 void *ctx)
+{
+	const unsigned char *p = (const unsigned char *)text, *end;
+	struct kb_tok t = { .fn = fn, .ctx = ctx };
+
+	if (text == NULL)
+		return;
+	end = p + len;
+	while (p < end) {
+		uint32_t cp;
+		size_t n = kb_utf8_next(p, end, &cp);
+		char c = cp == KB_CP_BAD ? 0 : kb_ascii_alnum(cp);
+
+		if (c) {
+			kb_run_end(&t);
+			if (t.wlen < KB_WORD_MAX)
+				t.word[t.wlen++] = c;
+			else
+				t.wlong = 1;
+		} else if (cp != KB_CP_BAD && kb_is_cjk(cp)) {
+			kb_word_end(&t);
+			kb_run_add(&t, p, n);
+		} else {
+			kb_word_end(&t);
+			kb_run_end(&t);
+		}
+		p += n;
+	}
+	kb_word_end(&t);
+	kb_run_end(&t);
+}
+
+static void kb_tokens_add(void *ctx, const char *tok, size_t n)
+{
+	json_array_append_new(ctx, json_stringn(tok, n));
+}
+
+json_t *kb_tokens(const char *text, size_t len)
+{
+	json_t *a = json_array();
+
+	kb_tokenize(text, len, kb_tokens_add, a);
+	return a;
+}

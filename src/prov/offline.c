@@ -1,0 +1,213 @@
+/* The embedded offline provider: the default vendor for every role, so
+ * the product runs and is tested with no key and no network. Chat calls
+ * are answered by task (the table below) from the call's facts, with the
+ * JSON shapes a real model is asked for; images are SVG drawn from the
+ * prompt (svg.c); web search and embeddings are not offered, and callers
+ * take their fallback paths. Deterministic: the same call always gets
+ * the same answer. */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "prov/offline.h"
+#include "prov/prov.h"
+#include "prov/svg.h"
+#include "util/xmalloc.h"
+
+struct offline_task {
+	const char *name;
+	offline_task_fn fn;
+	const char *reply;   /* prose tasks: the member that is the reply text */
+};
+
+static const struct offline_task offline_tasks[] = {
+	{ "intent", offline_task_intent, NULL },
+	{ "route", offline_task_route, NULL },
+	{ "optimize_prompt", offline_task_optimize, NULL },
+	{ "critique", offline_task_critique, NULL },
+	{ "chat", offline_task_chat, "reply" },
+	{ "brief", offline_task_brief, NULL },
+	{ "note", offline_task_note, NULL },
+	{ "summarize", offline_task_summarize, NULL },
+};
+
+static const struct offline_task *offline_task_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof offline_tasks / sizeof offline_tasks[0]; i++)
+		if (strcmp(offline_tasks[i].name, name) == 0)
+			return &offline_tasks[i];
+	return NULL;
+}
+
+/* A message's text: a string, or the first text part of a parts array. */
+static const char *offline_content(const json_t *m)
+{
+	const json_t *c = json_object_get(m, "content"), *part;
+	size_t i;
+
+	if (json_is_string(c))
+		return json_string_value(c);
+	json_array_foreach(c, i, part) {
+		const char *type = json_string_value(json_object_get(part, "type"));
+
+		if (type && strcmp(type, "text") == 0 && json_is_string(json_object_get(part, "text")))
+			return json_string_value(json_object_get(part, "text"));
+	}
+	return NULL;
+}
+
+/* facts.text, else the last user message, else "". Borrowed. */
+static const char *offline_call_text(const struct chat_call *c)
+{
+	const char *t = json_string_value(json_object_get(c->facts, "text"));
+	size_t n = json_array_size(c->messages);
+
+	if (t)
+		return t;
+	while (n-- > 0) {
+		const json_t *m = json_array_get(c->messages, n);
+		const char *role = json_string_value(json_object_get(m, "role"));
+
+		if (role && strcmp(role, "user") == 0 && (t = offline_content(m)) != NULL)
+			return t;
+	}
+	return "";
+}
+
+/* Streams text as a real model would: a few pieces, each ending on a
+ * character boundary. */
+static void offline_stream(const struct prov_hooks *h, const char *text)
+{
+	size_t len = strlen(text), step = len / 4 + 1, at = 0, end;
+
+	while (at < len) {
+		char *piece;
+
+		end = at + step < len ? at + step : len;
+		while (end < len && ((unsigned char)text[end] & 0xC0) == 0x80)
+			end++;
+		piece = xstrndup(text + at, end - at);
+		h->delta(h->ctx, piece);
+		free(piece);
+		at = end;
+	}
+}
+
+static int offline_chat_one(const struct chat_call *c, const struct prov_hooks *h,
+			    struct prov_answer *a)
+{
+	const struct offline_task *t = offline_task_find(c->task ? c->task : "chat");
+	char err[200] = "";
+	json_t *j;
+
+	if (t == NULL)
+		return prov_fail(a, PROV_BAD_ANSWER, "offline provider has no rule for task %s", c->task);
+	j = t->fn(c->facts, offline_call_text(c), err, sizeof err);
+	if (j == NULL)
+		return prov_fail(a, PROV_BAD_ANSWER, "offline %s: %s", t->name,
+				 *err ? err : "could not compose an answer");
+	if (t->reply && !c->json_mode) {
+		a->text = xstrdup(json_string_value(json_object_get(j, t->reply)));
+		json_decref(j);
+	} else {
+		a->json = j;
+		a->text = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(15));
+	}
+	if (a->text == NULL)
+		return prov_fail(a, PROV_BAD_ANSWER, "offline %s: the answer does not serialise", t->name);
+	a->status = PROV_OK;
+	if (c->stream && h && h->delta)
+		offline_stream(h, a->text);
+	return 0;
+}
+
+static int offline_chat(struct prov *p, const struct conf_provider *cf, const struct chat_call *calls,
+			size_t n, const struct prov_hooks *h, struct prov_answer *out)
+{
+	int ok = 0;
+
+	for (size_t i = 0; i < n; i++)
+		ok += offline_chat_one(&calls[i], h, &out[i]) == 0;
+	return ok;
+}
+
+static void offline_progress(const struct prov_hooks *h, size_t i, const char *status, double v)
+{
+	if (h && h->progress)
+		h->progress(h->ctx, (int)i, status, v);
+}
+
+/* Room for the picture and, for an inpainting, both images in base64. */
+static size_t offline_image_cap(const struct image_call *c)
+{
+	size_t cap = SVG_SCENE_MAX;
+
+	if (c->base && c->mask)
+		cap += (c->base_len / 3 + 2) * 4 + (c->mask_len / 3 + 2) * 4 + 1024;
+	return cap;
+}
+
+static int offline_image_one(const struct image_call *c, size_t i, const struct prov_hooks *h,
+			     struct prov_answer *a)
+{
+	const char *prompt = c->prompt ? c->prompt : "";
+	char err[200] = "the picture passed its size cap";
+	int inpaint = c->base && c->mask, refused;
+	struct buf b;
+	int rc;
+
+	offline_progress(h, i, "generating", 0.5);
+	if (c->mask && !c->base) {
+		offline_progress(h, i, "failed", 1.0);
+		return prov_fail(a, PROV_REFUSED, "an inpainting needs the base image as well as the mask");
+	}
+	buf_init(&b, offline_image_cap(c));
+	if (inpaint)
+		rc = svg_inpaint(prompt, c->base, c->base_len, c->base_mime, c->mask, c->mask_len,
+				 c->mask_mime, c->width, c->height, &b, err, sizeof err);
+	else
+		rc = svg_render(prompt, c->width, c->height, &b);
+	if (rc) {
+		buf_free(&b);
+		offline_progress(h, i, "failed", 1.0);
+		refused = inpaint && (!svg_mime_ok(c->base_mime) || !svg_mime_ok(c->mask_mime) ||
+				      c->base_len == 0 || c->mask_len == 0);
+		return prov_fail(a, refused ? PROV_REFUSED : PROV_TOO_LARGE, "%s", err);
+	}
+	a->len = b.len;
+	a->data = (unsigned char *)buf_steal(&b);
+	snprintf(a->mime, sizeof a->mime, "image/svg+xml");
+	a->revised_prompt = xstrdup(prompt);
+	a->status = PROV_OK;
+	offline_progress(h, i, "done", 1.0);
+	return 0;
+}
+
+static int offline_image(struct prov *p, const struct conf_provider *cf, const struct image_call *calls,
+			 size_t n, const struct prov_hooks *h, struct prov_answer *out)
+{
+	int ok = 0;
+
+	for (size_t i = 0; i < n; i++)
+		ok += offline_image_one(&calls[i], i, h, &out[i]) == 0;
+	return ok;
+}
+
+static int offline_search(struct prov *p, const struct conf_provider *cf, const char *query,
+			  long timeout_ms, const struct prov_hooks *h, struct prov_answer *out)
+{
+	return prov_fail(out, PROV_UNAVAILABLE,
+			 "web search is offline: no search provider is configured "
+			 "([provider.search] kind = dashscope)");
+}
+
+static int offline_embed(struct prov *p, const struct conf_provider *cf, const json_t *texts,
+			 const struct prov_hooks *h, struct prov_answer *out)
+{
+	return prov_fail(out, PROV_UNAVAILABLE,
+			 "no embeddings provider is configured: retrieval is lexical");
+}
+
+const struct prov_ops prov_offline_ops = {
+	"offline", offline_chat, offline_image, offline_search, offline_embed,
+};

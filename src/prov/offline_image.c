@@ -1,0 +1,356 @@
+/* The image workflow's model roles, offline: the planner's intent (seed
+ * 000: action, subject, style, confidence, reasoning), the prompt writer
+ * and the critic. The critic scores what can be measured in the final
+ * prompt and parameters (seed 000 v1 §3.4): subject present, style
+ * present, retrieved styles used, sizes in range. */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "prov/offline.h"
+#include "prov/rules.h"
+#include "util/xmalloc.h"
+
+static const char *offline_style_name(const struct rules_style *st, int zh)
+{
+	return st ? (zh ? st->zh : st->en) : "";
+}
+
+/* The subject, at most 200 characters. The caller frees it. */
+static char *offline_subject(const char *text)
+{
+	char *s = rules_subject(text), *t = offline_truncate(s, 200);
+
+	free(s);
+	return t;
+}
+
+/* The action, its confidence, and why (into why). */
+static const char *offline_intent_decide(const json_t *facts, const char *text, int zh,
+					 struct buf *why, double *conf)
+{
+	struct rules_match m;
+	const struct rules_style *st;
+	char *subject;
+	int concrete;
+
+	*conf = 0.1;
+	if (rules_blank(text)) {
+		offline_say(why, zh, "输入为空或只有表情符号，看不出要画什么",
+			    "The message is empty or only emoji: nothing to draw");
+		return "unknown";
+	}
+	if (json_is_true(json_object_get(facts, "hasMask"))) {
+		*conf = 0.9;
+		offline_say(why, zh, "带有蒙版：在涂抹的区域局部重绘",
+			    "A mask came with the message: repaint the masked area");
+		return "inpainting";
+	}
+	m = rules_adjust_intent(text);
+	if (m.matched && offline_present(json_object_get(facts, "lastResult"))) {
+		*conf = m.confidence;
+		offline_say(why, zh, "已有上一张图，且要求调整（亮度、尺寸、风格强度等）",
+			    "There is a last picture and the message asks to adjust it");
+		return "adjust_parameters";
+	}
+	if (rules_greeting(text)) {
+		*conf = 0.15;
+		offline_say(why, zh, "这是一句问候，不是画图请求", "This is a greeting, not a picture request");
+		return "unknown";
+	}
+	m = rules_image_intent(text);
+	if (m.matched) {
+		*conf = m.confidence;
+		offline_say(why, zh, "命中生图规则 %s", "Matched the picture rule %s", m.rule);
+		return "generate_image";
+	}
+	if (m.confidence > 0) {
+		*conf = 0.3;
+		offline_say(why, zh, "说的是以前的图或做不到的事（规则 %s），不是新的画图请求",
+			    "It refers to an earlier picture or an inability (rule %s), not a new request",
+			    m.rule);
+		return "unknown";
+	}
+	if (rules_adjust_intent(text).matched) {
+		*conf = 0.35;
+		offline_say(why, zh, "要求调整，但还没有可以调整的图片",
+			    "It asks for an adjustment, but there is no picture to adjust yet");
+		return "unknown";
+	}
+	st = rules_style(text);
+	if (st) {
+		*conf = 0.6;
+		offline_say(why, zh, "没有明确的画图指令，但提到了风格「%s」，按画面描述处理",
+			    "No explicit command, but it names the style \"%s\": taken as a description",
+			    offline_style_name(st, zh));
+		return "generate_image";
+	}
+	if (offline_question(text)) {
+		*conf = 0.3;
+		offline_say(why, zh, "这是一个提问，不是画面描述", "This is a question, not a description");
+		return "unknown";
+	}
+	subject = rules_subject(text);
+	concrete = offline_chars(subject) >= (offline_zh(subject) ? 1u : 3u) && offline_chars(text) <= 80;
+	free(subject);
+	if (concrete) {
+		*conf = 0.5;
+		offline_say(why, zh, "没有画图指令，把这段话当作画面描述",
+			    "No command word: the text is taken as a description of the picture");
+		return "generate_image";
+	}
+	*conf = 0.2;
+	offline_say(why, zh, "看不出要画的内容", "Could not tell what to draw");
+	return "unknown";
+}
+
+json_t *offline_task_intent(const json_t *facts, const char *text, char *err, size_t errlen)
+{
+	int zh = offline_zh(text);
+	struct buf why;
+	double conf;
+	const char *action, *style;
+	char *subject;
+	json_t *j;
+
+	buf_init(&why, 1024);
+	action = offline_intent_decide(facts, text, zh, &why, &conf);
+	subject = offline_subject(text);
+	style = offline_style_name(rules_style(text), zh);
+	if (strcmp(action, "unknown") != 0)
+		offline_say(&why, zh, "。主体：%s；风格：%s", ". Subject: %s; style: %s",
+			    *subject ? subject : (zh ? "未指定" : "unspecified"),
+			    *style ? style : (zh ? "未指定" : "unspecified"));
+	j = json_pack("{s:s, s:s, s:s, s:f, s:s}", "action", action, "subject", subject,
+		      "style", style, "confidence", conf, "reasoning", why.data ? why.data : "");
+	free(subject);
+	buf_free(&why);
+	return j;
+}
+
+static const char *const offline_comp_zh[] = {
+	"主体居中，构图平衡", "三分法构图，留白自然", "近景特写，细节丰富", "广角全景，层次分明",
+	"对称构图，视觉稳定", "低角度仰拍，画面有张力",
+};
+static const char *const offline_comp_en[] = {
+	"centered subject, balanced composition", "rule of thirds, natural negative space",
+	"close-up, rich detail", "wide panorama, clear depth", "symmetrical composition",
+	"low-angle shot, dynamic framing",
+};
+static const char *const offline_light_zh[] = {
+	"柔和的自然光", "金色时刻的暖光", "电影感的侧逆光", "清晨薄雾中的散射光", "冷暖对比的霓虹光",
+	"明亮的漫射光",
+};
+static const char *const offline_light_en[] = {
+	"soft natural light", "warm golden-hour light", "cinematic rim light",
+	"misty morning light", "contrasting neon light", "bright diffuse light",
+};
+static const char *const offline_quality_zh[] = {
+	"高清细节，画质精致", "色彩和谐，质感细腻", "层次丰富，锐利清晰", "细节饱满，氛围感强",
+};
+static const char *const offline_quality_en[] = {
+	"highly detailed, high resolution", "harmonious colors, fine texture",
+	"rich layers, sharp focus", "detailed, atmospheric",
+};
+
+#define OFFLINE_N(a) (sizeof(a) / sizeof((a)[0]))
+
+json_t *offline_task_optimize(const json_t *facts, const char *text, char *err, size_t errlen)
+{
+	const char *given = offline_str(facts, "style");
+	const struct rules_style *st = rules_style(given ? given : text);
+	int zh = offline_zh(text);
+	const char *style = st ? offline_style_name(st, zh) : given;
+	char *subject = offline_subject(text);
+	uint64_t h = offline_hash(text, style ? style : "");
+	struct buf b;
+	json_t *j;
+
+	if (*subject == '\0') {
+		free(subject);
+		subject = offline_truncate(*text ? text : (zh ? "一幅画" : "a picture"), 120);
+	}
+	buf_init(&b, OFFLINE_TEXT_MAX);
+	buf_adds(&b, subject);
+	if (style)
+		offline_say(&b, zh, "，%s风格", ", %s style", style);
+	if (zh)
+		buf_printf(&b, "，%s，%s，%s", offline_pick(offline_comp_zh, OFFLINE_N(offline_comp_zh), h, 0),
+			   offline_pick(offline_light_zh, OFFLINE_N(offline_light_zh), h, 1),
+			   offline_pick(offline_quality_zh, OFFLINE_N(offline_quality_zh), h, 2));
+	else
+		buf_printf(&b, ", %s, %s, %s", offline_pick(offline_comp_en, OFFLINE_N(offline_comp_en), h, 0),
+			   offline_pick(offline_light_en, OFFLINE_N(offline_light_en), h, 1),
+			   offline_pick(offline_quality_en, OFFLINE_N(offline_quality_en), h, 2));
+	j = json_pack("{s:s}", "prompt", b.data);
+	buf_free(&b);
+	free(subject);
+	return j;
+}
+
+/* ---- critique ---- */
+
+/* At least half of what's keywords appear in the prompt (or all of it). */
+static int offline_mentions(const char *prompt, const char *what)
+{
+	json_t *kw;
+	size_t i, found = 0, n;
+	json_t *v;
+
+	if (what == NULL || *what == '\0')
+		return 0;
+	if (offline_has(prompt, what))
+		return 1;
+	kw = offline_keywords(what, 8);
+	n = json_array_size(kw);
+	json_array_foreach(kw, i, v)
+		found += offline_has(prompt, json_string_value(v));
+	json_decref(kw);
+	return n > 0 && found * 2 >= n;
+}
+
+/* A style in either of its languages. */
+static int offline_style_used(const char *prompt, const char *style)
+{
+	const struct rules_style *st = rules_style(style);
+
+	if (offline_mentions(prompt, style))
+		return 1;
+	return st && (offline_has(prompt, st->zh) || offline_has(prompt, st->en));
+}
+
+static int offline_retrieved_used(const char *prompt, const json_t *item)
+{
+	const char *name = json_string_value(item), *p = NULL;
+
+	if (json_is_object(item)) {
+		name = offline_str(item, "style");
+		if (name == NULL)
+			name = offline_str(item, "name");
+		p = offline_str(item, "prompt");
+	}
+	return (name && offline_style_used(prompt, name)) || (p && offline_mentions(prompt, p));
+}
+
+struct offline_crit {
+	int points;        /* out of 100 */
+	int zh;
+	struct buf feedback;
+	json_t *suggestions;
+};
+
+static void offline_crit_note(struct offline_crit *c, int pts, const char *line)
+{
+	c->points += pts;
+	buf_printf(&c->feedback, "%s%s", c->feedback.len ? (c->zh ? "；" : "; ") : "", line);
+}
+
+static void offline_crit_suggest(struct offline_crit *c, const char *zh, const char *en)
+{
+	json_array_append_new(c->suggestions, json_string(c->zh ? zh : en));
+}
+
+static void offline_crit_words(struct offline_crit *c, const json_t *facts, const char *prompt)
+{
+	const char *subject = offline_str(facts, "subject"), *style = offline_str(facts, "style");
+
+	if (offline_chars(prompt) >= 2)
+		offline_crit_note(c, 10, c->zh ? "提示词完整" : "the prompt is there");
+	else
+		offline_crit_suggest(c, "补充画面描述，提示词太短", "write a fuller prompt");
+	if (subject && offline_mentions(prompt, subject)) {
+		offline_crit_note(c, 30, c->zh ? "主体已写入提示词" : "the subject is in the prompt");
+	} else {
+		offline_crit_note(c, 0, c->zh ? "提示词里找不到主体" : "the subject is missing from the prompt");
+		offline_crit_suggest(c, "在提示词中写明要画的主体", "name the subject in the prompt");
+	}
+	if (style == NULL) {
+		offline_crit_note(c, 10, c->zh ? "未指定风格" : "no style was asked for");
+		offline_crit_suggest(c, "建议增加更具体的风格描述", "add a specific style");
+	} else if (offline_style_used(prompt, style)) {
+		offline_crit_note(c, 20, c->zh ? "风格已体现" : "the style is in the prompt");
+	} else {
+		offline_crit_note(c, 0, c->zh ? "提示词没有体现要求的风格" : "the asked style is missing");
+		offline_crit_suggest(c, "把要求的风格写进提示词", "put the asked style in the prompt");
+	}
+}
+
+static void offline_crit_retrieved(struct offline_crit *c, const json_t *facts, const char *prompt)
+{
+	const json_t *r = json_object_get(facts, "retrievedStyles"), *v;
+	size_t i, used = 0, n = json_array_size(r);
+	char line[160];
+
+	if (n == 0) {
+		offline_crit_note(c, 10, c->zh ? "没有检索到风格参考" : "no style references were retrieved");
+		return;
+	}
+	json_array_foreach(r, i, v)
+		used += offline_retrieved_used(prompt, v);
+	snprintf(line, sizeof line, c->zh ? "检索到的 %zu 个风格用上了 %zu 个" :
+		 "%2$zu of the %1$zu retrieved styles are used", n, used);
+	offline_crit_note(c, (int)(20 * used / n), line);
+	if (used < n)
+		offline_crit_suggest(c, "把检索到的风格提示词加入最终提示词",
+				     "use the retrieved style phrases in the prompt");
+}
+
+static int offline_side_ok(const json_t *v)
+{
+	json_int_t n = json_integer_value(v);
+
+	return v == NULL || json_is_null(v) || (json_is_integer(v) && n >= 256 && n <= 2048);
+}
+
+static void offline_crit_params(struct offline_crit *c, const json_t *facts)
+{
+	const json_t *w = json_object_get(facts, "width"), *h = json_object_get(facts, "height");
+	const char *action = offline_str(facts, "action");
+	json_int_t wi = json_integer_value(w), hi = json_integer_value(h);
+	int ok = offline_side_ok(w) && offline_side_ok(h) &&
+		 (wi == 0 || hi == 0 || (wi <= 4 * hi && hi <= 4 * wi));
+
+	if (ok) {
+		offline_crit_note(c, 15, c->zh ? "尺寸在合理范围" : "the size is in range");
+	} else {
+		offline_crit_note(c, 0, c->zh ? "尺寸超出 256–2048 像素或比例过于悬殊" :
+				  "the size is outside 256-2048 px or too elongated");
+		offline_crit_suggest(c, "把尺寸调整到 256–2048 像素、宽高比不超过 4:1",
+				     "use 256-2048 px sides and an aspect ratio within 4:1");
+	}
+	if (action == NULL || strcmp(action, "generate_image") == 0 ||
+	    strcmp(action, "inpainting") == 0 || strcmp(action, "adjust_parameters") == 0)
+		c->points += 5;
+}
+
+json_t *offline_task_critique(const json_t *facts, const char *text, char *err, size_t errlen)
+{
+	const char *prompt = offline_str(facts, "prompt");
+	struct offline_crit c = { 0, 0, { 0 }, json_array() };
+	double score;
+	json_t *j;
+
+	if (prompt == NULL)
+		prompt = text;
+	c.zh = offline_zh(prompt) || offline_zh(offline_str(facts, "subject"));
+	buf_init(&c.feedback, 4096);
+	offline_crit_words(&c, facts, prompt);
+	offline_crit_retrieved(&c, facts, prompt);
+	offline_crit_params(&c, facts);
+	score = c.points / 100.0;
+	if (score < 0.6)
+		offline_crit_suggest(&c, "重新生成", "regenerate");
+	else if (score < 0.8 && json_array_size(c.suggestions) == 0)
+		offline_crit_suggest(&c, "可以尝试调整参数以获得更好效果",
+				     "adjusting the parameters may improve it");
+	else if (score >= 0.8)
+		json_array_clear(c.suggestions);
+	offline_say(&c.feedback, c.zh, "。评分 %d/100，%s", ". Score %d/100: %s", c.points,
+		    score < 0.6 ? (c.zh ? "建议重新生成" : "regenerate") :
+		    score < 0.8 ? (c.zh ? "通过，可以优化" : "passed, could be better") :
+		    (c.zh ? "质量良好" : "good"));
+	j = json_pack("{s:b, s:f, s:s, s:o, s:b}", "passed", score >= 0.6, "score", score,
+		      "feedback", c.feedback.data, "suggestions", c.suggestions,
+		      "needsRegeneration", score < 0.6);
+	buf_free(&c.feedback);
+	return j;
+}

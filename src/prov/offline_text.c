@@ -1,0 +1,464 @@
+/* Text helpers of the offline provider: language, hashing for varied
+ * but stable wording, UTF-8 safe truncation, sentences and keywords.
+ * Keywords are lexical (no segmenter): Chinese runs are cut at function
+ * words and at common topic suffixes, English words lose stop words. */
+#include "config.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sodium.h>
+#include "prov/offline.h"
+#include "util/xmalloc.h"
+
+const char *offline_str(const json_t *facts, const char *key)
+{
+	const char *s = json_string_value(json_object_get(facts, key));
+
+	return s && *s ? s : NULL;
+}
+
+/* The code point at s and its length (1 for a byte that starts nothing). */
+static size_t offline_cp(const char *s, uint32_t *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = u[0] < 0x80 ? 1 : (u[0] & 0xE0) == 0xC0 ? 2 : (u[0] & 0xF0) == 0xE0 ? 3
+		 : (u[0] & 0xF8) == 0xF0 ? 4 : 1;
+	uint32_t v = n == 1 ? u[0] : n == 2 ? (u[0] & 0x1Fu) : n == 3 ? (u[0] & 0x0Fu) : (u[0] & 0x07u);
+
+	for (size_t i = 1; i < n; i++) {
+		if ((u[i] & 0xC0) != 0x80) {
+			*cp = 0xFFFD;
+			return 1;
+		}
+		v = v << 6 | (u[i] & 0x3F);
+	}
+	*cp = v;
+	return n;
+}
+
+static int offline_is_han(uint32_t c)
+{
+	return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
+	       (c >= 0x20000 && c <= 0x2A6DF) || (c >= 0xF900 && c <= 0xFAFF);
+}
+
+static int offline_is_alnum(uint32_t c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+int offline_zh(const char *text)
+{
+	size_t han = 0, latin = 0;
+	uint32_t c;
+
+	for (const char *p = text ? text : ""; *p;) {
+		p += offline_cp(p, &c);
+		if (offline_is_han(c))
+			han++;
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
+			latin++;
+	}
+	/* A Chinese sentence with an English word or two is still Chinese;
+	 * with no letters at all, the product's language. */
+	return han * 4 >= latin;
+}
+
+uint64_t offline_hash(const char *s, const char *salt)
+{
+	unsigned char h[16];
+	crypto_generichash_state st;
+	uint64_t v = 0;
+
+	crypto_generichash_init(&st, NULL, 0, sizeof h);
+	crypto_generichash_update(&st, (const unsigned char *)(salt ? salt : ""), salt ? strlen(salt) : 0);
+	crypto_generichash_update(&st, (const unsigned char *)"\0", 1);
+	crypto_generichash_update(&st, (const unsigned char *)(s ? s : ""), s ? strlen(s) : 0);
+	crypto_generichash_final(&st, h, sizeof h);
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | h[i];
+	return v;
+}
+
+const char *offline_pick(const char *const *list, size_t n, uint64_t h, unsigned which)
+{
+	return list[((h >> (8 * (which % 8))) & 0xFF) % n];
+}
+
+size_t offline_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; s && *s; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			n++;
+	return n;
+}
+
+char *offline_truncate(const char *s, size_t max)
+{
+	size_t i = 0, chars = 0;
+
+	if (s == NULL)
+		return xstrdup("");
+	while (s[i] && chars < max) {
+		i++;
+		while (((unsigned char)s[i] & 0xC0) == 0x80)
+			i++;
+		chars++;
+	}
+	if (s[i] == '\0')
+		return xstrdup(s);
+	return xasprintf("%.*s…", (int)i, s);
+}
+
+int offline_has(const char *hay, const char *needle)
+{
+	return hay && needle && *needle && strcasestr(hay, needle) != NULL;
+}
+
+void offline_join(struct buf *b, const json_t *arr, const char *sep, size_t max)
+{
+	size_t i, k = 0;
+	json_t *v;
+
+	json_array_foreach(arr, i, v) {
+		if (!json_is_string(v) || k == max)
+			continue;
+		buf_printf(b, "%s%s", k++ ? sep : "", json_string_value(v));
+	}
+}
+
+void offline_add_unique(json_t *arr, const char *s)
+{
+	size_t i;
+	json_t *v;
+
+	if (s == NULL || *s == '\0')
+		return;
+	json_array_foreach(arr, i, v)
+		if (strcasecmp(json_string_value(v), s) == 0)
+			return;
+	json_array_append_new(arr, json_string(s));
+}
+
+void offline_say(struct buf *b, int zh, const char *zh_fmt, const char *en_fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, en_fmt);
+	if (vasprintf(&s, zh ? zh_fmt : en_fmt, ap) >= 0) {
+		buf_adds(b, s);
+		free(s);
+	}
+	va_end(ap);
+}
+
+int offline_present(const json_t *v)
+{
+	if (v == NULL || json_is_null(v) || json_is_false(v))
+		return 0;
+	if (json_is_string(v))
+		return json_string_length(v) > 0;
+	if (json_is_object(v))
+		return json_object_size(v) > 0;
+	if (json_is_array(v))
+		return json_array_size(v) > 0;
+	return 1;
+}
+
+static const char *const offline_question_starts[] = {
+	"什么", "为什么", "为啥", "怎么", "如何", "哪", "谁", "多少", "是不是", "能不能", "可不可以",
+	"有没有", "请问", "what", "why", "how", "who", "when", "where", "which", "is ", "are ",
+	"can ", "could ", "do ", "does ", "should ", "will ",
+};
+static const char *const offline_question_ends[] = {
+	"？", "?", "吗", "呢", "么", "没有", "怎么样", "如何", "多少", "几点", "哪里", "哪儿", "为什么",
+};
+
+int offline_question(const char *text)
+{
+	size_t n;
+
+	while (text && (*text == ' ' || *text == '\n'))
+		text++;
+	if (text == NULL || *text == '\0')
+		return 0;
+	for (size_t i = 0; i < sizeof offline_question_starts / sizeof offline_question_starts[0]; i++)
+		if (strncasecmp(text, offline_question_starts[i], strlen(offline_question_starts[i])) == 0)
+			return 1;
+	n = strlen(text);
+	while (n > 0 && strchr(" \n\r\t", text[n - 1]))
+		n--;
+	for (size_t i = 0; i < sizeof offline_question_ends / sizeof offline_question_ends[0]; i++) {
+		size_t l = strlen(offline_question_ends[i]);
+
+		if (n >= l && memcmp(text + n - l, offline_question_ends[i], l) == 0)
+			return 1;
+	}
+	/* A question mark inside: "这个多少钱？谢谢" */
+	return strstr(text, "？") != NULL || strchr(text, '?') != NULL;
+}
+
+/* ---- sentences ---- */
+
+static size_t offline_sentence_end(const char *p)
+{
+	static const char *const ends[] = { "。", "！", "？", "；", "…" };
+
+	if (*p == '\n' || *p == '!' || *p == '?' || *p == ';')
+		return 1;
+	if (*p == '.' && (p[1] == ' ' || p[1] == '\n' || p[1] == '\0'))
+		return 1;
+	for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++)
+		if (strncmp(p, ends[i], strlen(ends[i])) == 0)
+			return strlen(ends[i]);
+	return 0;
+}
+
+static void offline_add_sentence(json_t *out, const char *a, const char *b)
+{
+	while (a < b && (*a == ' ' || *a == '\t' || *a == '-' || *a == '*' || *a == '#'))
+		a++;
+	while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r'))
+		b--;
+	if (b > a)
+		json_array_append_new(out, json_stringn(a, (size_t)(b - a)));
+}
+
+json_t *offline_sentences(const char *text, size_t max)
+{
+	json_t *out = json_array();
+	const char *p = text ? text : "", *start = p;
+	size_t n;
+
+	while (*p && json_array_size(out) < max) {
+		n = offline_sentence_end(p);
+		if (n == 0) {
+			p++;
+			continue;
+		}
+		/* Keep the sentence's own mark, not a line break. */
+		offline_add_sentence(out, start, *p == '\n' ? p : p + n);
+		p += n;
+		start = p;
+	}
+	if (json_array_size(out) < max)
+		offline_add_sentence(out, start, p);
+	return out;
+}
+
+/* ---- keywords ---- */
+
+static const char *const offline_zh_stop_words[] = {
+	"为什么", "怎么样", "什么", "怎么", "如何", "可以", "能不能", "一下", "一个", "一些",
+	"我们", "你们", "他们", "这个", "那个", "这些", "那些", "还是", "或者", "以及", "然后",
+	"因为", "所以", "但是", "如果", "就是", "还有", "没有", "不是", "关于", "帮我", "请问",
+	"告诉我", "知道", "觉得", "现在", "今天", "有关", "需要", "想要", "一杯", "一份", "一篇",
+	"一次", "一天", "一种", "一款", "一本", "一套", "一点", "几本", "几个", "几种", "几款",
+	"几家", "几条",
+};
+static const char offline_zh_stop_chars[] =
+	"的了和与及或在是我你他她它也都就很还要把被让给对从到这那吗呢吧啊呀么请个些再又有得着";
+static const char *const offline_zh_suffixes[] = {
+	"攻略", "指南", "推荐", "清单", "教程", "测评", "合集", "技巧", "方法", "心得", "经验",
+	"日记", "分享", "好物", "避坑",
+};
+static const char *const offline_en_stop[] = {
+	"the", "and", "for", "with", "are", "was", "were", "this", "that", "what", "how", "why",
+	"who", "when", "where", "which", "can", "could", "you", "your", "please", "does", "about",
+	"tell", "give", "some", "any", "from", "will", "would", "should", "have", "has", "our",
+	"their", "they", "them", "there", "here", "just", "more", "most", "very", "not", "but",
+	"then", "than", "also", "into", "out", "all", "its", "it's", "i'm", "let", "get", "make",
+	"want", "need", "know", "like", "is", "it", "me", "my", "we", "do", "to", "of", "in", "on",
+	"an", "or", "be", "as", "at", "by", "if", "so", "no", "a", "i",
+};
+
+int offline_generic(const char *word)
+{
+	for (size_t i = 0; word && i < sizeof offline_zh_suffixes / sizeof offline_zh_suffixes[0]; i++)
+		if (strcmp(word, offline_zh_suffixes[i]) == 0)
+			return 1;
+	return 0;
+}
+
+#define OFFLINE_KW_SCAN (16 * 1024)
+
+struct offline_kw {
+	json_t *words;    /* in order of first appearance */
+	json_t *counts;   /* word -> count */
+};
+
+static void offline_kw_add(struct offline_kw *k, const char *s, size_t n)
+{
+	char *w = xstrndup(s, n);
+	json_t *c = json_object_get(k->counts, w);
+
+	if (c == NULL) {
+		json_array_append_new(k->words, json_string(w));
+		json_object_set_new(k->counts, w, json_integer(1));
+	} else {
+		json_integer_set(c, json_integer_value(c) + 1);
+	}
+	free(w);
+}
+
+/* A Chinese piece without function words: kept whole up to six
+ * characters, else cut into four-character parts. */
+static void offline_kw_han_plain(struct offline_kw *k, const char *s, size_t n)
+{
+	size_t chars = 0, i, cut;
+	uint32_t c;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			chars++;
+	while (chars > 6) {
+		for (cut = 0, i = 0; i < 4; i++)
+			cut += offline_cp(s + cut, &c);
+		offline_kw_add(k, s, cut);
+		s += cut;
+		n -= cut;
+		chars -= 4;
+	}
+	if (chars >= 2)
+		offline_kw_add(k, s, n);
+}
+
+/* Splits off a known suffix first: 春游攻略 is 春游 and 攻略. */
+static void offline_kw_han_piece(struct offline_kw *k, const char *s, size_t n)
+{
+	for (size_t j = 0; j < sizeof offline_zh_suffixes / sizeof offline_zh_suffixes[0]; j++) {
+		size_t sl = strlen(offline_zh_suffixes[j]);
+
+		if (n >= sl + 6 && memcmp(s + n - sl, offline_zh_suffixes[j], sl) == 0) {
+			offline_kw_han_plain(k, s, n - sl);
+			offline_kw_add(k, s + n - sl, sl);
+			return;
+		}
+	}
+	offline_kw_han_plain(k, s, n);
+}
+
+static size_t offline_zh_stop_at(const char *p)
+{
+	uint32_t c;
+	size_t n;
+
+	for (size_t i = 0; i < sizeof offline_zh_stop_words / sizeof offline_zh_stop_words[0]; i++)
+		if (strncmp(p, offline_zh_stop_words[i], strlen(offline_zh_stop_words[i])) == 0)
+			return strlen(offline_zh_stop_words[i]);
+	n = offline_cp(p, &c);
+	for (const char *q = offline_zh_stop_chars; *q;) {
+		uint32_t d;
+
+		q += offline_cp(q, &d);
+		if (d == c)
+			return n;
+	}
+	return 0;
+}
+
+static void offline_kw_han_run(struct offline_kw *k, const char *s, size_t n)
+{
+	size_t i = 0, start = 0, stop;
+	uint32_t c;
+
+	while (i < n) {
+		stop = offline_zh_stop_at(s + i);
+		if (stop) {
+			offline_kw_han_piece(k, s + start, i - start);
+			i += stop;
+			start = i;
+		} else {
+			i += offline_cp(s + i, &c);
+		}
+	}
+	offline_kw_han_piece(k, s + start, n - start);
+}
+
+static void offline_kw_word(struct offline_kw *k, const char *s, size_t n)
+{
+	char w[64];
+	int digit = 0;
+
+	if (n >= sizeof w)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		w[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]);
+		digit |= s[i] >= '0' && s[i] <= '9';
+	}
+	w[n] = '\0';
+	if (n < (digit ? 2u : 3u))
+		return;
+	for (size_t i = 0; i < sizeof offline_en_stop / sizeof offline_en_stop[0]; i++)
+		if (strcmp(w, offline_en_stop[i]) == 0)
+			return;
+	offline_kw_add(k, w, n);
+}
+
+/* Split the text into Han runs and Latin words. */
+static void offline_kw_scan(struct offline_kw *k, const char *text)
+{
+	const char *p = text;
+	uint32_t c;
+	size_t n;
+
+	/* The start of a long text says what it is about. */
+	while (*p && (size_t)(p - text) < OFFLINE_KW_SCAN) {
+		const char *start = p;
+
+		n = offline_cp(p, &c);
+		if (offline_is_han(c)) {
+			while (*p && (n = offline_cp(p, &c), offline_is_han(c)))
+				p += n;
+			offline_kw_han_run(k, start, (size_t)(p - start));
+		} else if (offline_is_alnum(c)) {
+			while (*p && (offline_is_alnum((unsigned char)*p) || *p == '\'' || *p == '-'))
+				p++;
+			offline_kw_word(k, start, (size_t)(p - start));
+		} else {
+			p += n;
+		}
+	}
+}
+
+json_t *offline_keywords(const char *text, size_t max)
+{
+	struct offline_kw k = { json_array(), json_object() };
+	json_t *out = json_array();
+	long best;
+	size_t i;
+	json_t *w;
+
+	offline_kw_scan(&k, text ? text : "");
+	/* Most frequent first; ties keep their order of appearance. */
+	while (json_array_size(out) < max) {
+		const char *pick = NULL;
+
+		best = 0;
+		json_array_foreach(k.words, i, w) {
+			long c = 2 * (long)json_integer_value(json_object_get(k.counts, json_string_value(w)));
+
+			/* Words that only say what kind of text it is come after
+			 * the words of its subject. */
+			if (c > 0 && offline_generic(json_string_value(w)))
+				c--;
+
+			if (c > best) {
+				best = c;
+				pick = json_string_value(w);
+			}
+		}
+		if (pick == NULL)
+			break;
+		json_array_append_new(out, json_string(pick));
+		json_object_set_new(k.counts, pick, json_integer(0));
+	}
+	json_decref(k.words);
+	json_decref(k.counts);
+	return out;
+}

@@ -1,0 +1,395 @@
+/* Intent rules (see rules.h). The image, search and time rules are the
+ * user's routing rules (seed 004 §2, §3, §7.1) as tables of patterns, in
+ * the seed's order; some rules also check what they captured (a request
+ * to "generate code" is not a picture, "draw a pie chart" is not either).
+ * The subject and style extraction lives in rules_subject.c and shares
+ * the compiled-pattern helpers declared in rules_int.h. */
+#include "config.h"
+#include <string.h>
+#include "prov/rules.h"
+#include "prov/rules_int.h"
+
+enum rules_check {
+	RULES_CHECK_NONE,
+	RULES_CHECK_DESC2,    /* capture 1: ≥ 2 characters, not a text-type thing */
+	RULES_CHECK_DESC4,    /* capture 1: ≥ 4 characters, not a text-type thing */
+	RULES_CHECK_OBJECT2,  /* capture 1: ≥ 2 characters, not a chart */
+	RULES_CHECK_NOCHART   /* the whole match names no chart */
+};
+
+struct rules_pat {
+	const char *name;
+	const char *re;
+	double confidence;
+	enum rules_check check;
+	int exclude;          /* a match decides "no" */
+};
+
+/* Chinese numerals and measure words for pictures (seed: 一张 / 三幅). */
+#define RULES_NUM "[一两二三四五六七八九十几百\\d]+"
+
+static const struct rules_pat rules_image_pats[] = {
+	{ "neg_recall", "(?:记得|想起|回忆).*?(?:画|图|生成)", 0.9, RULES_CHECK_NONE, 1 },
+	{ "neg_past", "(?:之前|上次|以前).*?(?:画|绘|生成)", 0.85, RULES_CHECK_NONE, 1 },
+	{ "neg_cannot", "(?:不能|不会|无法).*?(?:画|绘|生成)", 0.85, RULES_CHECK_NONE, 1 },
+	{ "measure", "[画绘](?:制|出)?\\s*" RULES_NUM "\\s*[张幅副帧组]", 0.95,
+	  RULES_CHECK_NONE, 0 },
+	{ "request", "(?:给我|帮我|帮忙|请|来)[画绘]", 0.95, RULES_CHECK_NONE, 0 },
+	{ "gen_picture", "生成.{0,8}?(?:图|画|照片|相片|插画|壁纸|头像)", 0.9,
+	  RULES_CHECK_NOCHART, 0 },
+	{ "make_picture", "(?:制作|创作).{0,8}?(?:图|画|(?<![好就想])像)", 0.85,
+	  RULES_CHECK_NOCHART, 0 },
+	/* 生成 opening a clause, as a command: 生成美少女, 请生成…, 我想生成… */
+	{ "gen_desc", "(?:^|[\\s\\p{P}])(?:请你?|麻烦你?|帮我|给我|帮忙|我想|我要|想要|再|重新|直接)*"
+		      "生成(.+)", 0.8, RULES_CHECK_DESC2, 0 },
+	{ "can_gen", "(?:可以|能)(?:不能|否)?(?:帮我|给我|为我|再|直接)?生成(.+)", 0.75,
+	  RULES_CHECK_DESC4, 0 },
+	/* 画 / 绘 as a verb, not inside a noun (动画, 画面, 画家…). */
+	{ "draw_object", "(?<![动漫壁国字书名版插原刻油水笔])[画绘](?:制|出)?"
+			 "(?![面家展册质廊框师布板笔本室])(.+)", 0.75, RULES_CHECK_OBJECT2, 0 },
+	{ "english", "\\b(?:draw|paint|sketch|illustrate)\\b|\\b(?:generate|create|make|render|design)\\b"
+		     ".{0,40}?\\b(?:image|picture|photo|illustration|drawing|painting|wallpaper|"
+		     "poster|portrait|logo|icon|artwork)s?\\b", 0.85, RULES_CHECK_NONE, 0 },
+};
+
+static const struct rules_pat rules_search_pats[] = {
+	{ "search_verb", "搜索|搜一下|搜一搜|搜搜看|帮我搜|百度一下", 0.9, RULES_CHECK_NONE, 0 },
+	{ "day_news", "(?:[今明昨后]天|今日|明日).{0,6}?(?:新闻|天气|气温)", 0.9, RULES_CHECK_NONE, 0 },
+	{ "today_events", "(?:今天|今日|昨天|最近|这几天)(?:都|又)?发生了?(?:什么|啥|哪些)", 0.9,
+	  RULES_CHECK_NONE, 0 },
+	{ "latest_news", "(?:最新|最近).{0,6}?(?:新闻|资讯|消息|动态|进展|事件)", 0.85,
+	  RULES_CHECK_NONE, 0 },
+	{ "realtime", "实时.{0,4}?(?:信息|数据|行情|路况|汇率|价格|天气|比分)", 0.85,
+	  RULES_CHECK_NONE, 0 },
+	{ "hot_topics", "热点|头条|热搜|热门话题|热榜", 0.85, RULES_CHECK_NONE, 0 },
+	{ "online", "(?:联网|上网|网上|在线)(?:搜|查)", 0.9, RULES_CHECK_NONE, 0 },
+	{ "current_price", "(?:现在|当前|目前|今天)的?.{0,6}?(?:价格|天气|汇率|股价|金价|油价|房价|气温)",
+	  0.8, RULES_CHECK_NONE, 0 },
+	{ "dated_events", "(?:19|20)\\d{2}\\s*年\\s*\\d{1,2}\\s*月.{0,12}?(?:发生|事件|新闻|大事|消息|怎么了)",
+	  0.8, RULES_CHECK_NONE, 0 },
+	{ "english", "\\bsearch\\b|\\blook\\s+up\\b|\\bgoogle\\b|\\blatest\\b|\\bbreaking\\s+news\\b|"
+		     "\\b(?:today'?s|current)\\s+(?:news|weather|headlines|prices?|stocks?)\\b", 0.8,
+	  RULES_CHECK_NONE, 0 },
+};
+
+static const struct rules_pat rules_time_pats[] = {
+	{ "clock", "现在几点|几点了|几点钟了|现在.{0,2}时间|当前时间|北京时间|什么时间了|现在是什么时候",
+	  0.95, RULES_CHECK_NONE, 0 },
+	{ "date", "今天几号|今天是几号|[今明昨]天.{0,2}日期|几月几[号日]|今天是哪天", 0.95,
+	  RULES_CHECK_NONE, 0 },
+	{ "weekday", "(?:星期|礼拜|周)几", 0.9, RULES_CHECK_NONE, 0 },
+	{ "timestamp", "时间戳|unix\\s*(?:时间|time)|\\bepoch\\b", 0.9, RULES_CHECK_NONE, 0 },
+	{ "english", "\\bwhat\\s+time\\s+is\\s+it\\b|\\bcurrent\\s+(?:time|date)\\b|"
+		     "\\bwhat(?:'s|\\s+is)\\s+the\\s+(?:time|date)\\b|\\btoday'?s\\s+date\\b|"
+		     "\\bwhat\\s+day\\s+is\\s+(?:it|today)\\b|\\btime\\s*stamp\\b", 0.9,
+	  RULES_CHECK_NONE, 0 },
+};
+
+#define RULES_N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* What a description "生成 X" must not be for X to be a picture. */
+#define RULES_TEXT_KINDS \
+	"代码|程序|脚本|函数|接口|sql|json|xml|html|css|正则|文章|文案|文档|文本|文字|总结|摘要|" \
+	"报告|列表|清单|大纲|提纲|方案|计划|邮件|信件|短信|故事|小说|诗|歌词|标题|回答|答案|回复|" \
+	"翻译|简历|论文|作文|日记|评论|名字|名称|口号|密码|随机数|数据|题目|试卷|笔记|字幕|剧本|" \
+	"对话|问题|句子|段落|周报|日报|合同|协议|prompt|提示词|配置|命令|音乐|歌曲|视频|语音"
+/* Charts and diagrams: drawn by other tools, not by the image model. */
+#define RULES_CHART_KINDS \
+	"饼图|饼状图|柱状图|柱形图|条形图|折线图|曲线图|散点图|雷达图|热力图|面积图|流程图|结构图|" \
+	"架构图|组织架构|时序图|甘特图|思维导图|导图|脑图|表格|图表|统计图|线框图|原型图|er图|uml|" \
+	"类图|拓扑图|关系图|数据图|k线|excel|\\bcharts?\\b|\\bdiagrams?\\b|\\bgraphs?\\b|\\btables?\\b"
+
+enum rules_aux {
+	RULES_AUX_TEXT_KINDS,
+	RULES_AUX_CHART_KINDS,
+	RULES_AUX_TRIM_HEAD,
+	RULES_AUX_TRIM_TAIL,
+	RULES_AUX_ADJUST,
+	RULES_AUX_GREETING,
+	RULES_AUX_BLANK,
+	RULES_AUX_HAN,
+	RULES_NAUX
+};
+
+static const char *const rules_aux_res[RULES_NAUX] = {
+	[RULES_AUX_TEXT_KINDS] = RULES_TEXT_KINDS "|" RULES_CHART_KINDS,
+	[RULES_AUX_CHART_KINDS] = RULES_CHART_KINDS,
+	[RULES_AUX_TRIM_HEAD] = "^[\\s\\p{P}\\p{S}]+",
+	[RULES_AUX_TRIM_TAIL] = "[\\s\\p{P}\\p{S}吗呢吧啊呀嘛哦哟]+\\z",
+	[RULES_AUX_ADJUST] = "调整|再调|调一下|更亮|更暗|亮一点|暗一点|亮一些|暗一些|调亮|调暗|"
+			     "风格强度|强度|分辨率|尺寸|对比度|饱和度|色调|清晰度|参数|放大|缩小|"
+			     "\\bbrighter\\b|\\bdarker\\b|\\bresolution\\b|\\bcontrast\\b|"
+			     "\\bsaturation\\b|\\badjust|\\btweak",
+	[RULES_AUX_GREETING] = "^[\\s\\p{P}\\p{S}]*(?:(?:你好|您好|嗨|哈喽|哈啰|哈罗|早上好|中午好|"
+			       "下午好|晚上好|早安|午安|晚安|在吗|在不在|大家好|\\bhi\\b|\\bhello\\b|"
+			       "\\bhey\\b|\\bhiya\\b|\\bhowdy\\b|\\bgood\\s+(?:morning|afternoon|evening)\\b|"
+			       "\\bgreetings\\b)(?:呀|啊|哇|哦|呢|\\s*there)?[\\s\\p{P}\\p{S}]*)+\\z",
+	[RULES_AUX_BLANK] = "^[\\s\\p{P}\\p{S}\\p{M}\\p{Z}\\p{Cf}]*\\z",
+	[RULES_AUX_HAN] = "\\p{Han}",
+};
+
+static pcre2_code *rules_image_code[RULES_N(rules_image_pats)];
+static pcre2_code *rules_search_code[RULES_N(rules_search_pats)];
+static pcre2_code *rules_time_code[RULES_N(rules_time_pats)];
+static pcre2_code *rules_aux_code[RULES_NAUX];
+static int rules_ready;
+
+pcre2_code *rules_compile(const char *name, const char *re)
+{
+	int err;
+	PCRE2_SIZE off;
+	PCRE2_UCHAR msg[160];
+	pcre2_code *c;
+
+	c = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
+			  PCRE2_UTF | PCRE2_UCP | PCRE2_CASELESS | PCRE2_DOTALL |
+			  PCRE2_MATCH_INVALID_UTF, &err, &off, NULL);
+	if (c == NULL) {
+		pcre2_get_error_message(err, msg, sizeof msg);
+		log_error("rule %s does not compile: %s at offset %zu", name, (const char *)msg,
+			  (size_t)off);
+	}
+	return c;
+}
+
+static void rules_compile_set(const struct rules_pat *p, pcre2_code **codes, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		codes[i] = rules_compile(p[i].name, p[i].re);
+}
+
+static void rules_free_set(pcre2_code **codes, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		pcre2_code_free(codes[i]);
+		codes[i] = NULL;
+	}
+}
+
+static void rules_init(void)
+{
+	if (rules_ready)
+		return;
+	rules_ready = 1;
+	rules_compile_set(rules_image_pats, rules_image_code, RULES_N(rules_image_pats));
+	rules_compile_set(rules_search_pats, rules_search_code, RULES_N(rules_search_pats));
+	rules_compile_set(rules_time_pats, rules_time_code, RULES_N(rules_time_pats));
+	for (size_t i = 0; i < RULES_NAUX; i++)
+		rules_aux_code[i] = rules_compile("aux", rules_aux_res[i]);
+}
+
+void rules_free(void)
+{
+	rules_free_set(rules_image_code, RULES_N(rules_image_pats));
+	rules_free_set(rules_search_code, RULES_N(rules_search_pats));
+	rules_free_set(rules_time_code, RULES_N(rules_time_pats));
+	rules_free_set(rules_aux_code, RULES_NAUX);
+	rules_subject_free();
+	rules_ready = 0;
+}
+
+size_t rules_text_len(const char *text)
+{
+	size_t n = text ? strnlen(text, RULES_TEXT_MAX + 1) : 0;
+
+	if (n <= RULES_TEXT_MAX)
+		return n;
+	/* Cut long text at a character boundary. */
+	n = RULES_TEXT_MAX;
+	while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
+		n--;
+	return n;
+}
+
+int rules_find(const pcre2_code *c, const char *s, size_t len, size_t from, size_t ov[4])
+{
+	pcre2_match_data *md;
+	PCRE2_SIZE *v;
+	int rc;
+
+	if (c == NULL || s == NULL || from > len)
+		return 0;
+	md = pcre2_match_data_create_from_pattern(c, NULL);
+	rc = pcre2_match(c, (PCRE2_SPTR)s, len, from, 0, md, NULL);
+	if (rc > 0) {
+		v = pcre2_get_ovector_pointer(md);
+		ov[0] = v[0];
+		ov[1] = v[1];
+		ov[2] = rc > 1 ? v[2] : PCRE2_UNSET;
+		ov[3] = rc > 1 ? v[3] : PCRE2_UNSET;
+	}
+	pcre2_match_data_free(md);
+	return rc > 0;
+}
+
+size_t rules_chars(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			n++;
+	return n;
+}
+
+/* The span [*a, *b) without leading punctuation and trailing punctuation
+ * or sentence particles (吗, 呢, 吧…). */
+static void rules_trim_span(const char *s, size_t *a, size_t *b)
+{
+	size_t ov[4];
+
+	if (*b <= *a)
+		return;
+	if (rules_find(rules_aux_code[RULES_AUX_TRIM_HEAD], s + *a, *b - *a, 0, ov))
+		*a += ov[1];
+	if (*b > *a && rules_find(rules_aux_code[RULES_AUX_TRIM_TAIL], s + *a, *b - *a, 0, ov))
+		*b = *a + ov[0];
+}
+
+static int rules_span_has(int which, const char *s, size_t a, size_t b)
+{
+	size_t ov[4];
+
+	return b > a && rules_find(rules_aux_code[which], s + a, b - a, 0, ov);
+}
+
+/* The checks some rules make on what they matched. */
+static int rules_check(enum rules_check ck, const char *s, const size_t ov[4])
+{
+	size_t a = ov[2], b = ov[3];
+
+	switch (ck) {
+	case RULES_CHECK_NONE:
+		return 1;
+	case RULES_CHECK_NOCHART:
+		return !rules_span_has(RULES_AUX_CHART_KINDS, s, ov[0], ov[1]);
+	default:
+		break;
+	}
+	if (a == PCRE2_UNSET)
+		return 0;
+	rules_trim_span(s, &a, &b);
+	if (b <= a || rules_chars(s + a, b - a) < (ck == RULES_CHECK_DESC4 ? 4u : 2u))
+		return 0;
+	if (ck == RULES_CHECK_OBJECT2)
+		return !rules_span_has(RULES_AUX_CHART_KINDS, s, a, b);
+	return !rules_span_has(RULES_AUX_TEXT_KINDS, s, a, b);
+}
+
+/* Does pattern i fire: some match of it passes its check. */
+static int rules_fires(const struct rules_pat *p, const pcre2_code *c, const char *s, size_t len)
+{
+	size_t ov[4], from = 0;
+
+	for (int tries = 0; tries < 32 && rules_find(c, s, len, from, ov); tries++) {
+		if (rules_check(p->check, s, ov))
+			return 1;
+		/* The next match starts after this one's first character. */
+		from = ov[0] + 1;
+		while (from < len && ((unsigned char)s[from] & 0xC0) == 0x80)
+			from++;
+	}
+	return 0;
+}
+
+static struct rules_match rules_run(const struct rules_pat *p, pcre2_code **codes, size_t n,
+				    const char *text)
+{
+	struct rules_match m = { 0, "none", 0.0 };
+	size_t len;
+
+	rules_init();
+	len = rules_text_len(text);
+	for (size_t i = 0; len > 0 && i < n; i++) {
+		if (!rules_fires(&p[i], codes[i], text, len))
+			continue;
+		m.matched = !p[i].exclude;
+		m.rule = p[i].name;
+		m.confidence = p[i].confidence;
+		break;
+	}
+	return m;
+}
+
+struct rules_match rules_image_intent(const char *text)
+{
+	return rules_run(rules_image_pats, rules_image_code, RULES_N(rules_image_pats), text);
+}
+
+struct rules_match rules_search_intent(const char *text)
+{
+	return rules_run(rules_search_pats, rules_search_code, RULES_N(rules_search_pats), text);
+}
+
+struct rules_match rules_time_intent(const char *text)
+{
+	return rules_run(rules_time_pats, rules_time_code, RULES_N(rules_time_pats), text);
+}
+
+static const char *const rules_route_names[] = {
+	[RULES_ROUTE_IMAGE] = "image_gen",
+	[RULES_ROUTE_SEARCH] = "web_search",
+	[RULES_ROUTE_TIME] = "time_query",
+	[RULES_ROUTE_CHAT] = "chat",
+};
+
+const char *rules_route_name(enum rules_route_kind k)
+{
+	return k <= RULES_ROUTE_CHAT ? rules_route_names[k] : "chat";
+}
+
+struct rules_decision rules_route(const char *text)
+{
+	struct rules_decision d;
+	struct rules_match img = rules_image_intent(text);
+
+	d.kind = RULES_ROUTE_CHAT;
+	d.m = img;
+	if (img.matched) {
+		d.kind = RULES_ROUTE_IMAGE;
+	} else if ((d.m = rules_search_intent(text)).matched) {
+		d.kind = RULES_ROUTE_SEARCH;
+	} else if ((d.m = rules_time_intent(text)).matched) {
+		d.kind = RULES_ROUTE_TIME;
+	} else if (img.confidence > 0) {
+		/* An exclusion said why this is not a picture request. */
+		d.m = img;
+	}
+	d.route = rules_route_name(d.kind);
+	return d;
+}
+
+static int rules_aux_match(int which, const char *text)
+{
+	size_t ov[4];
+
+	rules_init();
+	return rules_find(rules_aux_code[which], text, rules_text_len(text), 0, ov);
+}
+
+struct rules_match rules_adjust_intent(const char *text)
+{
+	struct rules_match m = { 0, "none", 0.0 };
+
+	if (text && rules_aux_match(RULES_AUX_ADJUST, text)) {
+		m.matched = 1;
+		m.rule = "adjust";
+		m.confidence = 0.85;
+	}
+	return m;
+}
+
+int rules_greeting(const char *text)
+{
+	return text && *text && rules_aux_match(RULES_AUX_GREETING, text);
+}
+
+int rules_blank(const char *text)
+{
+	return text == NULL || rules_aux_match(RULES_AUX_BLANK, text);
+}
+
+int rules_has_han(const char *text)
+{
+	return text && rules_aux_match(RULES_AUX_HAN, text);
+}

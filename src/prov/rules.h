@@ -1,0 +1,72 @@
+/* Intent rules over UTF-8 text: is this message asking for a picture, a
+ * web search, the time, or is it plain chat; and, for the image planner,
+ * which style it names, what its subject is, whether it adjusts the last
+ * picture. The chat workflow falls back to these when the model's route is
+ * missing or unsure, and the offline provider answers with them.
+ *
+ * The patterns are PCRE2 (UTF, Unicode properties, caseless), compiled on
+ * first use and kept for the life of the process; rules_free() releases
+ * them. Workers are single-threaded: call any rules_ function once before
+ * starting threads that share them. Text that is not valid UTF-8 simply
+ * matches less; nothing here fails on bad input. */
+#ifndef AV_RULES_H
+#define AV_RULES_H
+
+/* A decision and the rule that took it. */
+struct rules_match {
+	int matched;          /* 1: the intent is there */
+	const char *rule;     /* stable short name of the deciding rule; "none" when no rule fired */
+	double confidence;    /* how sure the decision (either way) is, 0..1 */
+};
+
+/* Seed 004 §2: three exclusions (recalling, past, cannot), then eight
+ * positive rules in order. */
+struct rules_match rules_image_intent(const char *text);
+/* Seed 004 §3: ten patterns, any of which means a web search. */
+struct rules_match rules_search_intent(const char *text);
+/* Seed 004 §7.1: the clock, the date, the weekday, a timestamp. */
+struct rules_match rules_time_intent(const char *text);
+
+enum rules_route_kind {
+	RULES_ROUTE_IMAGE,
+	RULES_ROUTE_SEARCH,
+	RULES_ROUTE_TIME,
+	RULES_ROUTE_CHAT
+};
+
+struct rules_decision {
+	enum rules_route_kind kind;
+	const char *route;         /* "image_gen", "web_search", "time_query", "chat" */
+	struct rules_match m;      /* the rule that chose it (for chat: the last one asked) */
+};
+
+/* The seed's order: image, then search, then time, else chat. */
+struct rules_decision rules_route(const char *text);
+const char *rules_route_name(enum rules_route_kind k);
+
+/* A style from the lexicon, with its name in both languages. */
+struct rules_style {
+	const char *zh;
+	const char *en;
+	const char *pattern;       /* the alternation that finds it */
+};
+
+/* The style the text names first (by position), or NULL. Lent. */
+const struct rules_style *rules_style(const char *text);
+/* "Make it brighter", "change the resolution": an edit of the last picture. */
+struct rules_match rules_adjust_intent(const char *text);
+/* The whole message is a greeting ("你好", "hello!"). */
+int rules_greeting(const char *text);
+/* Nothing but spaces, punctuation, symbols and emoji. */
+int rules_blank(const char *text);
+/* The text contains Han characters. */
+int rules_has_han(const char *text);
+/* What a picture request is of: the text minus the command words, measure
+ * words, style words and trailing particles. Never NULL; may be "". The
+ * caller frees it. */
+char *rules_subject(const char *text);
+
+/* Releases the compiled patterns (they are compiled again if used later). */
+void rules_free(void);
+
+#endif

@@ -1,0 +1,193 @@
+/* What a picture request is of, and in which style: the style lexicon
+ * (Chinese and English names of the styles the style library knows) and
+ * the subject extraction, a fixed sequence of removals (style words, the
+ * command, measure words, "a picture of", trailing particles). A step
+ * that would leave nothing is skipped, so "画一张海报" keeps "海报". */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "prov/rules.h"
+#include "prov/rules_int.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+
+static const struct rules_style rules_styles[] = {
+	{ "赛博朋克", "cyberpunk", "赛博朋克|赛博|\\bcyber\\s*punk\\b" },
+	{ "蒸汽朋克", "steampunk", "蒸汽朋克|\\bsteam\\s*punk\\b" },
+	{ "蒸汽波", "vaporwave", "蒸汽波|\\bvapou?r\\s*wave\\b" },
+	{ "水彩", "watercolor", "水彩|\\bwater\\s*colou?rs?\\b" },
+	{ "油画", "oil painting", "油画|\\boil\\s+paint(?:ing)?\\b" },
+	{ "像素", "pixel art", "像素|\\bpixel(?:\\s*art)?\\b|\\b8-?bit\\b" },
+	{ "动漫", "anime", "动漫|二次元|日漫|漫画风|\\banime\\b|\\bmanga\\b" },
+	{ "写实", "photorealistic", "超写实|写实|真实感|照片级|\\bphoto-?realistic\\b|"
+				    "\\bhyper-?realistic\\b|\\brealistic\\b" },
+	{ "水墨", "ink wash", "水墨|国画|中国画|\\bink\\s+wash\\b|\\bsumi-?e\\b" },
+	{ "极简", "minimalist", "极简|简约|\\bminimalist\\b|\\bminimal\\b" },
+	{ "复古", "retro", "复古|怀旧|\\bretro\\b|\\bvintage\\b" },
+	{ "素描", "pencil sketch", "素描|铅笔画|\\bpencil\\s+sketch\\b|\\bcharcoal\\b" },
+	{ "3D渲染", "3D render", "3D渲染|三维|\\bC4D\\b|\\b3D(?:\\s+render)?\\b|\\bblender\\b" },
+	{ "扁平插画", "flat illustration", "扁平|\\bflat\\s+(?:design|illustration)\\b" },
+	{ "印象派", "impressionist", "印象派|\\bimpressionis[mt]\\b" },
+	{ "吉卜力", "Studio Ghibli", "吉卜力|宫崎骏|\\bghibli\\b" },
+	{ "科幻", "sci-fi", "科幻|未来感|未来主义|\\bsci-?fi\\b|\\bfuturistic\\b" },
+	{ "童话", "fairy tale", "童话|\\bfairy\\s*tale\\b" },
+	{ "哥特", "gothic", "哥特|\\bgothic\\b" },
+	{ "波普", "pop art", "波普|\\bpop\\s+art\\b" },
+	{ "浮世绘", "ukiyo-e", "浮世绘|\\bukiyo-?e\\b" },
+	{ "霓虹", "neon", "霓虹|\\bneon\\b" },
+};
+
+#define RULES_NSTYLES (sizeof(rules_styles) / sizeof(rules_styles[0]))
+
+struct rules_step {
+	const char *name;
+	const char *re;       /* NULL: built from the style lexicon */
+	const char *with;
+	int global;
+	int may_empty;        /* a clean-up step: it may leave nothing ("你能生成吗") */
+};
+
+#define RULES_MEASURE \
+	"^\\s*(?:(?:[一两二三四五六七八九十几百\\d]+|这|那)\\s*" \
+	"[张幅副帧个只位条座朵棵片份套组对群头匹辆栋间]|一些|一点|[个只](?!人)(?=\\S))"
+
+static const struct rules_step rules_steps[] = {
+	{ "style", NULL, "", 1, 0 },
+	{ "replace_to", "^.*?(?:换成|改成|替换成|替换为|变成|改为|换为|\\breplace\\s+(?:it\\s+|them\\s+)?with\\b|"
+			"\\bturn\\s+(?:it\\s+)?into\\b|\\bchange\\s+(?:it\\s+)?(?:to|into)\\b)\\s*", "", 0, 0 },
+	{ "zh_command", "^[\\s\\p{P}\\p{S}]*(?:(?:请你?|麻烦你?|帮我|给我|为我|帮忙|我想要?|我要|想要|"
+			"能不能|可不可以|可以|能否|你能|你可以|能|再|重新|直接)\\s*)*"
+			"(?:(?:来|给)(?=[画绘生一]))?(?:画|绘制|绘|生成|制作|创作|设计)?(?:一下|出来|出)?", "", 0, 0 },
+	{ "en_command", "^\\s*(?:(?:please|can\\s+you|could\\s+you|would\\s+you|i\\s+want(?:\\s+you)?|"
+			"i'd\\s+like(?:\\s+you)?|i\\s+need)\\s+)*(?:to\\s+)?(?:(?:draw|paint|sketch|illustrate|"
+			"generate|create|make|render|design)\\b\\s*)?(?:(?:me|us)\\b\\s*)?", "", 0, 0 },
+	{ "en_picture_of", "^(?:an?\\s+|the\\s+|some\\s+)?(?:image|picture|photo|illustration|drawing|"
+			   "painting|portrait|poster|wallpaper)s?\\s+of\\s+", "", 0, 0 },
+	{ "measure", RULES_MEASURE, "", 0, 0 },
+	{ "picture_lead", "^(?:(?:图片|图像|照片|相片|插画)(?:[，,：:]|内容[是为]|主题[是为]|关于)?|"
+			  "(?:图|画)(?:[，,：:]|内容[是为]|主题[是为]))\\s*", "", 0, 0 },
+	{ "measure_again", RULES_MEASURE, "", 0, 0 },
+	{ "en_article", "^(?:an?|the|some)\\s+", "", 0, 0 },
+	{ "picture_tail", "的?(?:图片|图像|照片|插画|画作)\\z|的(?:画|图)\\z|"
+			  "\\s+(?:image|picture|photo|illustration)s?\\z", "", 0, 0 },
+	{ "tail", "[\\s\\p{P}\\p{S}吗呢吧啊呀嘛哦哟]+\\z", "", 0, 1 },
+	{ "head", "^[\\s\\p{P}\\p{S}]+", "", 0, 1 },
+	{ "de", "^的|的\\z", "", 1, 1 },
+	{ "spaces", "\\s{2,}", " ", 1, 1 },
+};
+
+#define RULES_NSTEPS (sizeof(rules_steps) / sizeof(rules_steps[0]))
+
+static pcre2_code *rules_style_code[RULES_NSTYLES];
+static pcre2_code *rules_step_code[RULES_NSTEPS];
+static int rules_subject_ready;
+
+/* Any style word, with what usually comes with it: 以…风格, in … style. */
+static pcre2_code *rules_style_removal(void)
+{
+	struct buf b;
+	pcre2_code *c;
+
+	buf_init(&b, 8192);
+	buf_adds(&b, "(?:以|用|采用|带有|\\bin\\s+(?:an?\\s+)?)?(?:");
+	for (size_t i = 0; i < RULES_NSTYLES; i++)
+		buf_printf(&b, "%s%s", i ? "|" : "", rules_styles[i].pattern);
+	buf_adds(&b, ")(?:\\s*(?:风格|画风|风|效果|质感|色调|感|\\bstyle\\b))?的?");
+	c = rules_compile("style", b.data);
+	buf_free(&b);
+	return c;
+}
+
+static void rules_subject_init(void)
+{
+	if (rules_subject_ready)
+		return;
+	rules_subject_ready = 1;
+	for (size_t i = 0; i < RULES_NSTYLES; i++)
+		rules_style_code[i] = rules_compile(rules_styles[i].zh, rules_styles[i].pattern);
+	for (size_t i = 0; i < RULES_NSTEPS; i++)
+		rules_step_code[i] = rules_steps[i].re ? rules_compile(rules_steps[i].name, rules_steps[i].re)
+						       : rules_style_removal();
+}
+
+void rules_subject_free(void)
+{
+	for (size_t i = 0; i < RULES_NSTYLES; i++) {
+		pcre2_code_free(rules_style_code[i]);
+		rules_style_code[i] = NULL;
+	}
+	for (size_t i = 0; i < RULES_NSTEPS; i++) {
+		pcre2_code_free(rules_step_code[i]);
+		rules_step_code[i] = NULL;
+	}
+	rules_subject_ready = 0;
+}
+
+const struct rules_style *rules_style(const char *text)
+{
+	const struct rules_style *best = NULL;
+	size_t ov[4], at = (size_t)-1, len;
+
+	rules_subject_init();
+	len = rules_text_len(text);
+	for (size_t i = 0; len > 0 && i < RULES_NSTYLES; i++) {
+		if (rules_find(rules_style_code[i], text, len, 0, ov) && ov[0] < at) {
+			at = ov[0];
+			best = &rules_styles[i];
+		}
+	}
+	return best;
+}
+
+/* One substitution; NULL when it could not be made. */
+static char *rules_subst(const pcre2_code *c, const char *s, const char *with, int global)
+{
+	size_t len = strlen(s);
+	PCRE2_SIZE outlen = len + 16;
+	uint32_t opt = PCRE2_SUBSTITUTE_OVERFLOW_LENGTH | (global ? PCRE2_SUBSTITUTE_GLOBAL : 0);
+	char *out = xmalloc(outlen);
+	int rc;
+
+	rc = pcre2_substitute(c, (PCRE2_SPTR)s, len, 0, opt, NULL, NULL, (PCRE2_SPTR)with,
+			      PCRE2_ZERO_TERMINATED, (PCRE2_UCHAR *)out, &outlen);
+	if (rc == PCRE2_ERROR_NOMEMORY) {
+		out = xrealloc(out, outlen);
+		rc = pcre2_substitute(c, (PCRE2_SPTR)s, len, 0, opt & ~PCRE2_SUBSTITUTE_OVERFLOW_LENGTH,
+				      NULL, NULL, (PCRE2_SPTR)with, PCRE2_ZERO_TERMINATED,
+				      (PCRE2_UCHAR *)out, &outlen);
+	}
+	if (rc < 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static int rules_empty(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	return *s == '\0';
+}
+
+char *rules_subject(const char *text)
+{
+	char *cur, *next;
+
+	rules_subject_init();
+	cur = xstrndup(text ? text : "", rules_text_len(text));
+	for (size_t i = 0; i < RULES_NSTEPS; i++) {
+		if (rules_step_code[i] == NULL)
+			continue;
+		next = rules_subst(rules_step_code[i], cur, rules_steps[i].with, rules_steps[i].global);
+		if (next == NULL || (rules_empty(next) && !rules_empty(cur) && !rules_steps[i].may_empty)) {
+			free(next);
+			continue;
+		}
+		free(cur);
+		cur = next;
+	}
+	if (rules_empty(cur))
+		cur[0] = '\0';
+	return cur;
+}

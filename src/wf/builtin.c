@@ -1,0 +1,10 @@
+/* The workflows this product runs, registered at start-up. */
+#include "config.h"
+#include "graph/graph.h"
+#include "wf/builtin.h"
+#include "wf/image.h"
+
+void wf_builtin_register(void)
+{
+	wf_register(&wf_image);
+}

@@ -1,0 +1,418 @@
+/* The image agent workflow (seed 000, second version, with the first
+ * version's details): its input, multi-turn context, the planner and the
+ * retrieval (rag) node, and the node table. Execution, review and the
+ * result's components are in image_run.c. */
+#include "config.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "app.h"
+#include "conf/conf.h"
+#include "kb/kb.h"
+#include "prov/imgin.h"
+#include "prov/prov.h"
+#include "store/store.h"
+#include "util/clock.h"
+#include "wf/image.h"
+
+#define IMAGE_TEXT_MAX 4000
+#define IMAGE_MESSAGES_MAX 50   /* seed 000 §7.4 */
+#define IMAGE_CONTEXT 5         /* seed 000 §5.2: the last five messages */
+#define IMAGE_RAG_LIMIT 3
+#define IMAGE_RAG_MIN 0.6
+
+int image_zh(const json_t *state)
+{
+	return json_is_true(json_object_get(state, "zh"));
+}
+
+void image_thought(struct step_ctx *c, const char *zh, const char *en, ...)
+{
+	char msg[512];
+	json_t *ev = step_event(c, "thought_log");
+	va_list ap;
+
+	va_start(ap, en);
+	vsnprintf(msg, sizeof msg, image_zh(c->state) ? zh : en, ap);
+	va_end(ap);
+	json_object_set_new(ev, "message", json_string(msg));
+	step_emit(c, ev);
+}
+
+const char *image_set_error(struct step_ctx *c, const char *code, const char *message)
+{
+	json_object_set_new(c->state, "error", json_pack("{s:s, s:s, s:s}", "code", code, "message",
+							 message, "node", c->node));
+	return "error_handler";
+}
+
+json_int_t image_retry_count(const json_t *state)
+{
+	return json_integer_value(json_object_get(json_object_get(state, "metadata"), "retryCount"));
+}
+
+/* Appends a message, keeping at most IMAGE_MESSAGES_MAX (oldest dropped). */
+static void image_push_message(json_t *state, const char *role, const char *content)
+{
+	json_t *msgs = json_object_get(state, "messages");
+
+	json_array_append_new(msgs, json_pack("{s:s, s:s, s:I}", "role", role, "content", content,
+					      "timestamp", (json_int_t)clock_wall_ms()));
+	while (json_array_size(msgs) > IMAGE_MESSAGES_MAX)
+		json_array_remove(msgs, 0);
+}
+
+/* The mask and the base image of an inpainting request, stored once as
+ * assets: the state keeps their ids. */
+static int image_mask_in(struct step_ctx *c, const json_t *mask, json_t *user, char *err, size_t n)
+{
+	const struct conf *cf = step_conf(c);
+	const char *b64 = json_string_value(json_object_get(mask, "base64"));
+	const char *url = json_string_value(json_object_get(mask, "imageUrl"));
+	json_t *coords = json_object_get(mask, "coordinates");
+	struct imgin m, base;
+	char id[64];
+
+	if (!json_is_object(mask) || b64 == NULL)
+		return snprintf(err, n, "maskData.base64 (a PNG mask as a data URL or base64) is required"), -1;
+	if (url == NULL || *url == '\0')
+		return snprintf(err, n, "maskData.imageUrl (the image to repaint) is required"), -1;
+	if (coords && !json_is_array(coords))
+		return snprintf(err, n, "maskData.coordinates must be an array of points"), -1;
+	if (imgin_decode(b64, (size_t)cf->mask_max_bytes, &m) < 0)
+		return snprintf(err, n, "maskData.base64: %s", m.error), -1;
+	if (step_asset_put(c, m.mime, m.data, m.len, id, sizeof id) < 0) {
+		imgin_free(&m);
+		return snprintf(err, n, "the mask could not be stored"), -1;
+	}
+	imgin_free(&m);
+	json_object_set_new(user, "maskAsset", json_string(id));
+	if (imgin_load(step_store(c), cf, url, (size_t)cf->fetch_max_bytes, &base) < 0)
+		return snprintf(err, n, "maskData.imageUrl: %s", base.error), -1;
+	if (base.asset[0] == '\0' && step_asset_put(c, base.mime, base.data, base.len, id, sizeof id) < 0) {
+		imgin_free(&base);
+		return snprintf(err, n, "the base image could not be stored"), -1;
+	}
+	json_object_set_new(user, "baseAsset", json_string(base.asset[0] ? base.asset : id));
+	imgin_free(&base);
+	if (coords)
+		json_object_set(user, "coordinates", coords);
+	return 0;
+}
+
+/* Checks a turn's input and puts it in the state as userInput. */
+static int image_take_input(struct step_ctx *c, json_t *state, const json_t *input, char *err,
+			    size_t n)
+{
+	json_t *text = json_object_get(input, "text"), *mask = json_object_get(input, "maskData");
+	json_t *user;
+	const char *t;
+
+	if (text && !json_is_string(text))
+		return snprintf(err, n, "text must be a string"), -1;
+	t = text ? json_string_value(text) : "";
+	if (strlen(t) > IMAGE_TEXT_MAX)
+		return snprintf(err, n, "text is longer than %d bytes", IMAGE_TEXT_MAX), -1;
+	if (*t == '\0' && (mask == NULL || json_is_null(mask)))
+		return snprintf(err, n, "send a description of the picture (text), or paint a mask "
+			 "(maskData) on an image to change it · 请输入画面描述，或在图片上绘制蒙版"), -1;
+	user = json_pack("{s:s}", "text", t);
+	if (mask && !json_is_null(mask) && image_mask_in(c, mask, user, err, n) < 0) {
+		json_decref(user);
+		return -1;
+	}
+	json_object_set_new(state, "userInput", user);
+	json_object_set_new(state, "zh", json_boolean(step_text_is_zh(t) || *t == '\0'));
+	if (*t)
+		image_push_message(state, "user", t);
+	return 0;
+}
+
+static void image_reset_turn(json_t *state)
+{
+	static const char *const fields[] = { "intent", "enhancedPrompt", "executionResult",
+					      "qualityCheck", "error" };
+
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		json_object_set_new(state, fields[i], json_null());
+	json_object_set_new(state, "uiComponents", json_array());
+	json_object_set_new(state, "metadata", json_pack("{s:i, s:I}", "retryCount", 0, "startTime",
+							 (json_int_t)clock_wall_ms()));
+}
+
+static int image_size(const json_t *input, const char *key, json_int_t *out, char *err, size_t n)
+{
+	json_t *v = json_object_get(input, key);
+
+	if (v == NULL)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 64 || json_integer_value(v) > 4096)
+		return snprintf(err, n, "%s must be a whole number of pixels from 64 to 4096", key), -1;
+	*out = json_integer_value(v);
+	return 0;
+}
+
+static json_t *image_init(struct step_ctx *c, const json_t *input, char *err, size_t errlen)
+{
+	json_t *state = json_pack("{s:[], s:{s:i, s:i, s:i}, s:n}", "messages", "params", "width",
+				  1024, "height", 1024, "styleStrength", 70, "lastResult");
+	json_int_t w = 1024, h = 1024;
+
+	if (image_size(input, "width", &w, err, errlen) < 0 ||
+	    image_size(input, "height", &h, err, errlen) < 0 ||
+	    image_take_input(c, state, input, err, errlen) < 0) {
+		json_decref(state);
+		return NULL;
+	}
+	json_object_set_new(json_object_get(state, "params"), "width", json_integer(w));
+	json_object_set_new(json_object_get(state, "params"), "height", json_integer(h));
+	image_reset_turn(state);
+	return state;
+}
+
+/* A new turn on a finished thread: the last result becomes context. */
+static const char *image_turn(struct step_ctx *c, json_t *state, const json_t *input, char *err,
+			      size_t errlen)
+{
+	json_t *last = json_object_get(state, "executionResult");
+
+	if (json_is_object(last))
+		json_object_set(state, "lastResult", last);
+	if (image_take_input(c, state, input, err, errlen) < 0)
+		return NULL;
+	image_reset_turn(state);
+	return "planner";
+}
+
+/* The planner's model messages: the seed's system prompt, the last five
+ * messages, and the last result when the user asks to adjust it. */
+static json_t *image_planner_messages(const json_t *state, int adjust)
+{
+	json_t *msgs = json_array(), *hist = json_object_get(state, "messages"), *m;
+	json_t *last = json_object_get(state, "lastResult");
+	size_t n = json_array_size(hist), i;
+
+	json_array_append_new(msgs, json_pack("{s:s, s:s}", "role", "system", "content",
+		"你是一个专业的 AI 图像生成助手。请分析用户的输入，识别用户的意图。\n"
+		"可能的意图类型：generate_image（生成新图片）、inpainting（修改图片的某个区域，通常伴随蒙版数据）、"
+		"adjust_parameters（调整生成参数，如风格强度、尺寸）。\n"
+		"请以 JSON 格式返回：{\"action\": \"generate_image\" | \"inpainting\" | \"adjust_parameters\" | "
+		"\"unknown\", \"subject\": \"主要对象\", \"style\": \"风格关键词\", \"confidence\": 0.0-1.0, "
+		"\"reasoning\": \"分析理由\"}\n如果检测到蒙版数据，则 action 必须为 \"inpainting\"。"));
+	if (adjust && json_is_object(last))
+		json_array_append_new(msgs, json_pack("{s:s, s:s+}", "role", "assistant", "content",
+			"上一次生成的结果：", json_string_value(json_object_get(last, "imageUrl")) ?: ""));
+	for (i = n > IMAGE_CONTEXT ? n - IMAGE_CONTEXT : 0; i < n; i++) {
+		m = json_array_get(hist, i);
+		json_array_append_new(msgs, json_pack("{s:O, s:O}", "role", json_object_get(m, "role"),
+						      "content", json_object_get(m, "content")));
+	}
+	return msgs;
+}
+
+static int image_wants_adjust(const char *text)
+{
+	return strstr(text, "再") || strstr(text, "调整") || strstr(text, "adjust") ||
+	       strstr(text, "Adjust") || strstr(text, "again");
+}
+
+/* The offline rules answer when the model's reply cannot be used. */
+static json_t *image_rules_intent(struct step_ctx *c, const json_t *facts)
+{
+	struct chat_call call = { .task = "intent", .facts = facts, .json_mode = 1 };
+	struct prov_answer a;
+	json_t *j = NULL;
+
+	prov_answer_init(&a);
+	if (prov_offline_ops.chat(step_prov(c), &step_conf(c)->prov[PROV_CHAT], &call, 1, NULL, &a) > 0)
+		j = json_incref(a.json);
+	prov_answer_free(&a);
+	return j;
+}
+
+/* Keeps the intent's fields to the seed's shape and types. */
+static json_t *image_intent_clean(const json_t *raw, const char *raw_text)
+{
+	static const char *const actions[] = { "generate_image", "inpainting", "adjust_parameters" };
+	const char *action = json_string_value(json_object_get(raw, "action"));
+	json_t *conf = json_object_get(raw, "confidence");
+	const char *act = "unknown";
+
+	for (size_t i = 0; action && i < sizeof actions / sizeof actions[0]; i++)
+		if (strcmp(action, actions[i]) == 0)
+			act = actions[i];
+	if (action && strcmp(action, "parameter_adjustment") == 0)  /* the first version's name */
+		act = "adjust_parameters";
+	return json_pack("{s:s, s:s, s:s, s:f, s:s, s:s}", "action", act, "subject",
+			 json_string_value(json_object_get(raw, "subject")) ?: "", "style",
+			 json_string_value(json_object_get(raw, "style")) ?: "", "confidence",
+			 json_is_number(conf) ? json_number_value(conf) : 0.0, "reasoning",
+			 json_string_value(json_object_get(raw, "reasoning")) ?: "", "rawResponse",
+			 raw_text ? raw_text : "");
+}
+
+/* Asks the model; a reply that is not JSON falls back to the rules with
+ * the raw answer kept (seed 000 §3.1). NULL with the error set when the
+ * model failed outright. */
+static json_t *image_plan(struct step_ctx *c, const json_t *facts, int adjust)
+{
+	const struct conf *cf = step_conf(c);
+	json_t *msgs = image_planner_messages(c->state, adjust), *intent = NULL, *rules;
+	struct chat_call call = { .task = "intent", .messages = msgs, .facts = facts,
+				  .temperature = 0.3, .json_mode = 1,
+				  .timeout_ms = cf->image_planner_timeout_ms };
+	struct prov_answer a;
+
+	step_chat(c, &call, &a);
+	if (a.status == PROV_OK) {
+		intent = image_intent_clean(a.json, a.text);
+	} else if (a.status == PROV_BAD_ANSWER && a.text && (rules = image_rules_intent(c, facts))) {
+		intent = image_intent_clean(rules, a.text);
+		json_decref(rules);
+		image_thought(c, "模型返回的不是 JSON，已按规则解析意图", "the model's reply was not JSON: "
+			      "the intent comes from the rules");
+	} else {
+		char msg[320];
+
+		snprintf(msg, sizeof msg, "%s: %s", prov_status_name(a.status), a.error);
+		image_set_error(c, a.status == PROV_TIMEOUT ? "planner_timeout" : "planner_failed", msg);
+	}
+	prov_answer_free(&a);
+	json_decref(msgs);
+	return intent;
+}
+
+static enum node_rc image_planner(struct step_ctx *c)
+{
+	json_t *user = json_object_get(c->state, "userInput");
+	const char *text = json_string_value(json_object_get(user, "text")) ?: "";
+	int has_mask = json_is_string(json_object_get(user, "maskAsset"));
+	int adjust = image_wants_adjust(text) && json_is_object(json_object_get(c->state, "lastResult"));
+	json_t *facts = json_pack("{s:s, s:b, s:O}", "text", text, "hasMask", has_mask, "lastResult",
+				  adjust ? json_object_get(c->state, "lastResult") : json_null());
+	json_t *intent = image_plan(c, facts, adjust);
+	double conf;
+
+	json_decref(facts);
+	if (intent == NULL) {
+		json_object_set_new(c->state, "intent", json_pack("{s:s, s:f}", "action", "unknown",
+								  "confidence", 0.0));
+		c->next = "error_handler";
+		return NODE_NEXT;
+	}
+	if (has_mask && strcmp(json_string_value(json_object_get(intent, "action")), "inpainting")) {
+		json_object_set_new(intent, "action", json_string("inpainting"));
+		json_object_set_new(intent, "confidence", json_real(0.9));
+	}
+	json_object_set_new(c->state, "intent", intent);
+	conf = json_number_value(json_object_get(intent, "confidence"));
+	image_thought(c, "已识别意图：%s，置信度：%.2f", "intent: %s, confidence %.2f",
+		      json_string_value(json_object_get(intent, "action")), conf);
+	if (strcmp(json_string_value(json_object_get(intent, "action")), "unknown") != 0 && conf > 0.5) {
+		c->next = "rag";
+		return NODE_NEXT;
+	}
+	c->next = image_set_error(c, "unknown_intent", image_zh(c->state)
+		? "没能理解想要生成什么。试试描述画面，例如：赛博朋克风格的猫"
+		: "I could not tell what to draw. Try describing the picture, e.g. \"a cyberpunk cat\"");
+	return NODE_NEXT;
+}
+
+/* Retrieval: cached per query; a failure keeps the original prompt. */
+static json_t *image_retrieve(struct step_ctx *c, const char *query, double min_sim)
+{
+	const struct conf *cf = step_conf(c);
+	struct kb *kb = kb_styles(step_app(c));
+	char key[1100];
+	json_t *hits = NULL;
+
+	if (kb == NULL)
+		return NULL;
+	snprintf(key, sizeof key, "%.2f|%s", min_sim, query);
+	if (cf->cache_retrieval_ttl > 0 && step_store(c) &&
+	    store_cache_get(step_store(c), "rag", key, &hits) == 0)
+		return hits;
+	hits = kb_search(kb, query, IMAGE_RAG_LIMIT, min_sim);
+	if (hits && cf->cache_retrieval_ttl > 0 && step_store(c))
+		store_cache_put(step_store(c), "rag", key, hits, cf->cache_retrieval_ttl * 1000LL);
+	return hits;
+}
+
+static char *image_join_prompt(const char *original, const json_t *hits, int inpaint)
+{
+	struct buf b;
+	size_t i;
+	json_t *h;
+
+	buf_init(&b, 16384);
+	buf_adds(&b, original);
+	if (inpaint)
+		buf_adds(&b, " (in the masked area)");
+	json_array_foreach(hits, i, h) {
+		buf_adds(&b, ", ");
+		buf_adds(&b, json_string_value(json_object_get(h, "prompt")) ?: "");
+	}
+	return buf_steal(&b);
+}
+
+static enum node_rc image_rag(struct step_ctx *c)
+{
+	json_t *intent = json_object_get(c->state, "intent");
+	const char *text = json_string_value(json_object_get(json_object_get(c->state, "userInput"),
+							     "text")) ?: "";
+	const char *subject = json_string_value(json_object_get(intent, "subject")) ?: "";
+	const char *style = json_string_value(json_object_get(intent, "style")) ?: "";
+	json_int_t retry = image_retry_count(c->state);
+	char query[1024], *final, names[512] = "";
+	/* A retry after a failed review lowers the bar to let more style in. */
+	double min_sim = IMAGE_RAG_MIN - 0.1 * (double)retry;
+	json_t *hits, *h, *retrieved = json_array();
+	const char *original = *text ? text : subject;
+	size_t i;
+
+	snprintf(query, sizeof query, "%s %s %s", style, subject, text);
+	hits = image_retrieve(c, query, min_sim < 0.3 ? 0.3 : min_sim);
+	if (hits == NULL)
+		image_thought(c, "风格库暂不可用，使用原始 Prompt", "the style library is not available: "
+			      "using the original prompt");
+	json_array_foreach(hits, i, h) {
+		json_array_append_new(retrieved, json_pack("{s:O, s:O, s:O}", "style",
+			json_object_get(h, image_zh(c->state) ? "name_zh" : "name_en"), "prompt",
+			json_object_get(h, "prompt"), "similarity", json_object_get(h, "similarity")));
+		snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+			 json_string_value(json_object_get(h, image_zh(c->state) ? "name_zh" : "name_en")) ?: "");
+	}
+	if (hits && json_array_size(hits) > 0)
+		image_thought(c, "检索到 %d 条相关风格：%s", "found %d matching styles: %s",
+			      (int)json_array_size(hits), names);
+	else if (hits)
+		image_thought(c, "未检索到匹配的风格，使用原始 Prompt", "no matching style: using the "
+			      "original prompt");
+	final = image_join_prompt(original, hits, !strcmp(json_string_value(json_object_get(intent,
+								"action")) ?: "", "inpainting"));
+	json_object_set_new(c->state, "enhancedPrompt", json_pack("{s:s, s:o, s:s}", "original",
+							original, "retrieved", retrieved, "final", final));
+	free(final);
+	json_decref(hits);
+	c->next = "executor";
+	return NODE_NEXT;
+}
+
+static const struct wf_node image_nodes[] = {
+	{ "planner", image_planner, 0 },
+	{ "rag", image_rag, 0 },
+	{ "executor", image_executor, 0 },
+	{ "critic", image_critic, 0 },
+	{ "genui", image_genui, 0 },
+	{ "error_handler", image_error_handler, 0 },
+};
+
+const struct workflow wf_image = {
+	.name = "image",
+	.nodes = image_nodes,
+	.nnodes = sizeof image_nodes / sizeof image_nodes[0],
+	.start = "planner",
+	.init = image_init,
+	.turn = image_turn,
+};

@@ -1,0 +1,420 @@
+/* The image agent's second half: the executor (text to image, inpainting,
+ * parameter adjustment), the critic, the result's UI components (genui)
+ * and the error handler (seed 000 §3.3–§4.2). */
+#include "config.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "conf/conf.h"
+#include "prov/prov.h"
+#include "store/store.h"
+#include "util/clock.h"
+#include "wf/image.h"
+
+static const char *image_action(const json_t *state)
+{
+	return json_string_value(json_object_get(json_object_get(state, "intent"), "action")) ?: "";
+}
+
+static json_int_t image_param(const json_t *state, const char *key)
+{
+	return json_integer_value(json_object_get(json_object_get(state, "params"), key));
+}
+
+static void image_set_retry(json_t *state, json_int_t n)
+{
+	json_object_set_new(json_object_get(state, "metadata"), "retryCount", json_integer(n));
+}
+
+/* A number after one of the words in text (风格强度 80, strength 80). */
+static int image_number_after(const char *text, const char *const *words, long *out)
+{
+	for (size_t i = 0; words[i]; i++) {
+		const char *p = strstr(text, words[i]);
+
+		if (p == NULL)
+			continue;
+		p += strlen(words[i]);
+		while (*p && !isdigit((unsigned char)*p) && (unsigned char)*p < 0x80 && *p != '\n')
+			p++;
+		if (isdigit((unsigned char)*p)) {
+			*out = strtol(p, NULL, 10);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* adjust_parameters: style strength and resolution from the request's
+ * words, applied to the state's params. Returns a short description. */
+static void image_adjust(struct step_ctx *c, char *what, size_t n)
+{
+	static const char *const strength[] = { "风格强度", "强度", "strength", NULL };
+	const char *text = json_string_value(json_object_get(json_object_get(c->state, "userInput"),
+							     "text")) ?: "";
+	json_t *params = json_object_get(c->state, "params");
+	long s = (long)image_param(c->state, "styleStrength"), w, h;
+	const char *x;
+
+	if (!image_number_after(text, strength, &s)) {
+		if (strstr(text, "更强") || strstr(text, "加强") || strstr(text, "stronger"))
+			s += 15;
+		else if (strstr(text, "更弱") || strstr(text, "减弱") || strstr(text, "weaker") ||
+			 strstr(text, "淡一点"))
+			s -= 15;
+	}
+	s = s < 0 ? 0 : s > 100 ? 100 : s;
+	json_object_set_new(params, "styleStrength", json_integer(s));
+	for (x = text; (x = strpbrk(x, "xX*×")) != NULL; x++) {
+		const char *p = x;
+
+		while (p > text && isdigit((unsigned char)p[-1]))
+			p--;
+		w = strtol(p, NULL, 10);
+		h = strtol(x + (strncmp(x, "×", strlen("×")) == 0 ? strlen("×") : 1), NULL, 10);
+		if (w >= 64 && w <= 4096 && h >= 64 && h <= 4096) {
+			json_object_set_new(params, "width", json_integer(w));
+			json_object_set_new(params, "height", json_integer(h));
+			break;
+		}
+	}
+	if (strstr(text, "高清") || strstr(text, "高分辨率") || strstr(text, "HD") || strstr(text, "4k") ||
+	    strstr(text, "4K")) {
+		json_object_set_new(params, "width", json_integer(2048));
+		json_object_set_new(params, "height", json_integer(2048));
+	}
+	snprintf(what, n, "styleStrength %ld, %lldx%lld", s, (long long)image_param(c->state, "width"),
+		 (long long)image_param(c->state, "height"));
+}
+
+/* The prompt of an adjustment: the last result's, with the new strength. */
+static char *image_adjust_prompt(struct step_ctx *c)
+{
+	json_t *last = json_object_get(c->state, "lastResult");
+	const char *prev = json_string_value(json_object_get(json_object_get(last, "metadata"), "prompt"));
+	const char *final = json_string_value(json_object_get(json_object_get(c->state, "enhancedPrompt"),
+							      "final")) ?: "";
+	char *p;
+
+	if (asprintf(&p, "%s, style strength %lld%%", prev ? prev : final,
+		     (long long)image_param(c->state, "styleStrength")) < 0)
+		return NULL;
+	return p;
+}
+
+/* Loads an asset the state names into an image call's base or mask. */
+static int image_load_asset(struct step_ctx *c, const char *field, unsigned char **data, size_t *len,
+			    char **mime)
+{
+	const char *id = json_string_value(json_object_get(json_object_get(c->state, "userInput"), field));
+	void *d = NULL;
+
+	if (id == NULL || store_asset_get(step_store(c), id, mime, &d, len) != 0)
+		return -1;
+	*data = d;
+	return 0;
+}
+
+static const char *image_task_type(const char *action)
+{
+	if (strcmp(action, "inpainting") == 0)
+		return "inpainting";
+	if (strcmp(action, "adjust_parameters") == 0)
+		return "parameter_adjustment";
+	return "text_to_image";
+}
+
+/* Stores the image and records executionResult. */
+static int image_record(struct step_ctx *c, struct prov_answer *a, const char *prompt,
+			const char *action)
+{
+	char id[64], url[128];
+	json_t *meta;
+
+	if (step_asset_put(c, a->mime, a->data, a->len, id, sizeof id) < 0)
+		return -1;
+	snprintf(url, sizeof url, "api/assets/%s", id);
+	meta = json_pack("{s:s, s:I, s:s, s:s, s:I, s:I, s:I, s:I}", "prompt", prompt, "retryCount",
+			 image_retry_count(c->state), "assetId", id, "mime", a->mime, "bytes",
+			 (json_int_t)a->len, "width", image_param(c->state, "width"), "height",
+			 image_param(c->state, "height"), "styleStrength",
+			 image_param(c->state, "styleStrength"));
+	if (a->revised_prompt)
+		json_object_set_new(meta, "revisedPrompt", json_string(a->revised_prompt));
+	json_object_set_new(c->state, "executionResult", json_pack("{s:s, s:s, s:o}", "imageUrl", url,
+						"taskType", image_task_type(action), "metadata", meta));
+	return 0;
+}
+
+/* A failed call: tried again (a step of its own) while retries remain. */
+static enum node_rc image_exec_failed(struct step_ctx *c, const struct prov_answer *a)
+{
+	json_int_t n = image_retry_count(c->state);
+	char msg[320];
+
+	if (n < step_conf(c)->image_max_retries) {
+		image_set_retry(c->state, n + 1);
+		image_thought(c, "生成失败（%s），正在重试（%lld/%ld）", "generation failed (%s): retrying "
+			      "(%lld/%ld)", prov_status_name(a->status), (long long)n + 1,
+			      step_conf(c)->image_max_retries);
+		c->next = "executor";
+		return NODE_NEXT;
+	}
+	snprintf(msg, sizeof msg, "%s: %s", prov_status_name(a->status), a->error);
+	c->next = image_set_error(c, "executor_failed", msg);
+	return NODE_NEXT;
+}
+
+static enum node_rc image_exec_call(struct step_ctx *c, struct image_call *call, const char *action)
+{
+	struct prov_answer a;
+	enum node_rc rc;
+
+	step_images(c, call, 1, &a);
+	if (a.status != PROV_OK) {
+		rc = image_exec_failed(c, &a);
+	} else if (image_record(c, &a, call->prompt, action) < 0) {
+		c->next = image_set_error(c, "store_failed", "the image could not be stored");
+		rc = NODE_NEXT;
+	} else {
+		image_thought(c, "任务执行完成", "done");
+		c->next = "critic";
+		rc = NODE_NEXT;
+	}
+	prov_answer_free(&a);
+	return rc;
+}
+
+static const char *image_action_label(const char *action, int zh)
+{
+	if (strcmp(action, "inpainting") == 0)
+		return zh ? "局部重绘" : "inpainting";
+	if (strcmp(action, "adjust_parameters") == 0)
+		return zh ? "参数调整" : "parameter adjustment";
+	return zh ? "文生图" : "text to image";
+}
+
+enum node_rc image_executor(struct step_ctx *c)
+{
+	const struct conf *cf = step_conf(c);
+	const char *action = image_action(c->state);
+	const char *final = json_string_value(json_object_get(json_object_get(c->state, "enhancedPrompt"),
+							      "final")) ?: "";
+	struct image_call call = { .prompt = final };
+	unsigned char *base = NULL, *mask = NULL;
+	char *bmime = NULL, *mmime = NULL, *adj = NULL, what[128];
+	enum node_rc rc;
+
+	c->deadline_ms = clock_mono_ms() + cf->image_executor_timeout_ms + cf->prov[PROV_IMAGE].timeout_ms;
+	call.width = (int)image_param(c->state, "width");
+	call.height = (int)image_param(c->state, "height");
+	image_thought(c, "开始执行任务：%s", "running: %s", image_action_label(action, image_zh(c->state)));
+	if (strcmp(action, "inpainting") == 0) {
+		if (image_load_asset(c, "maskAsset", &mask, &call.mask_len, &mmime) < 0 ||
+		    image_load_asset(c, "baseAsset", &base, &call.base_len, &bmime) < 0) {
+			c->next = image_set_error(c, "mask_required", image_zh(c->state)
+				? "局部重绘需要先在图片上绘制要修改的区域（蒙版）"
+				: "to change part of the picture, first paint a mask over that part");
+			return NODE_NEXT;
+		}
+		call.mask = mask, call.mask_mime = mmime, call.base = base, call.base_mime = bmime;
+	} else if (strcmp(action, "adjust_parameters") == 0) {
+		if (!json_is_object(json_object_get(c->state, "lastResult"))) {
+			c->next = image_set_error(c, "nothing_to_adjust", image_zh(c->state)
+				? "还没有可以调整的图片，请先描述要生成的画面"
+				: "there is no picture to adjust yet: describe one first");
+			return NODE_NEXT;
+		}
+		image_adjust(c, what, sizeof what);
+		image_thought(c, "调整参数：%s", "adjusting: %s", what);
+		adj = image_adjust_prompt(c);
+		call.prompt = adj ? adj : final;
+		call.width = (int)image_param(c->state, "width");
+		call.height = (int)image_param(c->state, "height");
+	}
+	call.timeout_ms = cf->prov[PROV_IMAGE].timeout_ms;
+	rc = image_exec_call(c, &call, action);
+	free(base);
+	free(mask);
+	free(bmime);
+	free(mmime);
+	free(adj);
+	return rc;
+}
+
+static json_t *image_critic_facts(const json_t *state)
+{
+	json_t *intent = json_object_get(state, "intent"), *ep = json_object_get(state, "enhancedPrompt");
+	json_t *names = json_array(), *r;
+	size_t i;
+
+	json_array_foreach(json_object_get(ep, "retrieved"), i, r)
+		json_array_append(names, json_object_get(r, "style"));
+	return json_pack("{s:O, s:O, s:O, s:o, s:I, s:I, s:I, s:O}", "prompt",
+			 json_object_get(ep, "final"), "subject", json_object_get(intent, "subject"),
+			 "style", json_object_get(intent, "style"), "retrievedStyles", names, "width",
+			 image_param(state, "width"), "height", image_param(state, "height"),
+			 "styleStrength", image_param(state, "styleStrength"), "action",
+			 json_object_get(intent, "action"));
+}
+
+/* The review; a failing reviewer lets the result pass (seed 000 §3.4). */
+static json_t *image_review(struct step_ctx *c)
+{
+	json_t *facts = image_critic_facts(c->state), *q;
+	char *fjson = json_dumps(facts, JSON_COMPACT);
+	json_t *msgs = json_pack("[{s:s, s:s}, {s:s, s:s}]", "role", "system", "content",
+		"你是一个图像质量审查助手。请评估生成的图片是否满足用户需求。评估维度：1. 是否符合用户意图；"
+		"2. 是否包含用户要求的主体；3. 风格是否匹配。请以 JSON 格式返回：{\"passed\": true/false, "
+		"\"score\": 0.0-1.0, \"feedback\": \"评估反馈\", \"suggestions\": [\"改进建议\"]}",
+		"role", "user", "content", fjson ? fjson : "{}");
+	struct chat_call call = { .task = "critique", .messages = msgs, .facts = facts,
+				  .temperature = 0.2, .json_mode = 1,
+				  .timeout_ms = step_conf(c)->image_critic_timeout_ms };
+	struct prov_answer a;
+
+	step_chat(c, &call, &a);
+	if (a.status == PROV_OK && json_is_number(json_object_get(a.json, "score"))) {
+		double score = json_number_value(json_object_get(a.json, "score"));
+		json_t *sugg = json_object_get(a.json, "suggestions");
+
+		q = json_pack("{s:b, s:f, s:s, s:O}", "passed",
+			      json_is_boolean(json_object_get(a.json, "passed"))
+				      ? json_is_true(json_object_get(a.json, "passed")) : score >= 0.6,
+			      "score", score, "feedback",
+			      json_string_value(json_object_get(a.json, "feedback")) ?: "",
+			      "suggestions", json_is_array(sugg) ? sugg : json_array());
+	} else {
+		q = json_pack("{s:b, s:f, s:s, s:[], s:s}", "passed", 1, "score", 0.6, "feedback",
+			      image_zh(c->state) ? "审查未能完成，默认通过" : "the review could not be done: "
+			      "passing by default", "suggestions", "reviewError", prov_status_name(a.status));
+	}
+	prov_answer_free(&a);
+	json_decref(msgs);
+	json_decref(facts);
+	free(fjson);
+	return q;
+}
+
+enum node_rc image_critic(struct step_ctx *c)
+{
+	json_t *q;
+	double score;
+	int passed;
+	json_int_t n = image_retry_count(c->state);
+
+	image_thought(c, "开始质量审查...", "reviewing...");
+	q = image_review(c);
+	json_object_set_new(c->state, "qualityCheck", q);
+	score = json_number_value(json_object_get(q, "score"));
+	passed = json_is_true(json_object_get(q, "passed"));
+	image_thought(c, "质量审查完成。评分：%.0f/100。%s", "review done: %.0f/100, %s", score * 100,
+		      passed ? (image_zh(c->state) ? "已通过" : "passed")
+			     : (image_zh(c->state) ? "建议优化" : "needs work"));
+	if (!passed && n < step_conf(c)->image_max_retries) {
+		image_set_retry(c->state, n + 1);
+		c->next = "rag";
+	} else {
+		c->next = "genui";
+	}
+	return NODE_NEXT;
+}
+
+/* gen_ui_component events and the state's uiComponents. */
+static void image_component(struct step_ctx *c, json_t *component)
+{
+	json_t *ev = step_event(c, "gen_ui_component");
+
+	json_array_append(json_object_get(c->state, "uiComponents"), component);
+	json_object_set_new(ev, "component", component);
+	step_emit(c, ev);
+}
+
+static json_t *image_actions(int zh, int regenerate)
+{
+	json_t *a = json_array();
+
+	if (regenerate)
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "id", "regenerate_btn", "label",
+						   zh ? "重新生成" : "Regenerate", "type", "button"));
+	json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "id", "adjust_btn", "label",
+					   zh ? "再调整一下" : "Adjust", "type", "button"));
+	json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "id", "inpaint_btn", "label",
+					   zh ? "局部重绘" : "Repaint a region", "type", "button"));
+	return a;
+}
+
+enum node_rc image_genui(struct step_ctx *c)
+{
+	json_t *res = json_object_get(c->state, "executionResult");
+	json_t *q = json_object_get(c->state, "qualityCheck"), *sugg = json_object_get(q, "suggestions");
+	const char *url = json_string_value(json_object_get(res, "imageUrl")) ?: "";
+	double score = json_number_value(json_object_get(q, "score"));
+	int zh = image_zh(c->state), passed = json_is_true(json_object_get(q, "passed"));
+	char text[1024];
+	size_t i, n;
+	json_t *s;
+
+	n = (size_t)snprintf(text, sizeof text, zh ? "生成完成！质量评分：%.0f/100。" :
+			     "Done! Quality score: %.0f/100.", score * 100);
+	json_array_foreach(sugg, i, s)
+		if (n < sizeof text)
+			n += (size_t)snprintf(text + n, sizeof text - n, " %s", json_string_value(s) ?: "");
+	image_component(c, json_pack("{s:s, s:{s:s, s:s}}", "widgetType", "SmartCanvas", "props",
+				     "imageUrl", url, "mode", "view"));
+	image_component(c, json_pack("{s:s, s:{s:o}}", "widgetType", "ActionPanel", "props", "actions",
+				     image_actions(zh, !passed || json_array_size(sugg) > 0)));
+	image_component(c, json_pack("{s:s, s:{s:s, s:s, s:b}}", "widgetType", "AgentMessage", "props",
+				     "text", text, "state", "success", "isThinking", 0));
+	json_array_append_new(json_object_get(c->state, "messages"),
+			      json_pack("{s:s, s:s, s:I}", "role", "assistant", "content", text,
+					"timestamp", (json_int_t)clock_wall_ms()));
+	json_object_set_new(c->state, "result", json_pack("{s:s, s:O, s:f, s:b}", "imageUrl", url,
+				"taskType", json_object_get(res, "taskType"), "score", score, "passed", passed));
+	return NODE_END;
+}
+
+/* Words a person understands, by error code. */
+static const char *image_friendly(const char *code, int zh)
+{
+	static const struct { const char *code, *zh, *en; } t[] = {
+		{ "unknown_intent", "没能理解想要生成什么，试试描述画面，例如：赛博朋克风格的猫",
+		  "I could not tell what to draw. Try describing the picture, e.g. \"a cyberpunk cat\"." },
+		{ "mask_required", "局部重绘需要先在图片上绘制要修改的区域（蒙版）",
+		  "To change part of the picture, first paint a mask over that part." },
+		{ "nothing_to_adjust", "还没有可以调整的图片，请先描述要生成的画面",
+		  "There is no picture to adjust yet: describe one first." },
+		{ "planner_timeout", "理解请求超时了，请稍后再试", "Understanding the request took too long: "
+		  "please try again." },
+		{ "executor_failed", "图片生成失败，请稍后重试或换个描述",
+		  "The picture could not be made: try again, or describe it differently." },
+	};
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (strcmp(code, t[i].code) == 0)
+			return zh ? t[i].zh : t[i].en;
+	return zh ? "处理请求时出错了，请稍后重试" : "Something went wrong: please try again.";
+}
+
+enum node_rc image_error_handler(struct step_ctx *c)
+{
+	json_t *err = json_object_get(c->state, "error"), *ev;
+	const char *code = json_string_value(json_object_get(err, "code")) ?: "unknown_error";
+	int zh = image_zh(c->state);
+
+	if (!json_is_object(err)) {
+		json_object_set_new(c->state, "error", json_pack("{s:s, s:s, s:s}", "code", code,
+								  "message", "未知错误", "node", "unknown"));
+		err = json_object_get(c->state, "error");
+	}
+	ev = step_event(c, "error");
+	json_object_set(ev, "code", json_object_get(err, "code"));
+	json_object_set(ev, "message", json_object_get(err, "message"));
+	json_object_set(ev, "node", json_object_get(err, "node"));
+	step_emit(c, ev);
+	image_component(c, json_pack("{s:s, s:{s:s, s:s, s:b}}", "widgetType", "AgentMessage", "props",
+				     "state", "failed", "text", image_friendly(code, zh), "isThinking", 0));
+	json_object_set_new(c->state, "result", json_pack("{s:O}", "error", err));
+	return NODE_END;
+}

@@ -1,0 +1,390 @@
+"""The model providers against fake services (tests/lib/fake_models.py),
+through tests/prov/provcli: chat plain, in JSON mode (bare, fenced,
+invalid) and streamed (pieces cut inside UTF-8 and lines); retries on 429
+(waiting Retry-After) and 500; the failures mapped to their statuses
+(unavailable, rate_limited, timeout, too_large, refused); web search with
+enable_search; embeddings in input order; OpenAI images as base64 and as
+links; DashScope images answered at once, by a task polled until it
+succeeds, fails or never ends; calls at once taking the time of one; and
+the key, sent to the services, never in provcli's output.
+"""
+
+import hashlib
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import avtest  # noqa: E402
+import fake_models as fm  # noqa: E402
+
+PROVCLI = os.path.join(avtest.TOP_BUILDDIR, "tests", "prov", "provcli")
+KEY = "sk-test-" + secrets.token_hex(16)
+KEY_ENV = "PROVTEST_API_KEY"
+SHA_A = hashlib.sha256(fm.PNG_A).hexdigest()
+SHA_B = hashlib.sha256(fm.PNG_B).hexdigest()
+ROLE_CMD = {"chat": "chat", "image": "image", "search": "search", "embeddings": "embed"}
+MESSAGES = json.dumps([{"role": "user", "content": "画一只猫"}])
+
+
+class Result:
+    def __init__(self, proc, elapsed):
+        self.rc = proc.returncode
+        self.out = proc.stdout.decode("utf-8", errors="replace")
+        self.err = proc.stderr.decode("utf-8", errors="replace")
+        self.elapsed = elapsed
+        self.lines = []
+        for line in self.out.splitlines():
+            try:
+                self.lines.append(json.loads(line))
+            except ValueError:
+                self.lines.append({"type": "garbage", "line": line})
+        self.answers = [j for j in self.lines if j.get("type") == "answer"]
+        self.answer = self.answers[0] if self.answers else {}
+        self.deltas = [j["text"] for j in self.lines if j.get("type") == "delta"]
+        self.progress = [j for j in self.lines if j.get("type") == "progress"]
+        done = [j for j in self.lines if j.get("type") == "done"]
+        self.done = done[0] if done else {}
+
+    @property
+    def status(self):
+        return self.answer.get("status")
+
+
+class Runner:
+    def __init__(self, t, d):
+        self.t = t
+        self.d = d
+        self.n = 0
+        self.outputs = []
+
+    def run(self, role, kind, base, model, args=(), conf=None, timeout=60):
+        """provcli with [provider.<role>] set to kind, base, model and conf."""
+        self.n += 1
+        keys = {"kind": kind, "base_url": base, "model": model, "api_key_env": KEY_ENV,
+                "timeout_ms": "10000", "retries": "2", "connect_timeout_ms": "2000"}
+        keys.update(conf or {})
+        path = avtest.write_file(os.path.join(self.d, "p%02d.conf" % self.n),
+                                 avtest.conf_from_sample({"provider." + role: keys}))
+        env = avtest.clean_env(**{KEY_ENV: KEY, "NO_PROXY": "127.0.0.1,localhost",
+                                  "no_proxy": "127.0.0.1,localhost"})
+        t0 = time.monotonic()
+        proc = subprocess.run([PROVCLI, "-c", path, ROLE_CMD[role]] + list(args),
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, env=env, timeout=timeout)
+        r = Result(proc, time.monotonic() - t0)
+        with open(os.path.join(self.d, "p%02d.out" % self.n), "wb") as f:
+            f.write(proc.stdout)
+        with open(os.path.join(self.d, "p%02d.log" % self.n), "wb") as f:
+            f.write(proc.stderr)
+        self.outputs.append(r.out + r.err)
+        if r.rc != 0 or not r.answers:
+            self.t.diag("provcli %s %s exited %d:" % (role, model, r.rc), r.out, r.err)
+        return r
+
+
+def check_status(t, r, want, name):
+    if not t.is_(r.status, want, name):
+        t.diag("answer: %r" % (r.answer,))
+
+
+def chat_plain(t, run, oa, base):
+    oa.reset()
+    r = run.run("chat", "openai", base, "plain", ["--messages", MESSAGES])
+    check_status(t, r, "ok", "chat: plain answer")
+    t.is_(r.answer.get("text"), fm.PLAIN_TEXT, "chat: the text")
+    t.is_(r.answer.get("usage"), fm.USAGE, "chat: the usage")
+    t.is_(r.answer.get("http_status"), 200, "chat: HTTP status kept")
+    reqs = oa.requests("/v1/chat/completions")
+    t.is_(len(reqs), 1, "chat: one request")
+    body = reqs[0]["body"] if reqs else {}
+    t.is_(reqs[0]["headers"].get("authorization") if reqs else None, "Bearer " + KEY,
+          "chat: the key in Authorization: Bearer")
+    t.is_(reqs[0]["headers"].get("content-type") if reqs else None, "application/json",
+          "chat: JSON body")
+    t.ok(body.get("model") == "plain" and body.get("stream") is False and
+         body.get("messages") == json.loads(MESSAGES) and "response_format" not in body and
+         isinstance(body.get("temperature"), (int, float)),
+         "chat: model, messages, temperature, stream false, no response_format")
+
+
+def chat_json(t, run, oa, base):
+    oa.reset()
+    r = run.run("chat", "openai", base, "json", ["--messages", MESSAGES, "--json"])
+    check_status(t, r, "ok", "json mode: ok")
+    t.is_(r.answer.get("json"), json.loads(fm.JSON_TEXT), "json mode: object parsed")
+    reqs = oa.requests("/v1/chat/completions")
+    body = reqs[0]["body"] if reqs else {}
+    t.is_(body.get("response_format"), {"type": "json_object"}, "json mode: response_format sent")
+    t.ok(any("json" in str(m.get("content", "")).lower() for m in body.get("messages", [])),
+         "json mode: the messages mention JSON, as the services require")
+
+    r = run.run("chat", "openai", base, "fenced", ["--messages", MESSAGES, "--json"])
+    check_status(t, r, "ok", "json mode: fenced JSON accepted")
+    t.is_(r.answer.get("json"), {"action": "inpainting", "subject": "sky", "confidence": 0.8},
+          "json mode: fenced object parsed")
+
+    r = run.run("chat", "openai", base, "badjson", ["--messages", MESSAGES, "--json"])
+    check_status(t, r, "bad_answer", "json mode: no JSON is bad_answer")
+    t.is_(r.answer.get("text"), fm.BAD_JSON_TEXT, "json mode: the raw text is kept")
+
+
+def chat_stream(t, run, oa, base):
+    oa.reset()
+    r = run.run("chat", "openai", base, "stream", ["--messages", MESSAGES, "--stream"])
+    check_status(t, r, "ok", "stream: ok")
+    t.is_(r.answer.get("text"), fm.STREAM_TEXT, "stream: the whole text")
+    t.is_("".join(r.deltas), fm.STREAM_TEXT, "stream: the pieces join into the text")
+    t.is_(r.deltas, fm.STREAM_PIECES, "stream: each piece whole, none cut inside a character")
+    t.ok(not any("\ufffd" in d for d in r.deltas), "stream: pieces are valid UTF-8")
+    t.is_(r.answer.get("usage"), fm.USAGE, "stream: usage from the last chunk")
+    body = (oa.requests("/v1/chat/completions") or [{"body": {}}])[0]["body"]
+    t.ok(body.get("stream") is True and body.get("stream_options") == {"include_usage": True},
+         "stream: stream and include_usage asked for")
+
+    r = run.run("chat", "openai", base, "stream-bad", ["--messages", MESSAGES, "--stream"])
+    check_status(t, r, "bad_answer", "stream: a malformed chunk is bad_answer")
+    t.is_(r.deltas, fm.STREAM_PIECES[:1], "stream: the pieces before it were given")
+
+    r = run.run("chat", "openai", base, "stream-plain", ["--messages", MESSAGES, "--stream"])
+    check_status(t, r, "ok", "stream: a plain JSON reply to a stream request is read")
+    t.is_(r.deltas, [fm.STREAM_TEXT], "stream: ... and given as one piece")
+
+
+def request_gaps(reqs):
+    return [b["time"] - a["time"] for a, b in zip(reqs, reqs[1:])]
+
+
+def chat_retries(t, run, oa, base):
+    oa.reset()
+    r = run.run("chat", "openai", base, "ratelimit-once", ["--messages", MESSAGES])
+    check_status(t, r, "ok", "429 once: then ok")
+    gaps = request_gaps(oa.requests("/v1/chat/completions"))
+    t.is_(len(gaps), 1, "429 once: two requests")
+    if not t.ok(gaps and 0.9 <= gaps[0] <= 5, "429 once: the retry waited Retry-After (1 s)"):
+        t.diag("gaps: %r" % gaps)
+
+    oa.reset()
+    r = run.run("chat", "openai", base, "ratelimit-always", ["--messages", MESSAGES],
+                {"retries": "1"})
+    check_status(t, r, "rate_limited", "429 always: rate_limited")
+    t.is_(len(oa.requests("/v1/chat/completions")), 2, "429 always: 1 + retries requests")
+    t.like(r.answer.get("error"), "429", "429 always: the error says 429")
+
+    oa.reset()
+    r = run.run("chat", "openai", base, "error-once", ["--messages", MESSAGES])
+    check_status(t, r, "ok", "500 once: then ok")
+    t.is_(len(oa.requests("/v1/chat/completions")), 2, "500 once: two requests")
+
+    oa.reset()
+    r = run.run("chat", "openai", base, "error-always", ["--messages", MESSAGES])
+    check_status(t, r, "unavailable", "500 always: unavailable")
+    t.is_(len(oa.requests("/v1/chat/completions")), 3, "500 always: exactly 1 + retries (2) requests")
+    t.is_(r.answer.get("http_status"), 500, "500 always: HTTP status kept")
+    t.like(r.answer.get("error"), "internal failure", "500 always: the provider's message kept")
+
+
+def chat_limits(t, run, oa, base):
+    oa.reset()
+    r = run.run("chat", "openai", base, "stall", ["--messages", MESSAGES], {"timeout_ms": "1000"})
+    check_status(t, r, "timeout", "stall: timeout")
+    if not t.ok(r.elapsed < 1.0 + 2.5, "stall: within timeout_ms and a margin"):
+        t.diag("took %.2f s" % r.elapsed)
+    t.is_(len(oa.requests("/v1/chat/completions")), 1, "stall: a timeout is not retried")
+
+    r = run.run("chat", "openai", base, "stall", ["--messages", MESSAGES, "--timeout", "700"],
+                {"timeout_ms": "30000"})
+    check_status(t, r, "timeout", "stall: the call's own timeout wins")
+    t.ok(r.elapsed < 0.7 + 2.5, "stall: within the call's timeout and a margin")
+
+    r = run.run("chat", "openai", base, "huge", ["--messages", MESSAGES],
+                {"max_response_bytes": "65536"})
+    check_status(t, r, "too_large", "over max_response_bytes: too_large")
+
+    r = run.run("chat", "openai", base, "echo-key", ["--messages", MESSAGES])
+    check_status(t, r, "refused", "401: refused")
+    t.is_(r.answer.get("http_status"), 401, "401: HTTP status kept")
+    t.ok(KEY not in r.answer.get("error", KEY) and "Incorrect API key" in r.answer.get("error", ""),
+         "401: the provider's message kept, the key it repeated masked")
+
+    port = avtest.free_port()
+    r = run.run("chat", "openai", "http://127.0.0.1:%d/v1" % port, "plain",
+                ["--messages", MESSAGES], {"retries": "1"})
+    check_status(t, r, "unavailable", "connection refused: unavailable")
+    t.ok(r.elapsed < 10, "connection refused: answered quickly")
+
+    oa.reset()
+    r = run.run("chat", "openai", base, "slow", ["--messages", MESSAGES, "--many", "4"])
+    t.is_([a.get("status") for a in r.answers], ["ok"] * 4, "4 at once: all ok")
+    t.is_(len(oa.requests("/v1/chat/completions")), 4, "4 at once: four requests")
+    wall = r.done.get("wall_ms", 99999)
+    if not t.ok(wall < 2500, "4 slow calls at once take about one call's time"):
+        t.diag("wall %d ms" % wall)
+    if not t.ok(r.done.get("ticks", 0) >= 3 and r.done.get("max_tick_gap_ms", 9999) <= 700,
+                "the tick hook runs while calls wait"):
+        t.diag("done: %r" % r.done)
+
+
+def search(t, run, oa, ds):
+    oa.reset()
+    r = run.run("search", "openai", oa.url + "/v1", "search", ["--query", "杭州今天天气"])
+    check_status(t, r, "ok", "search (openai): ok")
+    t.is_(r.answer.get("text"), fm.SEARCH_TEXT, "search (openai): the facts")
+    body = (oa.requests("/v1/chat/completions") or [{"body": {}}])[0]["body"]
+    t.ok(body.get("enable_search") is True and body.get("stream") is False and
+         body.get("messages", [{}])[-1].get("content") == "杭州今天天气",
+         "search (openai): enable_search, no stream, the question")
+
+    for base, name in ((ds.url + "/compatible-mode/v1", "compatible-mode root"),
+                       (ds.url, "DashScope root")):
+        ds.reset()
+        r = run.run("search", "dashscope", base, "search", ["--query", "杭州今天天气"])
+        check_status(t, r, "ok", "search (dashscope, %s): ok" % name)
+        t.is_(r.answer.get("text"), fm.SEARCH_TEXT, "search (dashscope, %s): the facts" % name)
+        t.is_(len(ds.requests("/compatible-mode/v1/chat/completions")), 1,
+              "search (dashscope, %s): through the compatible mode" % name)
+
+
+def embeddings(t, run, oa):
+    oa.reset()
+    texts = ["text %s" % ("x" * i) for i in range(12)]
+    r = run.run("embeddings", "openai", oa.url + "/v1", "emb", ["--texts", json.dumps(texts)])
+    check_status(t, r, "ok", "embeddings: ok")
+    t.is_(r.answer.get("vectors"), 12, "embeddings: one vector per text")
+    t.is_([v[0] for v in r.answer.get("vector_values", [])], [float(len(x)) for x in texts],
+          "embeddings: in input order, whatever the order of the reply")
+    t.is_(sorted(len(q["body"]["input"]) for q in oa.requests("/v1/embeddings")), [2, 10],
+          "embeddings: sent in batches of at most 10")
+
+
+def openai_images(t, run, oa):
+    base = oa.url + "/v1"
+    oa.reset()
+    r = run.run("image", "openai", base, "img-b64", ["--prompt", "a red square", "--size", "512x384"])
+    check_status(t, r, "ok", "image b64: ok")
+    t.ok(r.answer.get("mime") == "image/png" and r.answer.get("sha256") == SHA_A and
+         r.answer.get("len") == len(fm.PNG_A), "image b64: the PNG's bytes")
+    t.is_(r.answer.get("revised_prompt"), "revised: a red square", "image b64: revised prompt")
+    body = (oa.requests("/v1/images/generations") or [{"body": {}}])[0]["body"]
+    t.ok(body.get("size") == "512x384" and body.get("response_format") == "b64_json" and
+         body.get("model") == "img-b64", "image: model, size WxH, response_format b64_json")
+
+    oa.reset()
+    r = run.run("image", "openai", base, "img-url", ["--prompt", "a red square"])
+    check_status(t, r, "ok", "image url: ok")
+    t.ok(r.answer.get("mime") == "image/png" and r.answer.get("sha256") == SHA_A,
+         "image url: downloaded, the PNG's bytes")
+    dl = oa.requests("/files/a.png")
+    t.ok(len(dl) == 1 and "authorization" not in dl[0]["headers"],
+         "image url: the download carries no key")
+
+    r = run.run("image", "openai", base, "img-notimage", ["--prompt", "a red square"])
+    check_status(t, r, "bad_answer", "image url that is no image: bad_answer")
+
+    r = run.run("image", "openai", base, "img-url", ["--prompt", "a red square"],
+                {"max_response_bytes": "1024"})
+    t.is_(r.status, "ok", "image: a PNG under the cap passes")
+
+
+def progress_of(r, task=0):
+    return [p["status"] for p in r.progress if p.get("task") == task]
+
+
+def dashscope_images(t, run, ds):
+    base = ds.url
+    conf = {"poll_interval_ms": "50", "poll_max": "10"}
+    ds.reset()
+    r = run.run("image", "dashscope", base, "ds-sync", ["--prompt", "一只猫"], conf)
+    check_status(t, r, "ok", "dashscope sync: ok")
+    t.ok(r.answer.get("mime") == "image/png" and r.answer.get("sha256") == SHA_B,
+         "dashscope sync: the PNG's bytes")
+    body = (ds.requests(fm.GENERATE) or [{"body": {}}])[0]["body"]
+    t.ok(body.get("model") == "ds-sync" and
+         body.get("input", {}).get("messages", [{}])[0].get("content") == [{"text": "一只猫"}] and
+         body.get("parameters", {}).get("size") == "1024*1024",
+         "dashscope: model, input.messages, parameters.size W*H")
+    t.is_(progress_of(r), ["submitted", "downloading", "done"], "dashscope sync: progress")
+
+    ds.reset()
+    r = run.run("image", "dashscope", base, "ds-async-3", ["--prompt", "一只猫"], conf)
+    check_status(t, r, "ok", "dashscope task: ok after polls")
+    t.is_(r.answer.get("sha256"), SHA_B, "dashscope task: the PNG's bytes")
+    polls = [q for q in ds.requests() if q["path"].startswith("/api/v1/tasks/")]
+    t.is_(len(polls), 4, "dashscope task: K + 1 polls (K = 3)")
+    t.ok(all(q["headers"].get("authorization") == "Bearer " + KEY for q in polls),
+         "dashscope task: polls carry the key")
+    st = progress_of(r)
+    t.ok(st[:1] == ["submitted"] and "generating" in st and st[-2:] == ["downloading", "done"],
+         "dashscope task: progress submitted, generating, downloading, done")
+    if not t.ok(all(0 <= p["progress"] <= 1 for p in r.progress) and
+                [p["progress"] for p in r.progress] == sorted(p["progress"] for p in r.progress),
+                "dashscope task: progress rises within [0, 1]"):
+        t.diag("progress: %r" % r.progress)
+    t.is_(r.answer.get("revised_prompt"), "a revised prompt", "dashscope task: actual prompt kept")
+
+    ds.reset()
+    r = run.run("image", "dashscope", base, "ds-fail", ["--prompt", "一只猫"], conf)
+    check_status(t, r, "bad_answer", "dashscope failed task: bad_answer")
+    t.like(r.answer.get("error"), "FAILED.*inappropriate", "dashscope failed task: its message")
+    t.is_(progress_of(r)[-1:], ["failed"], "dashscope failed task: progress says failed")
+
+    ds.reset()
+    r = run.run("image", "dashscope", base, "ds-never", ["--prompt", "一只猫"],
+                {"poll_interval_ms": "20", "poll_max": "5"})
+    check_status(t, r, "timeout", "dashscope task never done: timeout after poll_max")
+    t.is_(len([q for q in ds.requests() if q["path"].startswith("/api/v1/tasks/")]), 5,
+          "dashscope task never done: poll_max polls")
+
+    ds.reset()
+    r = run.run("image", "dashscope", base, "ds-never", ["--prompt", "一只猫"],
+                {"poll_interval_ms": "300", "poll_max": "100", "timeout_ms": "1000"})
+    check_status(t, r, "timeout", "dashscope task past timeout_ms: timeout")
+    t.ok(r.elapsed < 1.0 + 2.5, "dashscope task past timeout_ms: given up in time")
+
+    ds.reset()
+    r = run.run("image", "dashscope", base, "ds-slow", ["--prompt", "一只猫", "--many", "4"], conf)
+    t.is_([a.get("status") for a in r.answers], ["ok"] * 4, "dashscope 4 at once: all ok")
+    t.ok(all(a.get("sha256") == SHA_B for a in r.answers), "dashscope 4 at once: the bytes")
+    t.ok(r.done.get("wall_ms", 99999) < 2500, "dashscope 4 slow images at once take about one's time")
+    t.ok(all(progress_of(r, i)[-1:] == ["done"] for i in range(4)),
+         "dashscope 4 at once: each task's progress ends done")
+
+    ds.reset()
+    r = run.run("image", "dashscope", base, "ds-async-2", ["--prompt", "一只猫", "--many", "3"], conf)
+    t.is_([a.get("status") for a in r.answers], ["ok"] * 3, "dashscope 3 tasks polled at once: all ok")
+    t.is_(len([q for q in ds.requests() if q["path"].startswith("/api/v1/tasks/")]), 9,
+          "dashscope 3 tasks polled at once: 3 polls each")
+
+
+def main(t):
+    if not os.access(PROVCLI, os.X_OK):
+        raise avtest.SetupError("no %s (make check builds it)" % PROVCLI)
+    oa = fm.OpenAIFake(KEY).start()
+    t.cleanup(oa.stop)
+    ds = fm.DashScopeFake(KEY).start()
+    t.cleanup(ds.stop)
+    run = Runner(t, t.tmpdir("prov"))
+    base = oa.url + "/v1"
+
+    chat_plain(t, run, oa, base)
+    chat_json(t, run, oa, base)
+    chat_stream(t, run, oa, base)
+    chat_retries(t, run, oa, base)
+    chat_limits(t, run, oa, base)
+    search(t, run, oa, ds)
+    embeddings(t, run, oa)
+    openai_images(t, run, oa)
+    dashscope_images(t, run, ds)
+
+    leaks = [i + 1 for i, o in enumerate(run.outputs) if KEY in o]
+    t.ok(run.outputs and not leaks, "the key never appears in provcli's output or errors")
+    if leaks:
+        t.diag("in runs %r" % leaks)
+    t.is_([r for r in range(1, run.n + 1) if not os.path.getsize(
+        os.path.join(run.d, "p%02d.out" % r))], [], "every run printed its answer")
+
+
+avtest.run(main)

@@ -1,0 +1,417 @@
+"""Fake model services for the provider tests, Python standard library
+only, each on 127.0.0.1 on a port of its own, run in a thread of the test.
+
+OpenAIFake speaks the OpenAI-compatible API under /v1 (chat completions,
+images, embeddings); DashScopeFake speaks DashScope's image generation
+(answered at once, or as a task to poll) and, under /compatible-mode/v1,
+the same chat completions (Qwen's web search). What a fake does is chosen
+by the model name of each request (see CHAT_MODELS and the handlers).
+Both record every request they get (method, path, headers, parsed body,
+time), so a test can check what was sent and how often; both serve the
+images they link to under /files/, small real PNGs made here.
+"""
+
+import base64
+import json
+import re
+import socket
+import struct
+import threading
+import time
+import uuid
+import zlib
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def png(width, height, rgb):
+    """A real PNG: width x height pixels of one RGB colour, 8-bit truecolour."""
+    def chunk(tag, data):
+        return (struct.pack(">I", len(data)) + tag + data +
+                struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF))
+
+    rows = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" +
+            chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+PNG_A = png(8, 6, (200, 40, 40))      # what OpenAIFake serves
+PNG_B = png(5, 7, (30, 120, 220))     # what DashScopeFake serves
+
+PLAIN_TEXT = "Hello from the fake model."
+JSON_TEXT = '{"action": "generate_image", "subject": "cat", "confidence": 0.9}'
+FENCED_TEXT = ('Here is the analysis:\n```json\n{"action": "inpainting", "subject": "sky", '
+               '"confidence": 0.8}\n```\nAnything else?')
+BAD_JSON_TEXT = "The action is generate_image {oops, not json"
+STREAM_PIECES = ["你好", "，世界！", "这是一段", "流式回复。", "Streaming works: ", "第三段，完。"]
+STREAM_TEXT = "".join(STREAM_PIECES)
+SEARCH_TEXT = "Facts: 杭州今天晴，最高气温 25°C（来源：气象台，2024-05-01）。"
+HUGE_LEN = 200000
+USAGE = {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}
+CHUNK_BYTES = (5, 7, 3, 11)   # the stream goes out in writes of these sizes, in turn
+
+# Chat behaviours by model name.
+CHAT_MODELS = {
+    "plain": "a plain answer",
+    "json": "a JSON object",
+    "fenced": "a JSON object in a ```json fence, inside prose",
+    "badjson": "text that holds no JSON object",
+    "stream": "streamed in pieces cut inside UTF-8 sequences and lines, usage last",
+    "stream-bad": "streamed, with a malformed chunk after the first piece",
+    "stream-plain": "a plain JSON answer even when a stream is asked for",
+    "ratelimit-once": "429 with Retry-After: 1 once, then the plain answer",
+    "ratelimit-always": "429 with Retry-After: 1, always",
+    "error-once": "500 once, then the plain answer",
+    "error-always": "500, always",
+    "stall": "waits 5 s before answering",
+    "slow": "waits 1 s, then the plain answer",
+    "huge": "an answer of %d bytes" % HUGE_LEN,
+    "echo-key": "401 whose message repeats the key it got",
+    "search": "facts, if enable_search was sent (else 400)",
+}
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def handle_error(self, request, client_address):
+        pass    # a client that went away (a timeout test) is not news
+
+
+class FakeBase:
+    """A fake service: start(), url, requests(), count(), reset(), stop()."""
+
+    def __init__(self, key):
+        self.key = key
+        self._lock = threading.Lock()
+        self._requests = []
+        self._counts = {}
+        self.tasks = {}
+        self._server = None
+        self._thread = None
+
+    def start(self):
+        fake = self
+
+        class Handler(self.handler_class):
+            pass
+
+        Handler.fake = fake
+        self._server = _Server(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self):
+        if self._server:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    @property
+    def url(self):
+        return "http://127.0.0.1:%d" % self._server.server_address[1]
+
+    def record(self, req):
+        with self._lock:
+            self._requests.append(req)
+
+    def requests(self, path=None):
+        """The requests received so far (to path, if given), oldest first."""
+        with self._lock:
+            return [r for r in self._requests if path is None or r["path"] == path]
+
+    def count(self, key):
+        """How many times count(key) was called, this call included."""
+        with self._lock:
+            self._counts[key] = self._counts.get(key, 0) + 1
+            return self._counts[key]
+
+    def reset(self):
+        with self._lock:
+            self._requests = []
+            self._counts = {}
+            self.tasks = {}
+
+
+class HandlerBase(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    fake = None
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def setup(self):
+        super().setup()
+        # Every write of a stream leaves at once, so the client really gets it in pieces.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    # -- plumbing --------------------------------------------------------------------
+
+    def _read(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(n) if n else b""
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        self.req = {"method": self.command, "path": self.path.split("?")[0],
+                    "headers": {k.lower(): v for k, v in self.headers.items()},
+                    "body": body, "raw": raw, "time": time.monotonic()}
+        self.fake.record(self.req)
+        return body
+
+    def send_bytes(self, status, data, ctype, headers=None):
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(data)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        try:
+            self.wfile.write(data)
+        except OSError:
+            pass
+
+    def send_json(self, status, obj, headers=None):
+        self.send_bytes(status, json.dumps(obj, ensure_ascii=False).encode(),
+                        "application/json", headers)
+
+    def authorized(self):
+        """Checks the bearer key; answers 401 (and returns False) when wrong."""
+        if self.req["headers"].get("authorization") == "Bearer " + self.fake.key:
+            return True
+        self.send_json(401, {"error": {"message": "Incorrect API key provided",
+                                       "type": "invalid_request_error"}})
+        return False
+
+    def serve_file(self):
+        name = self.path.split("/")[-1]
+        if name in self.files:
+            data, ctype = self.files[name]
+            self.send_bytes(200, data, ctype)
+        else:
+            self.send_json(404, {"error": {"message": "no such file"}})
+
+    def do_GET(self):
+        self._read()
+        if self.path.startswith("/files/"):
+            self.serve_file()
+        else:
+            self.get()
+
+    def do_POST(self):
+        body = self._read()
+        if not self.authorized():
+            return
+        if not isinstance(body, dict):
+            self.send_json(400, {"error": {"message": "the body is not a JSON object"}})
+            return
+        self.post(body)
+
+    def get(self):
+        self.send_json(404, {"error": {"message": "not found"}})
+
+    # -- chat completions, shared by both fakes ------------------------------------------
+
+    def completion(self, model, text, usage=True):
+        obj = {"id": "chatcmpl-fake", "object": "chat.completion", "model": model,
+               "choices": [{"index": 0, "finish_reason": "stop",
+                            "message": {"role": "assistant", "content": text}}]}
+        if usage:
+            obj["usage"] = USAGE
+        return obj
+
+    def stream(self, model, pieces, bad=False):
+        events = [{"choices": [{"index": 0, "delta": {"role": "assistant"}}]}]
+        events += [{"choices": [{"index": 0, "delta": {"content": p}}]} for p in pieces]
+        events.append({"choices": [], "usage": USAGE})
+        raw = b": keep-alive\n\n"
+        for i, ev in enumerate(events):
+            raw += b"data: " + json.dumps(ev, ensure_ascii=False).encode() + b"\n\n"
+            if bad and i == 1:
+                raw += b"data: {\"choices\": [oops\n\n"
+        raw += b"data: [DONE]\n\n"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        at, i = 0, 0
+        try:
+            while at < len(raw):
+                n = CHUNK_BYTES[i % len(CHUNK_BYTES)]
+                self.wfile.write(raw[at:at + n])
+                self.wfile.flush()
+                at, i = at + n, i + 1
+                time.sleep(0.002)
+        except OSError:
+            pass
+
+    def chat(self, body):
+        model = body.get("model", "")
+        n = self.fake.count(model)
+        if model == "plain" or model == "slow" or model == "stall":
+            if model != "plain":
+                time.sleep(1 if model == "slow" else 5)
+            self.send_json(200, self.completion(model, PLAIN_TEXT))
+        elif model in ("json", "fenced", "badjson"):
+            text = {"json": JSON_TEXT, "fenced": FENCED_TEXT, "badjson": BAD_JSON_TEXT}[model]
+            self.send_json(200, self.completion(model, text))
+        elif model in ("stream", "stream-bad") and body.get("stream"):
+            self.stream(model, STREAM_PIECES, bad=model == "stream-bad")
+        elif model in ("stream", "stream-plain"):
+            self.send_json(200, self.completion(model, STREAM_TEXT))
+        elif model.startswith("ratelimit-") and (n == 1 or model == "ratelimit-always"):
+            self.send_json(429, {"error": {"message": "Rate limit reached, slow down"}},
+                           {"Retry-After": "1"})
+        elif model.startswith("error-") and (n == 1 or model == "error-always"):
+            self.send_json(500, {"error": {"message": "internal failure"}})
+        elif model in ("ratelimit-once", "error-once"):
+            self.send_json(200, self.completion(model, PLAIN_TEXT))
+        elif model == "huge":
+            self.send_json(200, self.completion(model, "x" * HUGE_LEN))
+        elif model == "echo-key":
+            got = self.req["headers"].get("authorization", "")
+            self.send_json(401, {"error": {"message": "Incorrect API key provided: %s" % got}})
+        elif model == "search":
+            if body.get("enable_search") is not True or body.get("stream") is not False:
+                self.send_json(400, {"error": {"message": "enable_search was not asked for"}})
+            else:
+                self.send_json(200, self.completion(model, SEARCH_TEXT))
+        else:
+            self.send_json(400, {"error": {"message": "unknown model %s" % model}})
+
+
+# -- OpenAI-compatible -------------------------------------------------------------------------
+
+class OpenAIHandler(HandlerBase):
+    files = {"a.png": (PNG_A, "image/png"),
+             "page.html": (b"<html>not an image</html>", "text/html; charset=utf-8")}
+
+    def post(self, body):
+        if self.path == "/v1/chat/completions":
+            self.chat(body)
+        elif self.path == "/v1/images/generations":
+            self.images(body)
+        elif self.path == "/v1/embeddings":
+            self.embeddings(body)
+        else:
+            self.send_json(404, {"error": {"message": "not found"}})
+
+    def images(self, body):
+        model = body.get("model")
+        if not body.get("prompt") or not re.fullmatch(r"\d+x\d+", body.get("size", "")):
+            self.send_json(400, {"error": {"message": "prompt and size WxH are required"}})
+            return
+        if model == "img-slow":
+            time.sleep(1)
+        if model in ("img-b64", "img-slow"):
+            item = {"b64_json": base64.b64encode(PNG_A).decode(),
+                    "revised_prompt": "revised: " + body["prompt"]}
+        elif model == "img-url":
+            item = {"url": self.fake.url + "/files/a.png"}
+        elif model == "img-notimage":
+            item = {"url": self.fake.url + "/files/page.html"}
+        else:
+            item = {}
+        self.send_json(200, {"created": 1700000000, "data": [item]})
+
+    def embeddings(self, body):
+        texts = body.get("input")
+        if not isinstance(texts, list) or len(texts) > 10:
+            self.send_json(400, {"error": {"message": "input: a list of at most 10 texts"}})
+            return
+        data = [{"object": "embedding", "index": i,
+                 "embedding": [float(len(t)), float(i), 0.5]} for i, t in enumerate(texts)]
+        data.reverse()    # the order of the list is not the order of the input
+        self.send_json(200, {"object": "list", "data": data, "model": body.get("model"),
+                             "usage": {"prompt_tokens": 3, "total_tokens": 3}})
+
+
+class OpenAIFake(FakeBase):
+    handler_class = OpenAIHandler
+
+
+# -- DashScope ---------------------------------------------------------------------------------
+
+GENERATE = "/api/v1/services/aigc/multimodal-generation/generation"
+FAIL_MESSAGE = "Input data may contain inappropriate content."
+
+
+class DashScopeHandler(HandlerBase):
+    files = {"b.png": (PNG_B, "image/png")}
+
+    def post(self, body):
+        if self.path == "/compatible-mode/v1/chat/completions":
+            self.chat(body)
+        elif self.path == GENERATE:
+            self.generate(body)
+        else:
+            self.send_json(404, {"code": "NotFound", "message": "not found"})
+
+    def _request_ok(self, body):
+        try:
+            text = body["input"]["messages"][0]["content"][0]["text"]
+            size = body["parameters"]["size"]
+        except (KeyError, IndexError, TypeError):
+            return False
+        return bool(text) and re.fullmatch(r"\d+\*\d+", size) is not None
+
+    def image_done(self):
+        return {"choices": [{"finish_reason": "stop", "message": {
+            "role": "assistant", "content": [{"image": self.fake.url + "/files/b.png"}]}}]}
+
+    def generate(self, body):
+        model = body.get("model", "")
+        if not self._request_ok(body):
+            self.send_json(400, {"code": "InvalidParameter",
+                                 "message": "input.messages[0].content[0].text and "
+                                            "parameters.size W*H are required"})
+            return
+        if model in ("ds-sync", "ds-slow"):
+            if model == "ds-slow":
+                time.sleep(1)
+            self.send_json(200, {"output": self.image_done(), "request_id": "req-sync",
+                                 "usage": {"image_count": 1}})
+            return
+        m = re.fullmatch(r"ds-(async-(\d+)|fail|never)", model)
+        if not m:
+            self.send_json(400, {"code": "InvalidParameter", "message": "unknown model"})
+            return
+        task_id = str(uuid.uuid4())
+        self.fake.tasks[task_id] = {"kind": m.group(1).split("-")[0],
+                                    "k": int(m.group(2) or 0), "polls": 0}
+        self.send_json(200, {"output": {"task_id": task_id, "task_status": "PENDING"},
+                             "request_id": "req-" + task_id[:8]})
+
+    def get(self):
+        m = re.fullmatch(r"/api/v1/tasks/([0-9a-f-]+)", self.path)
+        if not m:
+            self.send_json(404, {"code": "NotFound", "message": "not found"})
+            return
+        if self.req["headers"].get("authorization") != "Bearer " + self.fake.key:
+            self.send_json(401, {"code": "InvalidApiKey", "message": "Invalid API-key provided."})
+            return
+        task_id = m.group(1)
+        task = self.fake.tasks.get(task_id)
+        out = {"task_id": task_id}
+        if task is None:
+            out["task_status"] = "UNKNOWN"
+        else:
+            task["polls"] += 1
+            if task["kind"] == "fail":
+                out.update(task_status="FAILED", code="DataInspectionFailed", message=FAIL_MESSAGE)
+            elif task["kind"] == "async" and task["polls"] > task["k"]:
+                out.update(task_status="SUCCEEDED",
+                           results=[{"url": self.fake.url + "/files/b.png",
+                                     "actual_prompt": "a revised prompt"}])
+            else:
+                out["task_status"] = "PENDING" if task["polls"] == 1 else "RUNNING"
+        self.send_json(200, {"output": out, "request_id": "req-poll"})
+
+
+class DashScopeFake(FakeBase):
+    handler_class = DashScopeHandler

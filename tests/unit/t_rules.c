@@ -1,0 +1,207 @@
+/* The intent rules: the user's own examples (seed 004 §2, §3, §7.1), the
+ * exclusions, the routing order, style and subject extraction, and text
+ * that is not what the rules expect (invalid UTF-8, very long, NULL). */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "tap.h"
+#include "prov/rules.h"
+
+struct intent_case {
+	const char *text;
+	int matched;
+	const char *rule;     /* NULL: any */
+};
+
+static const struct intent_case image_cases[] = {
+	/* The seed's examples. */
+	{ "生成美少女", 1, "gen_desc" },
+	{ "生成代码", 0, "none" },
+	{ "画夕阳风景", 1, "draw_object" },
+	{ "画饼图", 0, "none" },
+	{ "记得上次画的图吗", 0, "neg_recall" },
+	{ "可以生成超绝美少女吗", 1, "can_gen" },
+	{ "你能生成吗", 0, "none" },
+	{ "帮我画一只猫", 1, "request" },
+	{ "画一张海报", 1, "measure" },
+	{ "draw a cat", 1, "english" },
+	/* Each positive rule. */
+	{ "绘三幅山水", 1, "measure" },
+	{ "给我画个太阳", 1, "request" },
+	{ "请画一片星空", 1, "request" },
+	{ "生成一张照片", 1, "gen_picture" },
+	{ "生成一幅油画", 1, "gen_picture" },
+	{ "制作一张海报图", 1, "make_picture" },
+	{ "创作一幅画", 1, "make_picture" },
+	{ "我想生成一个穿汉服的女孩", 1, "gen_desc" },
+	{ "画个猫咪", 1, "draw_object" },
+	{ "Generate an image of a red fox", 1, "english" },
+	{ "create a picture of snowy mountains", 1, "english" },
+	{ "paint a sunset over the sea", 1, "english" },
+	/* Exclusions, text-type and chart objects. */
+	{ "之前画的那张不好看", 0, "neg_past" },
+	{ "上次生成的图片在哪", 0, "neg_past" },
+	{ "我不会画画", 0, "neg_cannot" },
+	{ "你无法生成图片吗", 0, "neg_cannot" },
+	{ "回忆一下你生成过什么", 0, "neg_recall" },
+	{ "生成一篇关于春天的文章", 0, NULL },
+	{ "你能生成一篇文章吗", 0, NULL },
+	{ "生成一份周报", 0, NULL },
+	{ "生成一张饼图", 0, NULL },
+	{ "制作一个柱状图", 0, NULL },
+	{ "画一个流程图", 0, NULL },
+	{ "画思维导图", 0, NULL },
+	/* 画 inside a noun is not a command. */
+	{ "我喜欢看动画片", 0, NULL },
+	{ "这幅画面很美", 0, NULL },
+	{ "今天天气怎么样", 0, NULL },
+	{ "你好", 0, "none" },
+	{ "", 0, "none" },
+};
+
+static const struct intent_case search_cases[] = {
+	{ "搜一下今天的新闻", 1, "search_verb" },
+	{ "明天天气", 1, "day_news" },
+	{ "最新资讯", 1, "latest_news" },
+	{ "热搜", 1, "hot_topics" },
+	{ "2024年5月发生了什么", 1, "dated_events" },
+	{ "你好", 0, "none" },
+	{ "今天发生了什么", 1, "today_events" },
+	{ "实时汇率数据", 1, "realtime" },
+	{ "联网查一下油价", 1, "online" },
+	{ "现在的金价是多少", 1, "current_price" },
+	{ "search for rust news", 1, "english" },
+	{ "what's the latest on the election", 1, "english" },
+	{ "写一首关于秋天的诗", 0, "none" },
+};
+
+static const struct intent_case time_cases[] = {
+	{ "现在几点", 1, "clock" },
+	{ "今天星期几", 1, "weekday" },
+	{ "今天几号", 1, "date" },
+	{ "给我一个时间戳", 1, "timestamp" },
+	{ "what time is it", 1, "english" },
+	{ "today's date please", 1, "english" },
+	{ "讲个笑话", 0, "none" },
+};
+
+struct route_case {
+	const char *text;
+	const char *route;
+};
+
+static const struct route_case route_cases[] = {
+	{ "帮我画一只猫", "image_gen" },
+	{ "搜一下今天的新闻", "web_search" },
+	{ "现在几点", "time_query" },
+	{ "你好", "chat" },
+	{ "画一张今天的新闻海报", "image_gen" },   /* image before search */
+	{ "搜索一下现在几点", "web_search" },      /* search before time */
+	{ "今天的天气", "web_search" },
+	{ "今天星期几", "time_query" },
+	{ "记得上次画的图吗", "chat" },
+	{ "给我讲讲量子计算", "chat" },
+};
+
+struct subject_case {
+	const char *text;
+	const char *style;    /* Chinese name, NULL: no style */
+	const char *subject;
+};
+
+static const struct subject_case subject_cases[] = {
+	{ "帮我画一只赛博朋克风格的猫", "赛博朋克", "猫" },
+	{ "draw a cat in watercolor style", "水彩", "cat" },
+	{ "画一张水墨山水", "水墨", "山水" },
+	{ "生成美少女", NULL, "美少女" },
+	{ "画一张海报", NULL, "海报" },
+	{ "把背景换成星空", NULL, "星空" },
+	{ "你能生成吗", NULL, "" },
+	{ "一只像素风的小狗", "像素", "小狗" },
+	{ "generate an image of a red fox", NULL, "red fox" },
+	{ "可以生成超绝美少女吗", NULL, "超绝美少女" },
+	{ "请画一幅油画风格的城堡！", "油画", "城堡" },
+};
+
+static void check_intents(const char *what, const struct intent_case *c, size_t n,
+			  struct rules_match (*fn)(const char *))
+{
+	for (size_t i = 0; i < n; i++) {
+		struct rules_match m = fn(c[i].text);
+
+		ok(m.matched == c[i].matched && (c[i].rule == NULL || strcmp(m.rule, c[i].rule) == 0),
+		   "%s \"%s\" -> %d (%s)", what, c[i].text, m.matched, m.rule);
+	}
+}
+
+static void check_routes(void)
+{
+	for (size_t i = 0; i < sizeof route_cases / sizeof route_cases[0]; i++) {
+		struct rules_decision d = rules_route(route_cases[i].text);
+
+		is_str(d.route, route_cases[i].route, "route \"%s\"", route_cases[i].text);
+	}
+}
+
+static void check_subjects(void)
+{
+	for (size_t i = 0; i < sizeof subject_cases / sizeof subject_cases[0]; i++) {
+		const struct subject_case *c = &subject_cases[i];
+		const struct rules_style *st = rules_style(c->text);
+		char *s = rules_subject(c->text);
+
+		ok(c->style ? st && strcmp(st->zh, c->style) == 0 : st == NULL, "style of \"%s\": %s",
+		   c->text, st ? st->zh : "none");
+		is_str(s, c->subject, "subject of \"%s\"", c->text);
+		free(s);
+	}
+}
+
+static void check_helpers(void)
+{
+	struct rules_match m;
+	char *big;
+
+	ok(rules_greeting("你好！"), "greeting: 你好！");
+	ok(rules_greeting("hello there"), "greeting: hello there");
+	ok(!rules_greeting("你好，帮我画一只猫"), "a greeting with a request is not only a greeting");
+	ok(rules_blank("😀🎉 "), "emoji only is blank");
+	ok(rules_blank(""), "empty is blank");
+	ok(!rules_blank("猫"), "a word is not blank");
+	ok(rules_adjust_intent("再调整一下亮度").matched, "adjust: 再调整一下亮度");
+	ok(rules_adjust_intent("make it brighter").matched, "adjust: make it brighter");
+	ok(!rules_adjust_intent("画一只猫").matched, "not an adjustment: 画一只猫");
+	ok(rules_has_han("abc猫") && !rules_has_han("abc"), "Han detection");
+	m = rules_image_intent("帮我画一只猫");
+	ok(m.confidence > 0.5 && m.confidence <= 1.0, "a rule's confidence is in (0.5, 1]");
+	/* Text the rules do not expect. */
+	m = rules_image_intent("\xff\xfe画一张\xc3");
+	ok(m.matched == 0 || m.matched == 1, "invalid UTF-8 is survived");
+	m = rules_image_intent(NULL);
+	ok(!m.matched && strcmp(m.rule, "none") == 0, "NULL text matches nothing");
+	big = malloc(60001);
+	for (int i = 0; i < 20000; i++)
+		memcpy(big + 3 * i, "啊", 3);
+	big[60000] = '\0';
+	ok(!rules_route(big).m.matched, "long text is routed to chat, in bounded time");
+	free(big);
+	big = rules_subject("\xe7\x8c");
+	ok(big != NULL, "a subject of a cut character is survived");
+	free(big);
+	rules_free();
+	ok(rules_image_intent("帮我画一只猫").matched, "the rules compile again after rules_free");
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+int main(void)
+{
+	check_intents("image", image_cases, N(image_cases), rules_image_intent);
+	check_intents("search", search_cases, N(search_cases), rules_search_intent);
+	check_intents("time", time_cases, N(time_cases), rules_time_intent);
+	check_routes();
+	check_subjects();
+	check_helpers();
+	rules_free();
+	return tap_done();
+}
