@@ -30,98 +30,9 @@
 
 extern const struct workflow wf_test;
 
-struct sink {
-	struct buf b;
-};
+#include "inproc.h"
 
-static int bench_write(void *ctx, const char *p, size_t n)
-{
-	struct sink *s = ctx;
-
-	return buf_add(&s->b, p, n) < 0 ? (buf_reset(&s->b), buf_add(&s->b, p, n)) : 0;
-}
-
-static int bench_flush(void *ctx)
-{
-	return 0;
-}
-
-static ssize_t bench_read(void *ctx, char *p, size_t n)
-{
-	const char **src = ctx;
-	size_t k = strlen(*src);
-
-	if (k > n)
-		k = n;
-	memcpy(p, *src, k);
-	*src += k;
-	return (ssize_t)k;
-}
-
-static int bench_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double bench_pct(double *v, int n, double p)
-{
-	qsort(v, (size_t)n, sizeof *v, bench_cmp);
-	return v[(int)((n - 1) * p)];
-}
-
-static double bench_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-/* One in-process request: body in, SSE out (kept in sink). */
-static void bench_call(struct app *app, struct sink *out, const char *method, const char *uri,
-		       const char *body, enum problem (*fn)(struct req *))
-{
-	char len[32], m[32], u[512];
-	char *envp[] = { m, u, len, NULL };
-	const char *src = body;
-	struct io_in in = { bench_read, &src };
-	struct io_out o = { bench_write, bench_flush, out };
-	struct req r;
-
-	snprintf(m, sizeof m, "REQUEST_METHOD=%s", method);
-	snprintf(u, sizeof u, "REQUEST_URI=%s", uri);
-	snprintf(len, sizeof len, "CONTENT_LENGTH=%d", (int)strlen(body));
-	buf_reset(&out->b);
-	req_init(&r, &app->conf, envp, in, o);
-	r.app = app;
-	fn(&r);
-	if (r.failed)
-		fprintf(stderr, "request failed: %s\n", r.detail);
-	req_free(&r);
-}
-
-static int bench_field(const char *text, const char *key, char *out, size_t n)
-{
-	char pat[64];
-	const char *p;
-	size_t k = 0;
-
-	snprintf(pat, sizeof pat, "\"%s\":\"", key);
-	p = strstr(text, pat);
-	if (p == NULL)
-		return -1;
-	p += strlen(pat);
-	while (p[k] && p[k] != '"' && k + 1 < n)
-		k++;
-	memcpy(out, p, k);
-	out[k] = '\0';
-	return 0;
-}
-
-extern enum problem api_stream_post(struct req *r);
-extern enum problem api_confirm(struct req *r);
+#include "api/api.h"
 
 static int bench_baseline_fn(struct store *s, DB_TXN *txn, void *ctx)
 {
@@ -135,8 +46,6 @@ static int bench_baseline_fn(struct store *s, DB_TXN *txn, void *ctx)
 	json_decref(rec);
 	return rc;
 }
-
-static int bench_open(struct app *app, const char *dir, const char *durability);
 
 static int bench_inproc(const char *dir, int threads, const char *durability)
 {
@@ -200,27 +109,6 @@ static int bench_inproc(const char *dir, int threads, const char *durability)
 	buf_free(&out.b);
 	store_close(app.store);
 	free(lat);
-	return 0;
-}
-
-static int bench_open(struct app *app, const char *dir, const char *durability)
-{
-	conf_init(&app->conf);
-	free(app->conf.store_dir);
-	app->conf.store_dir = strdup(dir);
-	free(app->conf.key_file);
-	app->conf.key_file = malloc(strlen(dir) + 16);
-	sprintf(app->conf.key_file, "%s/thread.key", dir);
-	free(app->conf.durability);
-	app->conf.durability = strdup(durability);
-	app->store = store_open(&app->conf, app->store_err, sizeof app->store_err);
-	if (app->store == NULL || tid_keys_load(&app->keys, app->conf.key_file, app->store_err,
-						sizeof app->store_err) < 0) {
-		fprintf(stderr, "%s\n", app->store_err);
-		return -1;
-	}
-	wf_register(&wf_test);
-	log_set_level(LOG_LV_WARN);
 	return 0;
 }
 

@@ -1,5 +1,5 @@
 /* Internal to the offline provider (offline*.c): its tasks and the text
- * helpers they share. Every task builds its answer from the call's facts
+ * functions they share. Every task builds its answer from the call's facts
  * with rules, the user's own words and a hash of the input (to vary the
  * wording), so the same facts always give the same answer. */
 #ifndef AV_OFFLINE_H

@@ -2,7 +2,7 @@
  * of seed 004), a conversational reply composed from what the user wrote
  * and what the workflow found (search facts, the local time), and
  * extractive summaries. The reply says plainly that it comes from the
- * offline assistant and which provider would answer open questions. */
+ * offline mode and which provider would answer open questions. */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
@@ -218,7 +218,8 @@ static void offline_chat_search(struct offline_chat *c, const json_t *sf)
 	if (json_array_size(picked) == 0)
 		offline_say(&c->out, c->zh, "（检索结果为空）\n", "(nothing usable)\n");
 	offline_say(&c->out, c->zh,
-		    "以上由离线助手从检索结果中摘录，没有经过语言模型整理；配置 [provider.chat] 后可以得到综合回答。",
+		    "以上由离线助手从检索结果中摘录，没有经过语言模型整理；"
+		    "配置 [provider.chat] 后可以得到综合回答。",
 		    "These lines are quoted from the search results by the offline assistant; with a "
 		    "model configured in [provider.chat] you get a composed answer.");
 	json_decref(picked);

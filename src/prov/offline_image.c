@@ -24,14 +24,12 @@ static char *offline_subject(const char *text)
 	return t;
 }
 
-/* The action, its confidence, and why (into why). */
-static const char *offline_intent_decide(const json_t *facts, const char *text, int zh,
-					 struct buf *why, double *conf)
+/* What the context decides: nothing to read, a mask, an edit of the
+ * last picture, a greeting. NULL when it decides nothing. */
+static const char *offline_intent_context(const json_t *facts, const char *text, int zh,
+					  struct buf *why, double *conf)
 {
 	struct rules_match m;
-	const struct rules_style *st;
-	char *subject;
-	int concrete;
 
 	*conf = 0.1;
 	if (rules_blank(text)) {
@@ -57,7 +55,17 @@ static const char *offline_intent_decide(const json_t *facts, const char *text, 
 		offline_say(why, zh, "这是一句问候，不是画图请求", "This is a greeting, not a picture request");
 		return "unknown";
 	}
-	m = rules_image_intent(text);
+	return NULL;
+}
+
+/* What the words say, once the context decided nothing. */
+static const char *offline_intent_words(const char *text, int zh, struct buf *why, double *conf)
+{
+	struct rules_match m = rules_image_intent(text);
+	const struct rules_style *st;
+	char *subject;
+	int concrete;
+
 	if (m.matched) {
 		*conf = m.confidence;
 		offline_say(why, zh, "命中生图规则 %s", "Matched the picture rule %s", m.rule);
@@ -113,7 +121,9 @@ json_t *offline_task_intent(const json_t *facts, const char *text, char *err, si
 	json_t *j;
 
 	buf_init(&why, 1024);
-	action = offline_intent_decide(facts, text, zh, &why, &conf);
+	action = offline_intent_context(facts, text, zh, &why, &conf);
+	if (action == NULL)
+		action = offline_intent_words(text, zh, &why, &conf);
 	subject = offline_subject(text);
 	style = offline_style_name(rules_style(text), zh);
 	if (strcmp(action, "unknown") != 0)
@@ -304,18 +314,22 @@ static int offline_side_ok(const json_t *v)
 static void offline_crit_params(struct offline_crit *c, const json_t *facts)
 {
 	const json_t *w = json_object_get(facts, "width"), *h = json_object_get(facts, "height");
+	const json_t *strength = json_object_get(facts, "styleStrength");
 	const char *action = offline_str(facts, "action");
 	json_int_t wi = json_integer_value(w), hi = json_integer_value(h);
 	int ok = offline_side_ok(w) && offline_side_ok(h) &&
-		 (wi == 0 || hi == 0 || (wi <= 4 * hi && hi <= 4 * wi));
+		 (wi == 0 || hi == 0 || (wi <= 4 * hi && hi <= 4 * wi)) &&
+		 (strength == NULL || json_is_null(strength) ||
+		  (json_is_number(strength) && json_number_value(strength) >= 0 &&
+		   json_number_value(strength) <= 100));
 
 	if (ok) {
-		offline_crit_note(c, 15, c->zh ? "尺寸在合理范围" : "the size is in range");
+		offline_crit_note(c, 15, c->zh ? "参数在合理范围" : "the parameters are in range");
 	} else {
-		offline_crit_note(c, 0, c->zh ? "尺寸超出 256–2048 像素或比例过于悬殊" :
-				  "the size is outside 256-2048 px or too elongated");
-		offline_crit_suggest(c, "把尺寸调整到 256–2048 像素、宽高比不超过 4:1",
-				     "use 256-2048 px sides and an aspect ratio within 4:1");
+		offline_crit_note(c, 0, c->zh ? "参数超出合理范围" : "a parameter is out of range");
+		offline_crit_suggest(c, "尺寸保持在 256–2048 像素、宽高比不超过 4:1，风格强度在 0–100 之间",
+				     "keep the sides within 256-2048 px, the aspect ratio within 4:1 "
+				     "and the style strength within 0-100");
 	}
 	if (action == NULL || strcmp(action, "generate_image") == 0 ||
 	    strcmp(action, "inpainting") == 0 || strcmp(action, "adjust_parameters") == 0)

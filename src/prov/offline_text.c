@@ -1,4 +1,4 @@
-/* Text helpers of the offline provider: language, hashing for varied
+/* The text functions of the offline provider: language, hashing for varied
  * but stable wording, UTF-8 safe truncation, sentences and keywords.
  * Keywords are lexical (no segmenter): Chinese runs are cut at function
  * words and at common topic suffixes, English words lose stop words. */

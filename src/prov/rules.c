@@ -3,7 +3,7 @@
  * the seed's order; some rules also check what they captured (a request
  * to "generate code" is not a picture, "draw a pie chart" is not either).
  * The subject and style extraction lives in rules_subject.c and shares
- * the compiled-pattern helpers declared in rules_int.h. */
+ * the pattern compiling and matching declared in rules_int.h. */
 #include "config.h"
 #include <string.h>
 #include "prov/rules.h"

@@ -57,7 +57,8 @@ static const struct rules_step rules_steps[] = {
 			"\\bturn\\s+(?:it\\s+)?into\\b|\\bchange\\s+(?:it\\s+)?(?:to|into)\\b)\\s*", "", 0, 0 },
 	{ "zh_command", "^[\\s\\p{P}\\p{S}]*(?:(?:请你?|麻烦你?|帮我|给我|为我|帮忙|我想要?|我要|想要|"
 			"能不能|可不可以|可以|能否|你能|你可以|能|再|重新|直接)\\s*)*"
-			"(?:(?:来|给)(?=[画绘生一]))?(?:画|绘制|绘|生成|制作|创作|设计)?(?:一下|出来|出)?", "", 0, 0 },
+			"(?:(?:来|给)(?=[画绘生一]))?(?:画|绘制|绘|生成|制作|创作|设计)?"
+			"(?:一下|出来|出)?", "", 0, 0 },
 	{ "en_command", "^\\s*(?:(?:please|can\\s+you|could\\s+you|would\\s+you|i\\s+want(?:\\s+you)?|"
 			"i'd\\s+like(?:\\s+you)?|i\\s+need)\\s+)*(?:to\\s+)?(?:(?:draw|paint|sketch|illustrate|"
 			"generate|create|make|render|design)\\b\\s*)?(?:(?:me|us)\\b\\s*)?", "", 0, 0 },

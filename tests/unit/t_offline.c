@@ -81,16 +81,17 @@ static void test_intent(void)
 
 		ask("intent", json_loads(k->facts, 0, NULL), 1, &a);
 		conf = jnum(a.json, "confidence");
-		ok(a.status == PROV_OK && jstr(a.json, "action") && strcmp(jstr(a.json, "action"), k->action) == 0 &&
-		   conf >= k->min_conf - 1e-9 && conf <= k->max_conf + 1e-9, "intent %s -> %s %.2f", k->facts,
-		   jstr(a.json, "action"), conf);
+		ok(a.status == PROV_OK && jstr(a.json, "action") &&
+		   strcmp(jstr(a.json, "action"), k->action) == 0 && conf >= k->min_conf - 1e-9 &&
+		   conf <= k->max_conf + 1e-9, "intent %s -> %s %.2f", k->facts, jstr(a.json, "action"), conf);
 		if (k->subject)
 			is_str(jstr(a.json, "subject"), k->subject, "intent subject of %s", k->facts);
 		if (k->style)
 			is_str(jstr(a.json, "style"), k->style, "intent style of %s", k->facts);
 		if (i == 0)
-			ok(jstr(a.json, "reasoning") && *jstr(a.json, "reasoning") && json_is_string(json_object_get(a.json, "style")) &&
-			   same_as_text(&a), "intent has reasoning and style, and text is its JSON");
+			ok(jstr(a.json, "reasoning") && *jstr(a.json, "reasoning") &&
+			   json_is_string(json_object_get(a.json, "style")) && same_as_text(&a),
+			   "intent has reasoning and style, and text is its JSON");
 		prov_answer_free(&a);
 	}
 	/* Without facts, the last user message is the text. */
@@ -111,8 +112,9 @@ static void test_route(void)
 
 	ask("route", json_pack("{s:s}", "text", "搜一下今天的新闻"), 1, &a);
 	ok(a.status == PROV_OK && strcmp(jstr(a.json, "route"), "web_search") == 0 &&
-	   strcmp(jstr(a.json, "rule"), "search_verb") == 0 && json_is_real(json_object_get(a.json, "confidence")) &&
-	   jstr(a.json, "reason") != NULL, "route: search, with rule, confidence and reason");
+	   strcmp(jstr(a.json, "rule"), "search_verb") == 0 &&
+	   json_is_real(json_object_get(a.json, "confidence")) && jstr(a.json, "reason") != NULL,
+	   "route: search, with rule, confidence and reason");
 	prov_answer_free(&a);
 	ask("route", json_pack("{s:s}", "text", "你好"), 1, &a);
 	is_str(jstr(a.json, "route"), "chat", "route: a greeting is chat");
@@ -135,7 +137,8 @@ static void test_optimize(void)
 	is_str(b.text, a.text, "optimize is deterministic");
 	prov_answer_free(&a);
 	prov_answer_free(&b);
-	ask("optimize_prompt", json_pack("{s:s, s:s}", "text", "draw a lighthouse", "style", "oil painting"), 1, &a);
+	ask("optimize_prompt", json_pack("{s:s, s:s}", "text", "draw a lighthouse", "style",
+					 "oil painting"), 1, &a);
 	p = jstr(a.json, "prompt");
 	ok(p && strstr(p, "lighthouse") && strstr(p, "oil painting") && !strstr(p, "，"),
 	   "optimize in English stays English: %s", p ? p : "");
@@ -277,10 +280,12 @@ static void test_brief_note(void)
 	ask("brief", json_pack("{s:s}", "topic", "春游攻略"), 1, &a);
 	ok(jstr(a.json, "audience") && jstr(a.json, "tone") && strstr(jstr(a.json, "goal"), "春游攻略") &&
 	   json_array_size(json_object_get(a.json, "constraints")) >= 4 &&
-	   json_is_array(json_object_get(a.json, "keywords")), "brief: audience, goal, constraints, tone, keywords");
+	   json_is_array(json_object_get(a.json, "keywords")),
+	   "brief: audience, goal, constraints, tone, keywords");
 	ok(strstr(a.text, "\"春游\"") != NULL, "brief keywords come from the topic");
 	prov_answer_free(&a);
-	ask("brief", json_pack("{s:s, s:s, s:s}", "topic", "考研英语", "audience", "二战考生", "tone", "严肃"), 1, &a);
+	ask("brief", json_pack("{s:s, s:s, s:s}", "topic", "考研英语", "audience", "二战考生",
+			       "tone", "严肃"), 1, &a);
 	ok(strcmp(jstr(a.json, "audience"), "二战考生") == 0 && strcmp(jstr(a.json, "tone"), "严肃") == 0,
 	   "brief keeps the given audience and tone");
 	prov_answer_free(&a);

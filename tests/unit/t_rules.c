@@ -157,7 +157,7 @@ static void check_subjects(void)
 	}
 }
 
-static void check_helpers(void)
+static void check_text_rules(void)
 {
 	struct rules_match m;
 	char *big;
@@ -201,7 +201,7 @@ int main(void)
 	check_intents("time", time_cases, N(time_cases), rules_time_intent);
 	check_routes();
 	check_subjects();
-	check_helpers();
+	check_text_rules();
 	rules_free();
 	return tap_done();
 }
