@@ -50,13 +50,14 @@ int sse_frame(struct buf *out, long long id, const char *data, size_t len)
 	return buf_adds(out, "\n");
 }
 
-static int sse_send(struct sse *s, const char *p, size_t n)
+/* Writes p; flushes unless more of the same batch follows. */
+static int sse_put(struct sse *s, const char *p, size_t n, int flush)
 {
 	struct req *r = s->r;
 
 	if (s->broken)
 		return -1;
-	if (r->out.write(r->out.ctx, p, n) < 0 || r->out.flush(r->out.ctx) < 0) {
+	if (r->out.write(r->out.ctx, p, n) < 0 || (flush && r->out.flush(r->out.ctx) < 0)) {
 		s->broken = 1;
 		return -1;
 	}
@@ -64,7 +65,19 @@ static int sse_send(struct sse *s, const char *p, size_t n)
 	return 0;
 }
 
-int sse_event_raw(struct sse *s, long long id, const char *data, size_t len)
+static int sse_send(struct sse *s, const char *p, size_t n)
+{
+	return sse_put(s, p, n, 1);
+}
+
+int sse_flush(struct sse *s)
+{
+	if (s->broken || s->r->out.flush(s->r->out.ctx) < 0)
+		return s->broken = 1, -1;
+	return 0;
+}
+
+int sse_event_batch(struct sse *s, long long id, const char *data, size_t len, int more)
 {
 	struct buf b;
 	int rc;
@@ -72,11 +85,16 @@ int sse_event_raw(struct sse *s, long long id, const char *data, size_t len)
 	buf_init(&b, SSE_MAX_EVENT);
 	rc = sse_frame(&b, id, data, len);
 	if (rc == 0)
-		rc = sse_send(s, b.data, b.len);
+		rc = sse_put(s, b.data, b.len, !more);
 	buf_free(&b);
 	if (rc == 0)
 		s->sent++;
 	return rc;
+}
+
+int sse_event_raw(struct sse *s, long long id, const char *data, size_t len)
+{
+	return sse_event_batch(s, id, data, len, 0);
 }
 
 int sse_event(struct sse *s, long long id, const json_t *ev)

@@ -28,6 +28,10 @@ int sse_frame(struct buf *out, long long id, const char *data, size_t len);
 int sse_event(struct sse *s, long long id, const json_t *ev);
 /* The same with an already encoded payload (replay from the store). */
 int sse_event_raw(struct sse *s, long long id, const char *data, size_t len);
+/* Events committed together go out together: each written whole, one
+ * flush after the last (more = 0). */
+int sse_event_batch(struct sse *s, long long id, const char *data, size_t len, int more);
+int sse_flush(struct sse *s);
 /* ": text\n\n". */
 int sse_comment(struct sse *s, const char *text);
 /* A keep-alive comment if nothing was written for keepalive_ms. */

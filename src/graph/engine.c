@@ -25,8 +25,8 @@ void run_send_committed(struct run *run, const json_t *sent)
 	json_array_foreach(sent, i, pair) {
 		const char *text = json_string_value(json_array_get(pair, 1));
 
-		if (sse_event_raw(&run->sse, json_integer_value(json_array_get(pair, 0)), text,
-				  strlen(text)) < 0)
+		if (sse_event_batch(&run->sse, json_integer_value(json_array_get(pair, 0)), text,
+				    strlen(text), i + 1 < json_array_size(sent)) < 0)
 			return;
 	}
 }

@@ -28,7 +28,7 @@ static int follow_drain(struct run *run, long long *after)
 			const char *text = json_string_value(json_array_get(pair, 1));
 			long long seq = json_integer_value(json_array_get(pair, 0));
 
-			if (sse_event_raw(&run->sse, seq, text, strlen(text)) < 0)
+			if (sse_event_batch(&run->sse, seq, text, strlen(text), i + 1 < n) < 0)
 				break;
 			*after = seq;
 		}

@@ -81,7 +81,14 @@ static int store_prune_one(struct store *s, DB_TXN *txn, void *p)
 	rc = store_thread_get(s, txn, key + 8, &rec, DB_RMW);
 	if (rc == DB_NOTFOUND)
 		return 0;
-	if (rc == 0 && json_integer_value(json_object_get(rec, "exp")) == exp) {
+	if (rc == 0 && json_integer_value(json_object_get(rec, "iexp")) != exp) {
+		/* A stale entry: the thread is indexed elsewhere. */
+		rc = 0;
+	} else if (rc == 0 && json_integer_value(json_object_get(rec, "exp")) >= pc->now) {
+		/* Still alive (the index is lazy): index it at its real expiry. */
+		json_object_set_new(rec, "iexp", json_integer(0));
+		rc = store_thread_put(s, txn, key + 8, rec);
+	} else if (rc == 0) {
 		const char *st = json_string_value(json_object_get(rec, "status"));
 
 		if (st && strcmp(st, "expired") == 0) {
@@ -91,7 +98,7 @@ static int store_prune_one(struct store *s, DB_TXN *txn, void *p)
 		} else {
 			rc = store_thread_purge(s, txn, key + 8);
 			json_decref(rec);
-			/* exp 0: the tombstone is indexed afresh. */
+			/* iexp 0: the tombstone is indexed afresh. */
 			rec = json_pack("{s:s, s:I, s:I}", "status", "expired", "updated",
 					(json_int_t)pc->now, "expiredAt", (json_int_t)pc->now);
 			if (rc == 0)

@@ -75,24 +75,31 @@ static int store_expiry_add(struct store *s, DB_TXN *txn, const uint8_t tid[STOR
 	return s->expiry->put(s->expiry, txn, &k, &v, 0);
 }
 
+/* The expiry index is lazy: an entry moves only when the thread's expiry
+ * runs past it by more than STORE_EXPIRY_SLACK_MS, or comes before it, so
+ * most commits leave the index (one busy page) alone. The pruner checks
+ * the record's own "exp" and re-indexes a thread that is still alive. */
+#define STORE_EXPIRY_SLACK_MS 60000
+
 int store_thread_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], json_t *rec)
 {
 	const char *status = json_string_value(json_object_get(rec, "status"));
 	long long updated = json_integer_value(json_object_get(rec, "updated"));
-	long long old_exp = json_integer_value(json_object_get(rec, "exp"));
+	long long iexp = json_integer_value(json_object_get(rec, "iexp"));
 	long long exp = updated + store_thread_ttl(s, status ? status : "running");
 	DBT k = { 0 }, v = { 0 };
 	char *text;
 	int rc = 0;
 
-	if (old_exp != exp) {
-		if (old_exp)
-			rc = store_expiry_del(s, txn, tid, old_exp);
+	json_object_set_new(rec, "exp", json_integer(exp));
+	if (iexp == 0 || exp < iexp || exp > iexp + STORE_EXPIRY_SLACK_MS) {
+		if (iexp)
+			rc = store_expiry_del(s, txn, tid, iexp);
 		if (rc == 0)
 			rc = store_expiry_add(s, txn, tid, exp);
 		if (rc)
 			return rc;
-		json_object_set_new(rec, "exp", json_integer(exp));
+		json_object_set_new(rec, "iexp", json_integer(exp));
 	}
 	text = json_dumps(rec, JSON_COMPACT);
 	k.data = (void *)tid;

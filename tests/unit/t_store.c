@@ -284,16 +284,43 @@ static void t_threads(void)
 		json_decref(rec);
 	}
 
-	/* An update moves the entry instead of adding one. */
+	/* The index is lazy: a small update leaves the entry where it was; one
+	 * that passes the slack (a minute) moves it, never adding another. */
 	st_tid(tid, 0);
 	store_thread_get(f.s, NULL, tid, &rec, 0);
 	json_object_set_new(rec, "updated", json_integer(ST_T0 + 5000));
 	is_int(st_put_rec(f.s, tid, rec), 0, "update: put");
-	ok(st_count_expiry(f.s, tid, &exp) == 1 && exp == ST_T0 + 5000 + 60000,
-	   "update: still one expiry entry, at the new exp");
+	ok(st_count_expiry(f.s, tid, &exp) == 1 && exp == ST_T0 + 60000,
+	   "update within the slack: the entry stays at the old expiry");
+	is_int(json_integer_value(json_object_get(rec, "exp")), ST_T0 + 5000 + 60000,
+	       "update within the slack: the record has the exact expiry");
+	json_object_set_new(rec, "updated", json_integer(ST_T0 + 120000));
+	is_int(st_put_rec(f.s, tid, rec), 0, "update past the slack: put");
+	ok(st_count_expiry(f.s, tid, &exp) == 1 && exp == ST_T0 + 120000 + 60000,
+	   "update past the slack: still one expiry entry, at the new exp");
 	json_decref(rec);
 	is_int(st_count(f.s->expiry, NULL, 0), (long)(sizeof ttls / sizeof ttls[0]),
 	       "update: the index holds one entry per thread");
+
+	/* A thread whose lazy entry comes due while it is still alive is
+	 * indexed again at its real expiry, not pruned. */
+	st_tid(tid, 77);
+	rec = json_pack("{s:s, s:I}", "status", "running", "updated", (json_int_t)ST_T0);
+	st_put_rec(f.s, tid, rec);
+	json_object_set_new(rec, "updated", json_integer(ST_T0 + 30000));
+	st_put_rec(f.s, tid, rec);
+	json_decref(rec);
+	store_prune(f.s, ST_T0 + 70000, 100);
+	is_int(store_thread_get(f.s, NULL, tid, &got, 0), 0, "lazy index: a live thread survives pruning");
+	is_str(json_string_value(json_object_get(got, "status")), "running", "lazy index: still running");
+	json_decref(got);
+	ok(st_count_expiry(f.s, tid, &exp) == 1 && exp == ST_T0 + 90000,
+	   "lazy index: re-indexed at its real expiry");
+	store_prune(f.s, ST_T0 + 95000, 100);
+	store_thread_get(f.s, NULL, tid, &got, 0);
+	is_str(json_string_value(json_object_get(got, "status")), "expired",
+	       "lazy index: pruned once really expired");
+	json_decref(got);
 
 	st_tid(tid, 999);
 	rec = json_object();
