@@ -177,8 +177,7 @@ enum problem engine_confirm(struct req *r, const char *id, const char *interrupt
 	return p;
 }
 
-/* Parses Last-Event-ID: digits only, at most the thread's last id. */
-static int decide_last_id(const char *s, long long last, long long *out)
+int engine_parse_last_id(const char *s, long long last, long long *out)
 {
 	char *end;
 
@@ -203,7 +202,7 @@ enum problem engine_join(struct req *r, const char *id, const char *last_id)
 		return p;
 	}
 	last = json_integer_value(json_object_get(run.rec, "seq"));
-	if (decide_last_id(last_id, last, &after) < 0) {
+	if (engine_parse_last_id(last_id, last, &after) < 0) {
 		run_free(&run);
 		return req_fail(r, PB_BAD_EVENT_ID, "Last-Event-ID must be a number from 0 to %lld "
 				"(this thread's last event)", last);

@@ -28,6 +28,11 @@ enum problem engine_join(struct req *r, const char *id, const char *last_id);
 enum problem engine_confirm(struct req *r, const char *id, const char *interrupt_id,
 			    const char *action, const json_t *payload);
 
+/* Last-Event-ID: absent or empty is 0; else whole decimal digits only, at
+ * most 18 of them, not past last (the thread's last event id). 0 with
+ * *out set, or -1. */
+int engine_parse_last_id(const char *s, long long last, long long *out);
+
 /* --- lease.c: who runs a thread ------------------------------------------ */
 /* True when the lease in rec may be taken by this process now. */
 int lease_free(const json_t *rec, long long now_ms);
