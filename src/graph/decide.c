@@ -145,22 +145,6 @@ static enum problem decide_run(struct run *run, struct decision *d)
 	return p;
 }
 
-static enum problem decide_open(struct run *run, struct req *r, const char *id)
-{
-	memset(run, 0, sizeof *run);
-	run->r = r;
-	run->app = r->app;
-	run->st = r->app->store;
-	run->t0 = clock_mono_ms();
-	if (engine_resolve(r, id, run->tid, &run->rec))
-		return r->failed;
-	snprintf(run->tid_str, sizeof run->tid_str, "%s", id);
-	run->wf = wf_find(json_string_value(json_object_get(run->rec, "workflow")));
-	if (run->wf == NULL)
-		return req_fail(r, PB_INTERNAL, "thread %s belongs to a workflow this server no longer runs", id);
-	return PB_OK;
-}
-
 enum problem engine_confirm(struct req *r, const char *id, const char *interrupt_id,
 			    const char *action, const json_t *payload)
 {
@@ -170,7 +154,7 @@ enum problem engine_confirm(struct req *r, const char *id, const char *interrupt
 
 	if (strcmp(action, "approve") && strcmp(action, "reject") && strcmp(action, "modify"))
 		return req_fail(r, PB_BAD_REQUEST, "action must be approve, reject or modify");
-	p = decide_open(&run, r, id);
+	p = run_open(&run, r, id);
 	if (p == PB_OK)
 		p = decide_run(&run, &d);
 	run_free(&run);
@@ -193,7 +177,7 @@ int engine_parse_last_id(const char *s, long long last, long long *out)
 enum problem engine_join(struct req *r, const char *id, const char *last_id)
 {
 	struct run run;
-	enum problem p = decide_open(&run, r, id);
+	enum problem p = run_open(&run, r, id);
 	long long after = 0, last;
 	json_t *intr;
 

@@ -49,8 +49,7 @@ enum problem engine_resolve(struct req *r, const char *id, uint8_t tid[STORE_TID
 	return PB_OK;
 }
 
-/* Resolves id into a run with its workflow. */
-static enum problem entry_open(struct run *run, struct req *r, const char *id)
+enum problem run_open(struct run *run, struct req *r, const char *id)
 {
 	entry_run_init(run, r);
 	if (engine_resolve(r, id, run->tid, &run->rec))
@@ -175,7 +174,7 @@ enum problem engine_turn(struct req *r, const char *id, const json_t *input, int
 	enum problem p = PB_OK;
 	int rc;
 
-	if (entry_open(&run, r, id)) {
+	if (run_open(&run, r, id)) {
 		run_free(&run);
 		return r->failed;
 	}

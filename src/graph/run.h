@@ -63,5 +63,8 @@ enum problem run_loop(struct run *run);
 /* Streams the log after `after`, then runs or follows the thread. */
 enum problem run_follow(struct run *run, long long after);
 void run_free(struct run *run);
+/* A run of an existing thread: the ID checked, the thread and its
+ * workflow found (see engine_resolve). Reports through req_fail. */
+enum problem run_open(struct run *run, struct req *r, const char *id);
 
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "prov/offline.h"
 #include "util/xmalloc.h"
+#include "util/words.h"
 
 #define OFFLINE_N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -76,30 +77,10 @@ static const struct offline_cat offline_cats[] = {
 	    "别一开始就追求完美，先完成再完善", "找到适合自己的节奏最重要" } },
 };
 
-static int offline_has_any(const char *text, const char *keys)
-{
-	char word[64];
-	const char *p = keys, *bar;
-	size_t n;
-
-	while (*p) {
-		bar = strchr(p, '|');
-		n = bar ? (size_t)(bar - p) : strlen(p);
-		if (n < sizeof word) {
-			memcpy(word, p, n);
-			word[n] = '\0';
-			if (offline_has(text, word))
-				return 1;
-		}
-		p += n + (bar != NULL);
-	}
-	return 0;
-}
-
 static const struct offline_cat *offline_cat_for(const char *text)
 {
 	for (size_t i = 0; i + 1 < OFFLINE_N(offline_cats); i++)
-		if (offline_has_any(text, offline_cats[i].keys))
+		if (words_match_any(text, offline_cats[i].keys))
 			return &offline_cats[i];
 	return &offline_cats[OFFLINE_N(offline_cats) - 1];
 }
@@ -121,11 +102,11 @@ static char *offline_topic(const json_t *facts, const char *text, char *err, siz
 
 static char *offline_goal(const char *topic)
 {
-	if (offline_has_any(topic, "攻略|指南|教程|怎么|如何|方法|技巧"))
+	if (words_match_any(topic, "攻略|指南|教程|怎么|如何|方法|技巧"))
 		return xasprintf("给出一份能照着做的%s方法，读完就能上手", topic);
-	if (offline_has_any(topic, "推荐|好物|清单|合集|必买"))
+	if (words_match_any(topic, "推荐|好物|清单|合集|必买"))
 		return xasprintf("整理值得入手的%s清单，帮读者少走弯路", topic);
-	if (offline_has_any(topic, "测评|对比|体验|评测"))
+	if (words_match_any(topic, "测评|对比|体验|评测"))
 		return xasprintf("用真实体验讲清%s的优缺点，帮读者做决定", topic);
 	return xasprintf("分享关于%s的真实经验，让读者愿意收藏和互动", topic);
 }
@@ -253,7 +234,7 @@ static void offline_note_closing(struct offline_note *n)
 
 	if (tone == NULL)
 		tone = n->cat->tone;
-	if (offline_has_any(tone, "干货|专业|客观|实用|利落|真诚"))
+	if (words_match_any(tone, "干货|专业|客观|实用|利落|真诚"))
 		buf_adds(&n->body, "以上都是亲身经验，先收藏，用的时候翻出来对照着做。");
 	else
 		buf_adds(&n->body, "你最想先试哪一条？评论区聊聊～");

@@ -16,6 +16,7 @@
 #include <sodium.h>
 #include "prov/svg.h"
 #include "util/xmalloc.h"
+#include "util/words.h"
 
 struct svg_rng {
 	unsigned char seed[crypto_generichash_BYTES];
@@ -131,39 +132,12 @@ static const struct svg_family svg_families[] = {
 	{ "水彩|粉彩|童话|watercolor|pastel|fairy", 0, 359, 35, 55, 68, 82 },
 };
 
-static int svg_has_key(const char *lower, const char *keys)
-{
-	char word[64];
-	const char *p = keys, *bar;
-	size_t n;
-
-	while (*p) {
-		bar = strchr(p, '|');
-		n = bar ? (size_t)(bar - p) : strlen(p);
-		if (n < sizeof word) {
-			memcpy(word, p, n);
-			word[n] = '\0';
-			if (strstr(lower, word))
-				return 1;
-		}
-		p += n + (bar != NULL);
-	}
-	return 0;
-}
-
 static const struct svg_family *svg_family_for(const char *prompt)
 {
-	char *lower = xstrdup(prompt);
-	const struct svg_family *f = NULL;
-
-	for (char *p = lower; *p; p++)
-		if (*p >= 'A' && *p <= 'Z')
-			*p = (char)(*p - 'A' + 'a');
-	for (size_t i = 0; f == NULL && i < sizeof svg_families / sizeof svg_families[0]; i++)
-		if (svg_has_key(lower, svg_families[i].keys))
-			f = &svg_families[i];
-	free(lower);
-	return f;
+	for (size_t i = 0; i < sizeof svg_families / sizeof svg_families[0]; i++)
+		if (words_match_any(prompt, svg_families[i].keys))
+			return &svg_families[i];
+	return NULL;
 }
 
 static const int svg_schemes[5][5] = {
