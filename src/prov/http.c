@@ -15,6 +15,7 @@
 #include "util/clock.h"
 #include "util/log.h"
 #include "util/xmalloc.h"
+#include "prov/imgin.h"
 
 #define HTTP_TICK_MS 200
 #define HTTP_BACKOFF_MS 250          /* first retry wait, doubled for each next one */
@@ -552,17 +553,10 @@ char *http_url(const char *base, const char *path)
 
 const char *http_image_sniff(const void *p, size_t n)
 {
-	const unsigned char *b = p;
+	const char *mime = imgin_sniff(p, n);
 
-	if (n >= 8 && memcmp(b, "\x89PNG\r\n\x1a\n", 8) == 0)
-		return "image/png";
-	if (n >= 3 && b[0] == 0xff && b[1] == 0xd8 && b[2] == 0xff)
-		return "image/jpeg";
-	if (n >= 6 && (memcmp(b, "GIF87a", 6) == 0 || memcmp(b, "GIF89a", 6) == 0))
-		return "image/gif";
-	if (n >= 12 && memcmp(b, "RIFF", 4) == 0 && memcmp(b + 8, "WEBP", 4) == 0)
-		return "image/webp";
-	return NULL;
+	/* A provider's picture is a raster; SVG is not taken from one. */
+	return mime && strcmp(mime, "image/svg+xml") != 0 ? mime : NULL;
 }
 
 /* The media type of a Content-Type value, lower case, without parameters;
