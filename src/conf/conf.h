@@ -38,6 +38,9 @@ struct conf {
 	long thread_ttl;
 	long done_ttl;
 	long history;
+	long tombstone_ttl;
+	long max_events;
+	long max_asset_bytes;
 	/* [engine] */
 	long steps_per_request;
 	long request_budget_ms;
@@ -61,6 +64,7 @@ struct conf {
 	long fetch_max_redirects;
 	/* [kb]: the knowledge bases */
 	char *kb_styles;          /* the style library (JSON) */
+	char *kb_notes;           /* the note workflow's corpus of notes (JSON) */
 	/* [provider.*] */
 	struct conf_provider prov[PROV_NROLES];
 };

@@ -226,6 +226,13 @@ static int run_step(struct run *run)
 	ev = run_event(run, "agent_end", name);
 	json_object_set_new(ev, "agent", json_string(name));
 	json_array_append_new(c.events, ev);
+	if (json_integer_value(json_object_get(run->rec, "seq")) + (json_int_t)json_array_size(c.events) +
+	    2 > run->st->max_events) {
+		/* The log is full: the step's events give way to the error. */
+		json_array_clear(c.events);
+		nrc = step_fail(&ctx, "event_limit", "the thread logged its %lld events ([store] max_events): "
+				"start a new thread", run->st->max_events);
+	}
 	run_outcome(run, &c, &ctx, nrc);
 	json_object_set_new(c.changes, "resume", json_null());
 	/* The next node's start goes out with this step; a thread that stops
@@ -284,6 +291,10 @@ static void run_end_stream(struct run *run, int yielded)
 enum problem run_loop(struct run *run)
 {
 	const struct conf *cf = &run->app->conf;
+	/* The stream also ends before a web server's limit on one response
+	 * (mod_fcgid's FcgidBusyTimeout): the client reconnects on retry:. */
+	long budget = cf->stream_max_ms < cf->request_budget_ms ? cf->stream_max_ms
+								  : cf->request_budget_ms;
 	int yielded = 0, rc = 0;
 
 	if (run->state == NULL &&
@@ -299,7 +310,7 @@ enum problem run_loop(struct run *run)
 		if (run->sse.broken)
 			break;
 		if ((cf->steps_per_request && run->steps >= cf->steps_per_request) ||
-		    (run->steps > 0 && clock_mono_ms() - run->t0 >= cf->request_budget_ms)) {
+		    (run->steps > 0 && clock_mono_ms() - run->t0 >= budget)) {
 			yielded = 1;
 			break;
 		}

@@ -12,6 +12,36 @@
 #define STORE_ASSET_KEY (STORE_TID + 16)
 #define STORE_ASSET_B64 sodium_base64_VARIANT_URLSAFE_NO_PADDING
 
+/* Bytes of assets one thread holds (read whole: puts are few and a
+ * thread's assets small next to the cap). */
+static long long store_asset_bytes(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID])
+{
+	uint8_t key[STORE_ASSET_KEY];
+	DBC *c = NULL;
+	DBT k = { 0 }, v = { 0 };
+	long long total = 0;
+	int rc;
+
+	if (s->assets->cursor(s->assets, txn, &c, 0) != 0)
+		return -1;
+	memcpy(key, tid, STORE_TID);
+	memset(key + STORE_TID, 0, sizeof key - STORE_TID);
+	k.data = key;
+	k.size = k.ulen = sizeof key;
+	k.flags = DB_DBT_USERMEM;
+	v.flags = DB_DBT_MALLOC;
+	rc = c->get(c, &k, &v, DB_SET_RANGE);
+	while (rc == 0 && memcmp(key, tid, STORE_TID) == 0) {
+		total += v.size;
+		free(v.data);
+		v.data = NULL;
+		rc = c->get(c, &k, &v, DB_NEXT);
+	}
+	free(v.data);
+	c->close(c);
+	return total;
+}
+
 int store_asset_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], const char *ctype,
 		    const void *data, size_t len, char id[STORE_ASSET_ID_LEN + 1])
 {
@@ -23,6 +53,9 @@ int store_asset_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], 
 
 	if (clen > 255)
 		return EINVAL;
+	if (s->max_asset_bytes > 0 &&
+	    store_asset_bytes(s, txn, tid) + (long long)len > s->max_asset_bytes)
+		return ENOSPC;
 	memcpy(key, tid, STORE_TID);
 	crypto_generichash(key + STORE_TID, 16, data, len, NULL, 0);
 	sodium_bin2base64(id, STORE_ASSET_ID_LEN + 1, key, sizeof key, STORE_ASSET_B64);

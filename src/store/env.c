@@ -137,6 +137,9 @@ struct store *store_open(const struct conf *c, char *err, size_t errlen)
 	s->panicked = 0;
 	s->last_ckpt_ms = clock_mono_ms();
 	s->thread_ttl_ms = c->thread_ttl * 1000;
+	s->tombstone_ttl_ms = c->tombstone_ttl * 1000LL;
+	s->max_events = c->max_events;
+	s->max_asset_bytes = c->max_asset_bytes;
 	s->done_ttl_ms = c->done_ttl * 1000;
 	s->history = c->history;
 	return s;

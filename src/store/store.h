@@ -19,6 +19,9 @@ struct store {
 	DB *expiry;              /* expiry ms + tid -> nothing: the pruning order */
 	DB *cache;               /* hash of (namespace, key) -> expiry + JSON */
 	long thread_ttl_ms, done_ttl_ms, history;
+	long long tombstone_ttl_ms;
+	long long max_events;        /* per thread */
+	long long max_asset_bytes;   /* per thread */
 	int sync;                /* durability = sync */
 	long long last_ckpt_ms;
 	int txns_since_ckpt;

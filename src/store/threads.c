@@ -5,7 +5,6 @@
 #include "store/store.h"
 #include "util/log.h"
 
-#define STORE_TOMBSTONE_MS (7LL * 24 * 3600 * 1000)
 
 int store_thread_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], json_t **rec,
 		     u_int32_t flags)
@@ -36,7 +35,7 @@ static long long store_thread_ttl(struct store *s, const char *status)
 	if (strcmp(status, "running") == 0 || strcmp(status, "paused") == 0)
 		return s->thread_ttl_ms;
 	if (strcmp(status, "expired") == 0)
-		return STORE_TOMBSTONE_MS;
+		return s->tombstone_ttl_ms;
 	return s->done_ttl_ms;
 }
 

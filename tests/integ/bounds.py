@@ -1,0 +1,113 @@
+"""Resource bounds: each limit answers with a clear error (body size, event
+log, assets), and 10,000 threads run through one worker with short
+expiries leave the store's size and the worker's memory flat: pruning
+keeps up, tombstones go too."""
+
+import glob
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import avtest  # noqa: E402
+from avtest import SSEReader  # noqa: E402
+
+TEST_WORKER = os.path.join(avtest.TOP_BUILDDIR, "tests", "engine", "aivista-test.fcgi")
+THREADS = int(os.environ.get("BOUNDS_THREADS", "10000"))
+
+
+def events(resp):
+    return list(SSEReader(iter([resp.body])))
+
+
+def store_bytes(store):
+    data = sum(os.path.getsize(p) for p in glob.glob(os.path.join(store, "*.db")))
+    logs = sum(os.path.getsize(p) for p in glob.glob(os.path.join(store, "log.*")))
+    return data, logs
+
+
+def rss_kb(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def post(w, obj):
+    return w.request("POST", "/api/agent/stream", body=json.dumps(obj),
+                     headers={"Content-Type": "application/json"})
+
+
+def limits(t, d):
+    w = avtest.Worker(t, d, name="limits", binary=TEST_WORKER, settings={
+        "store": {"dir": os.path.join(d, "lstore"), "max_events": "100",
+                  "max_asset_bytes": "2048"},
+        "server": {"max_body_bytes": "65536"}}).start()
+    r = post(w, {"workflow": "test", "input": {"topic": "x" * 70000}})
+    t.is_((r.status, (avtest.problem(r.body) or {}).get("code")), (413, "body_too_large"),
+          "a body past max_body_bytes: 413 body_too_large")
+    r = post(w, {"workflow": "test", "input": {"topic": "blob", "blob": "b" * 3000, "pause": False}})
+    p = avtest.problem(r.body) or {}
+    t.ok(r.status == 400 and "blob" in p.get("detail", ""), "an asset past max_asset_bytes: a clear "
+         "400 (%s)" % p.get("detail"))
+    r = post(w, {"workflow": "test", "input": {"topic": "t", "pause": False}})
+    evs = events(r)
+    tid = evs[0]["data"]["threadId"]
+    code = None
+    for turn in range(20):
+        r = post(w, {"threadId": tid, "input": {"topic": "turn %d" % turn}})
+        errs = [e["data"] for e in events(r) if isinstance(e["data"], dict)
+                and e["data"].get("type") == "error"]
+        if errs:
+            code = errs[0]["code"]
+            break
+        if r.status != 200:
+            break
+    t.is_(code, "event_limit", "a thread that fills its event log ends with an event_limit error")
+    st = w.request("GET", "/api/threads/" + tid).json()
+    t.ok(st["status"] == "error" and st["lastEventId"] <= 100,
+         "its log stays within max_events (%d)" % st["lastEventId"])
+    r = post(w, {"workflow": "test", "input": {"topic": "other", "pause": False}})
+    t.is_(r.status, 200, "other threads are unaffected")
+    w.kill()
+
+
+def flat(t, d):
+    store = os.path.join(d, "fstore")
+    w = avtest.Worker(t, d, name="flat", binary=TEST_WORKER, settings={
+        "store": {"dir": store, "thread_ttl": "1", "done_ttl": "1", "tombstone_ttl": "1"}}).start()
+    body = json.dumps({"workflow": "test", "input": {"topic": "flat", "pause": False}})
+    marks = {}
+    failed = 0
+    for i in range(1, THREADS + 1):
+        r = w.request("POST", "/api/agent/stream", body=body,
+                      headers={"Content-Type": "application/json"})
+        if r.status != 200 or b"[DONE]" not in r.body:
+            failed += 1
+        if i % (THREADS // 5) == 0:
+            marks[i] = (store_bytes(store), rss_kb(w.pid))
+    t.is_(failed, 0, "%d threads ran to the end" % THREADS)
+    for i, ((data, logs), rss) in sorted(marks.items()):
+        t.diag("after %5d threads: data files %7d KiB, log files %6d KiB, worker RSS %6d KiB" %
+               (i, data // 1024, logs // 1024, rss))
+    keys = sorted(marks)
+    early, late = marks[keys[1]], marks[keys[-1]]
+    t.ok(late[0][0] <= early[0][0] * 1.25 + 262144,
+         "the store's data files stay flat after pruning (%d KiB at %d, %d KiB at %d threads)" % (
+             early[0][0] // 1024, keys[1], late[0][0] // 1024, keys[-1]))
+    t.ok(late[0][1] <= 16 * 1024 * 1024, "the log files stay bounded (%d KiB)" % (late[0][1] // 1024))
+    t.ok(late[1] <= early[1] + 2048, "the worker's memory stays flat (%d KiB, then %d KiB)" % (
+        early[1], late[1]))
+    w.kill()
+
+
+def main(t):
+    if not os.access(TEST_WORKER, os.X_OK):
+        raise avtest.SetupError("no test worker at %s" % TEST_WORKER)
+    d = t.tmpdir("bounds")
+    limits(t, d)
+    flat(t, d)
+
+
+avtest.run(main)
