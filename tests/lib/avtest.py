@@ -139,7 +139,8 @@ class Tap:
         self._tmpdirs = []
 
 
-SANITIZER_MARKS = ("ERROR: AddressSanitizer", "runtime error:", "ERROR: UndefinedBehaviorSanitizer")
+SANITIZER_MARKS = ("ERROR: AddressSanitizer", "runtime error:", "ERROR: UndefinedBehaviorSanitizer",
+                   "Invalid read", "Invalid write", "uninitialised value", "definitely lost in")
 
 
 def sanitizer_check(t):
@@ -367,7 +368,8 @@ class Worker:
         self.sock = os.path.join(dir, name + ".sock")
         self.log = os.path.join(dir, name + ".log")
         self.store = os.path.join(dir, "store")
-        s = {"store": {"dir": self.store}, "kb": {"styles": src_path("etc", "styles.json")}}
+        s = {"store": {"dir": self.store}, "kb": {"styles": src_path("etc", "styles.json"),
+                                                  "notes": src_path("etc", "notes.json")}}
         for sec, keys in (settings or {}).items():
             s.setdefault(sec, {}).update(keys)
         self.conf = write_file(os.path.join(dir, name + ".conf"), conf_from_sample(s))
@@ -382,8 +384,13 @@ class Worker:
         if os.path.exists(self.sock):
             os.unlink(self.sock)
         logf = open(self.log, "ab")
+        # AIVISTA_VALGRIND=1 runs directly started workers under valgrind;
+        # its reports land in the worker's log, where the sanitizer check
+        # looks for them.
+        wrap = ["valgrind", "--leak-check=full", "--errors-for-leak-kinds=definite",
+                "--error-exitcode=0", "--quiet"] if os.environ.get("AIVISTA_VALGRIND") else []
         self.proc = subprocess.Popen(
-            [self.binary or worker_path(), "-c", self.conf, "-l", self.sock],
+            wrap + [self.binary or worker_path(), "-c", self.conf, "-l", self.sock],
             stdin=subprocess.DEVNULL, stdout=logf, stderr=subprocess.STDOUT,
             env=self.env, start_new_session=True)
         logf.close()
@@ -474,7 +481,8 @@ class Lighttpd:
         for d in (self.run_dir, self.log_dir):
             os.makedirs(d, exist_ok=True)
         s = {"store": {"dir": os.path.join(dir, "store")},
-             "kb": {"styles": src_path("etc", "styles.json")}}
+             "kb": {"styles": src_path("etc", "styles.json"),
+                    "notes": src_path("etc", "notes.json")}}
         for sec, keys in (settings or {}).items():
             s.setdefault(sec, {}).update(keys)
         self.worker_conf = write_file(os.path.join(dir, "aivista.conf"), conf_from_sample(s))
