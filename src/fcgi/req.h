@@ -8,6 +8,7 @@
 #include "conf/conf.h"
 #include "fcgi/io.h"
 #include "fcgi/problem.h"
+#include "fcgi/sse.h"
 #include "util/buf.h"
 
 #define REQ_MAX_CAPTURES 4
@@ -32,6 +33,7 @@ struct req {
 	int headers_sent;
 	int status;               /* status sent, for the log */
 	struct sse *sse;          /* set once the response is an event stream */
+	struct sse sse_store;     /* its storage: lives as long as the request */
 	enum problem failed;      /* set by req_fail, reported once by the dispatcher */
 	char detail[512];
 };

@@ -203,7 +203,7 @@ enum problem engine_join(struct req *r, const char *id, const char *last_id)
 		/* Replay what the client missed first, then the continuation. */
 		if (run_sse(&run) == 0 && after < last)
 			p = run_follow(&run, after);
-		if (p == PB_OK && !run.sse.broken)
+		if (p == PB_OK && !run.sse->broken)
 			p = decide_run(&run, &d);
 	} else {
 		p = run_follow(&run, after);

@@ -11,8 +11,8 @@
 int run_sse(struct run *run)
 {
 	if (run->r->sse)
-		return run->sse.broken ? -1 : 0;
-	return sse_start(&run->sse, run->r);
+		return run->sse->broken ? -1 : 0;
+	return sse_start(run->sse, run->r);
 }
 
 void run_send_committed(struct run *run, const json_t *sent)
@@ -25,7 +25,7 @@ void run_send_committed(struct run *run, const json_t *sent)
 	json_array_foreach(sent, i, pair) {
 		const char *text = json_string_value(json_array_get(pair, 1));
 
-		if (sse_event_batch(&run->sse, json_integer_value(json_array_get(pair, 0)), text,
+		if (sse_event_batch(run->sse, json_integer_value(json_array_get(pair, 0)), text,
 				    strlen(text), i + 1 < json_array_size(sent)) < 0)
 			return;
 	}
@@ -277,13 +277,13 @@ static void run_end_stream(struct run *run, int yielded)
 		return;
 	if (strcmp(status, "done") == 0 || strcmp(status, "error") == 0 ||
 	    strcmp(status, "aborted") == 0) {
-		sse_done(&run->sse);
+		sse_done(run->sse);
 	} else if (yielded) {
 		json_t *ev = run_event(run, "workflow_yield", NULL);
 
 		json_object_set_new(ev, "content", json_string("reconnect to continue"));
-		sse_retry(&run->sse, 500);
-		sse_event(&run->sse, 0, ev);
+		sse_retry(run->sse, 500);
+		sse_event(run->sse, 0, ev);
 		json_decref(ev);
 	}
 }
@@ -307,7 +307,7 @@ enum problem run_loop(struct run *run)
 	if (run->pending == NULL)
 		run->pending = json_array();
 	while (strcmp(run_str(run->rec, "status"), "running") == 0) {
-		if (run->sse.broken)
+		if (run->sse->broken)
 			break;
 		if ((cf->steps_per_request && run->steps >= cf->steps_per_request) ||
 		    (run->steps > 0 && clock_mono_ms() - run->t0 >= budget)) {

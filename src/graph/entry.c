@@ -12,6 +12,7 @@ static void entry_run_init(struct run *run, struct req *r)
 {
 	memset(run, 0, sizeof *run);
 	run->r = r;
+	run->sse = &r->sse_store;
 	run->app = r->app;
 	run->st = r->app->store;
 	run->t0 = clock_mono_ms();
@@ -146,7 +147,7 @@ static int entry_wait_free(struct run *run)
 		json_t *rec;
 
 		if (clock_mono_ms() - run->t0 >= run->app->conf.request_budget_ms || run_sse(run) < 0 ||
-		    sse_keepalive(&run->sse) < 0)
+		    sse_keepalive(run->sse) < 0)
 			return -1;
 		usleep(50000);
 		if (store_thread_get(run->st, NULL, run->tid, &rec, DB_READ_COMMITTED) != 0)

@@ -28,12 +28,12 @@ static int follow_drain(struct run *run, long long *after)
 			const char *text = json_string_value(json_array_get(pair, 1));
 			long long seq = json_integer_value(json_array_get(pair, 0));
 
-			if (sse_event_batch(&run->sse, seq, text, strlen(text), i + 1 < n) < 0)
+			if (sse_event_batch(run->sse, seq, text, strlen(text), i + 1 < n) < 0)
 				break;
 			*after = seq;
 		}
 		json_decref(batch);
-		if (n < FOLLOW_BATCH || run->sse.broken)
+		if (n < FOLLOW_BATCH || run->sse->broken)
 			return 0;
 	}
 }
@@ -74,7 +74,7 @@ enum problem run_follow(struct run *run, long long after)
 
 		if (follow_drain(run, &after) != 0 || follow_reload(run) != 0)
 			return req_fail(run->r, PB_STORE_UNAVAILABLE, "the event log cannot be read");
-		if (run->sse.broken)
+		if (run->sse->broken)
 			return PB_OK;
 		if (json_integer_value(json_object_get(run->rec, "seq")) > after)
 			continue;
@@ -82,7 +82,7 @@ enum problem run_follow(struct run *run, long long after)
 		if (status == NULL || strcmp(status, "running") != 0) {
 			if (status && (strcmp(status, "done") == 0 || strcmp(status, "error") == 0 ||
 				       strcmp(status, "aborted") == 0))
-				sse_done(&run->sse);
+				sse_done(run->sse);
 			return PB_OK;
 		}
 		if (lease_free(run->rec, clock_wall_ms()) && follow_take(run) == 0)
@@ -93,13 +93,13 @@ enum problem run_follow(struct run *run, long long after)
 
 			json_object_set_new(ev, "threadId", json_string(run->tid_str));
 			json_object_set_new(ev, "content", json_string("reconnect to continue"));
-			sse_retry(&run->sse, 500);
-			sse_event(&run->sse, 0, ev);
+			sse_retry(run->sse, 500);
+			sse_event(run->sse, 0, ev);
 			json_decref(ev);
 			return PB_OK;
 		}
 		usleep(FOLLOW_POLL_US);
-		if (sse_keepalive(&run->sse) < 0)
+		if (sse_keepalive(run->sse) < 0)
 			return PB_OK;
 	}
 }

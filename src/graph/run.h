@@ -13,7 +13,8 @@ struct run {
 	struct req *r;
 	struct app *app;
 	struct store *st;
-	struct sse sse;
+	struct sse *sse;      /* the request's event stream (its storage is the request's:
+			       * an error reported after the run ends still finds it) */
 	uint8_t tid[STORE_TID];
 	char tid_str[TID_LEN + 1];
 	const struct workflow *wf;

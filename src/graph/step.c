@@ -15,7 +15,7 @@ void step_emit(struct step_ctx *c, json_t *ev)
 void step_emit_live(struct step_ctx *c, json_t *ev)
 {
 	if (run_sse(c->run) == 0)
-		sse_event(&c->run->sse, 0, ev);
+		sse_event(c->run->sse, 0, ev);
 	json_decref(ev);
 }
 
@@ -23,7 +23,7 @@ int step_keepalive(struct step_ctx *c)
 {
 	if (run_sse(c->run) < 0)
 		return -1;
-	return sse_keepalive(&c->run->sse);
+	return sse_keepalive(c->run->sse);
 }
 
 json_t *step_event(struct step_ctx *c, const char *type)

@@ -388,7 +388,9 @@ class Worker:
         # its reports land in the worker's log, where the sanitizer check
         # looks for them.
         wrap = ["valgrind", "--leak-check=full", "--errors-for-leak-kinds=definite",
-                "--error-exitcode=0", "--quiet"] if os.environ.get("AIVISTA_VALGRIND") else []
+                "--error-exitcode=0", "--quiet",
+                "--suppressions=" + src_path("tests", "valgrind.supp")] \
+            if os.environ.get("AIVISTA_VALGRIND") else []
         self.proc = subprocess.Popen(
             wrap + [self.binary or worker_path(), "-c", self.conf, "-l", self.sock],
             stdin=subprocess.DEVNULL, stdout=logf, stderr=subprocess.STDOUT,
