@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "prov/offline.h"
+#include "prov/offline_note.h"
 #include "prov/prov.h"
 #include "prov/svg.h"
 #include "util/xmalloc.h"
@@ -28,6 +29,11 @@ static const struct offline_task offline_tasks[] = {
 	{ "chat", offline_task_chat, "reply" },
 	{ "brief", offline_task_brief, NULL },
 	{ "note", offline_task_note, NULL },
+	{ "clarity", offline_task_clarity, NULL },
+	{ "layout", offline_task_layout, NULL },
+	{ "image_plans", offline_task_image_plans, NULL },
+	{ "review", offline_task_review, NULL },
+	{ "note_route", offline_task_note_route, NULL },
 	{ "summarize", offline_task_summarize, NULL },
 };
 

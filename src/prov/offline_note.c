@@ -5,12 +5,16 @@
  * tone, section headings and one concrete point per section, and the
  * topic's keywords, the evidence (popular titles and tags) and the
  * reviewer's feedback shape the rest. The wording varies with a hash of
- * the topic and the feedback, so a rewrite after feedback differs. */
+ * the topic and the feedback, and every pick turns with facts.attempt,
+ * so a rewrite differs. The same categories tell how clear a request is
+ * (clarity): whether it names a subject at all, a category, an audience
+ * and specifics, and what to ask when it does not. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "prov/offline.h"
+#include "prov/offline_note.h"
 #include "util/xmalloc.h"
 #include "util/words.h"
 
@@ -61,6 +65,11 @@ static const struct offline_cat offline_cats[] = {
 	  { "先了解孩子", "日常怎么做", "好用的小物", "爸妈也要放松" },
 	  { "每个孩子节奏不同，别急着和别人家比较", "固定作息能让孩子有安全感，大人也轻松很多",
 	    "东西不在多，安全、好清洗是第一标准", "照顾好自己的情绪，孩子会感受到" } },
+	{ "宠物|萌宠|猫|狗|铲屎|仓鼠|兔子|狗粮|猫粮|遛狗",
+	  "萌宠", "养宠物的铲屎官", "温柔有爱",
+	  { "到家前的准备", "日常照顾", "好用的用品", "健康提醒" },
+	  { "先备好窝、食盆水盆和猫砂盆或尿垫，给它一个能躲起来的角落", "定时定量喂食，换粮用七天慢慢过渡，每天陪玩十几分钟",
+	    "用品挑安全、好清洗的，不必一次买齐，缺什么再补", "按时驱虫和打疫苗，食欲、精神不对劲早点去医院" } },
 	{ "数码|手机|电脑|相机|耳机|软件|app|科技|平板|键盘|智能",
 	  "数码", "数码爱好者", "客观专业",
 	  { "先说结论", "核心体验", "适合谁", "购买建议" },
@@ -157,6 +166,7 @@ struct offline_note {
 	const json_t *evidence;   /* borrowed, may be NULL */
 	char *feedback;           /* "" when none */
 	uint64_t h;
+	unsigned rot;             /* facts.attempt - 1: a rewrite turns every pick */
 	json_t *kw;               /* keywords for the body */
 	struct buf body;
 };
@@ -168,7 +178,7 @@ static const char *const offline_title_hooks[] = {
 
 static char *offline_note_title(struct offline_note *n)
 {
-	size_t first = (size_t)(n->h % OFFLINE_N(offline_title_hooks));
+	size_t first = (size_t)((n->h + n->rot) % OFFLINE_N(offline_title_hooks));
 	char *t;
 
 	if (offline_chars(n->topic) > 16)
@@ -224,7 +234,7 @@ static void offline_note_section(struct offline_note *n, size_t i, const char *h
 
 	buf_printf(&n->body, "%s、%s\n%s。", offline_numbers[i], head, point);
 	/* A different link sentence for each section. */
-	buf_printf(&n->body, offline_links[(n->h + i) % OFFLINE_N(offline_links)], kw);
+	buf_printf(&n->body, offline_links[(n->h + i + n->rot) % OFFLINE_N(offline_links)], kw);
 	buf_adds(&n->body, "\n\n");
 }
 
@@ -244,7 +254,7 @@ static void offline_note_body(struct offline_note *n)
 {
 	const char *audience = offline_str(n->brief, "audience");
 
-	buf_printf(&n->body, offline_pick(offline_openings, OFFLINE_N(offline_openings), n->h, 1),
+	buf_printf(&n->body, offline_openings[(((n->h >> 8) & 0xFF) + n->rot) % OFFLINE_N(offline_openings)],
 		   n->topic, audience ? audience : n->cat->audience);
 	buf_adds(&n->body, "\n\n");
 	offline_note_evidence(n);
@@ -342,6 +352,8 @@ json_t *offline_task_note(const json_t *facts, const char *text, char *err, size
 	n.feedback = offline_feedback(facts);
 	n.cat = offline_cat_for(n.topic);
 	n.h = offline_hash(n.topic, n.feedback);
+	if (json_integer_value(json_object_get(facts, "attempt")) > 1)
+		n.rot = (unsigned)(json_integer_value(json_object_get(facts, "attempt")) - 1) % 64;
 	n.kw = offline_note_keywords(n.topic, n.brief);
 	buf_init(&n.body, OFFLINE_TEXT_MAX);
 	offline_note_body(&n);
@@ -353,5 +365,154 @@ json_t *offline_task_note(const json_t *facts, const char *text, char *err, size
 	free(n.feedback);
 	json_decref(n.kw);
 	buf_free(&n.body);
+	return j;
+}
+
+const char *offline_note_category(const char *text)
+{
+	const struct offline_cat *cat = offline_cat_for(text ? text : "");
+
+	return cat == &offline_cats[OFFLINE_N(offline_cats) - 1] ? NULL : cat->tag;
+}
+
+/* ---- clarity ---- */
+
+/* Words that ask for a note without saying what it is about, longest
+ * first (so 写一篇 goes before 写). */
+static const char *const offline_vague[] = {
+	"小红书", "写一篇", "来一篇", "something", "anything", "please", "write", "stuff",
+	"帮我", "给我", "替我", "写篇", "写个", "写点", "来篇", "来点", "随便", "东西", "内容",
+	"什么", "一下", "笔记", "文章", "帖子", "文案", "一篇", "一个", "一些", "有趣", "好看",
+	"post", "note", "some", "about",
+	"写", "发", "做", "点", "吧", "啊", "呢", "请", "能", "想", "要", "我", "你", "的", "了",
+	"个", "篇", "吗",
+};
+static const char *const offline_specifics[] = {
+	"周末", "假期", "一天", "两天", "三天", "预算", "新手", "学生", "上班族", "宝妈", "平价",
+	"小个子", "春天", "夏天", "秋天", "冬天", "元", "公里", "分钟",
+};
+static const struct { const char *tag, *type; } offline_types[] = {
+	{ "旅行", "travel" }, { "美食", "food" }, { "学习", "study" }, { "职场", "career" },
+	{ "变美", "beauty" }, { "健身", "fitness" }, { "育儿", "parenting" }, { "数码", "tech" },
+	{ "家居", "home" }, { "萌宠", "pets" },
+};
+
+/* What is left of the text without vague words, spaces and punctuation:
+ * CJK characters and ASCII letters or digits, counted. */
+static size_t offline_subject_chars(const char *text)
+{
+	char *t = offline_truncate(text, 200), *p;
+	size_t n = 0;
+
+	for (char *q = t; *q; q++)
+		if (*q >= 'A' && *q <= 'Z')
+			*q = (char)(*q - 'A' + 'a');
+	for (size_t i = 0; i < OFFLINE_N(offline_vague); i++) {
+		size_t len = strlen(offline_vague[i]);
+
+		while ((p = strstr(t, offline_vague[i])) != NULL)
+			memmove(p, p + len, strlen(p + len) + 1);
+	}
+	for (const unsigned char *q = (const unsigned char *)t; *q; q++) {
+		if (*q >= 0xe3 && *q <= 0xe9 && !(*q == 0xe3 && q[1] == 0x80))
+			n++;  /* a CJK character's lead byte, CJK punctuation aside */
+		else if ((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9'))
+			n++;
+	}
+	free(t);
+	return n;
+}
+
+static double offline_clarity_score(const char *text, const char *cat, const json_t *facts,
+				    int subject)
+{
+	double v = 0.15, spec = 0;
+
+	if (!subject)
+		return v;
+	v = 0.45 + (cat ? 0.25 : 0);
+	if (offline_str(facts, "audience"))
+		v += 0.15;
+	else if (cat)
+		v += 0.05;
+	if (offline_str(facts, "tone"))
+		v += 0.05;
+	for (size_t i = 0; i < OFFLINE_N(offline_specifics); i++)
+		if (strstr(text, offline_specifics[i]))
+			spec += 0.05;
+	for (const char *p = text; *p; p++)
+		if (*p >= '0' && *p <= '9') {
+			spec += 0.05;
+			break;
+		}
+	v += spec > 0.15 ? 0.15 : spec;
+	return v > 1 ? 1 : (double)(long)(v * 100 + 0.5) / 100;
+}
+
+static int offline_asked(const json_t *facts, const char *key)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(json_object_get(facts, "asked"), i, v)
+		if (json_is_string(v) && strcmp(json_string_value(v), key) == 0)
+			return 1;
+	return 0;
+}
+
+static json_t *offline_clarity_options(const char *key)
+{
+	if (strcmp(key, "topic") == 0)
+		return json_pack("[{s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, "
+				 "{s:s, s:s}, {s:s, s:s}, {s:s, s:s}]",
+				 "id", "travel", "label", "春日出游攻略", "id", "food", "label", "家常快手菜谱",
+				 "id", "study", "label", "高效学习方法", "id", "career", "label", "职场效率技巧",
+				 "id", "beauty", "label", "护肤穿搭分享", "id", "fitness", "label", "健身减脂打卡",
+				 "id", "tech", "label", "数码好物测评", "id", "home", "label", "小家收纳改造");
+	return json_pack("[{s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}]",
+			 "id", "students", "label", "学生党", "id", "office", "label", "上班族",
+			 "id", "beginners", "label", "新手入门", "id", "parents", "label", "宝妈宝爸",
+			 "id", "experts", "label", "资深爱好者");
+}
+
+static const char *offline_content_type(const char *cat)
+{
+	for (size_t i = 0; cat && i < OFFLINE_N(offline_types); i++)
+		if (strcmp(cat, offline_types[i].tag) == 0)
+			return offline_types[i].type;
+	return "lifestyle";
+}
+
+/* How clear a request is (seed 001 §5.1), what is missing, and the
+ * question for the first missing key not asked before (facts.asked). */
+json_t *offline_task_clarity(const json_t *facts, const char *text, char *err, size_t errlen)
+{
+	const char *t = offline_str(facts, "topic") ? offline_str(facts, "topic") : text;
+	int subject = offline_subject_chars(t ? t : "") >= 2;
+	/* 帮我写一篇笔记: 笔记 is a word of the study category, not a subject. */
+	const char *cat = subject ? offline_note_category(t) : NULL;
+	json_t *missing = json_array(), *j;
+	const char *key = NULL;
+	size_t i;
+
+	if (!subject)
+		json_array_append_new(missing, json_string("topic"));
+	else if (!cat && !offline_str(facts, "audience"))
+		json_array_append_new(missing, json_string("audience"));
+	for (i = 0; key == NULL && i < json_array_size(missing); i++)
+		if (!offline_asked(facts, json_string_value(json_array_get(missing, i))))
+			key = json_string_value(json_array_get(missing, i));
+	j = json_pack("{s:f, s:b, s:o, s:s, s:o, s:s}", "requirementClarity",
+		      offline_clarity_score(t ? t : "", cat, facts, subject), "hasSubject", subject,
+		      "category", cat ? json_string(cat) : json_null(), "contentType",
+		      offline_content_type(cat), "missing", missing, "reason",
+		      !subject ? "请求没有说明写什么主题" : !cat ? "主题明确，但看不出写给谁、属于哪一类"
+								 : "主题和类别都明确");
+	json_object_set_new(j, "key", key ? json_string(key) : json_null());
+	if (key) {
+		json_object_set_new(j, "question", json_string(strcmp(key, "topic") == 0
+			? "想写哪方面的笔记？选一个方向，或者直接告诉我具体主题" : "这篇笔记主要写给谁看？"));
+		json_object_set_new(j, "options", offline_clarity_options(key));
+	}
 	return j;
 }

@@ -3,8 +3,10 @@
 #include "graph/graph.h"
 #include "wf/builtin.h"
 #include "wf/image.h"
+#include "wf/note.h"
 
 void wf_builtin_register(void)
 {
 	wf_register(&wf_image);
+	wf_register(&wf_note);
 }

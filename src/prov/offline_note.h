@@ -1,0 +1,24 @@
+/* The note workflow's offline tasks beyond its brief and its writer
+ * (offline.h): how clear a request is (offline_note.c), the layout and the
+ * image plans (offline_plan.c), the review and the router's proposal
+ * (offline_review.c). Each answers with the JSON shape the workflow asks a
+ * real model for (src/wf/note_llm.c), from the call's facts only. */
+#ifndef AV_OFFLINE_NOTE_H
+#define AV_OFFLINE_NOTE_H
+#include <stddef.h>
+#include <jansson.h>
+
+json_t *offline_task_clarity(const json_t *facts, const char *text, char *err, size_t errlen);
+json_t *offline_task_layout(const json_t *facts, const char *text, char *err, size_t errlen);
+json_t *offline_task_image_plans(const json_t *facts, const char *text, char *err, size_t errlen);
+json_t *offline_task_review(const json_t *facts, const char *text, char *err, size_t errlen);
+json_t *offline_task_note_route(const json_t *facts, const char *text, char *err, size_t errlen);
+
+/* The category of a topic by its words ("旅行", "美食", ...), or NULL when
+ * it names none. Lent. */
+const char *offline_note_category(const char *text);
+/* How many CJK character pairs of a also occur in b (each pair of a
+ * counted once): the overlap of two Chinese texts without a segmenter. */
+size_t offline_overlap(const char *a, const char *b);
+
+#endif

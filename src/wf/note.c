@@ -1,0 +1,403 @@
+/* The note workflow's input, its state (seed 001 §7), the events and
+ * records its agents share, and its node table. The creative record
+ * (state.creative) is the note as it stands: draft while the agents work,
+ * complete when the review passes, aborted when the run stops for good
+ * short of that (see note_abort); workflow_complete carries it with the
+ * seed's field names (state.result). */
+#include "config.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sodium.h>
+#include "util/clock.h"
+#include "util/xmalloc.h"
+#include "wf/note.h"
+
+#define NOTE_MESSAGES_MAX 50
+#define NOTE_FIELD_MAX 200       /* audience, tone */
+#define NOTE_PARAGRAPHS_MAX 40
+#define NOTE_HEADING_MAX 24      /* characters */
+
+char *note_cut(const char *s, size_t max)
+{
+	size_t n = strlen(s ? s : "");
+
+	if (n > max) {
+		n = max;
+		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+	}
+	return xstrndup(s ? s : "", n);
+}
+
+const char *note_str(const json_t *state, const char *key)
+{
+	return json_string_value(json_object_get(state, key));
+}
+
+json_int_t note_int(const json_t *state, const char *key)
+{
+	return json_integer_value(json_object_get(state, key));
+}
+
+void note_set_flag(json_t *state, const char *flag, int on)
+{
+	json_object_set_new(state, flag, json_boolean(on));
+}
+
+json_t *note_event(struct step_ctx *c, const char *type, const char *agent)
+{
+	json_t *ev = step_event(c, type);
+
+	json_object_set_new(ev, "agent", json_string(agent ? agent : c->node));
+	return ev;
+}
+
+static json_t *note_text_event(struct step_ctx *c, const char *type, const char *fmt, va_list ap)
+{
+	json_t *ev = note_event(c, type, NULL), *v = NULL;
+	char *s = NULL;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	if (s)
+		v = json_string(s);  /* NULL for text that is not UTF-8 */
+	json_object_set_new(ev, "content", v ? v : json_string(""));
+	free(s);
+	return ev;
+}
+
+void note_message(struct step_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	json_t *ev;
+
+	va_start(ap, fmt);
+	ev = note_text_event(c, "message", fmt, ap);
+	va_end(ap);
+	step_emit(c, ev);
+}
+
+void note_progress(struct step_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	json_t *ev;
+
+	va_start(ap, fmt);
+	ev = note_text_event(c, "progress", fmt, ap);
+	va_end(ap);
+	step_emit_live(c, ev);
+}
+
+void note_push_message(json_t *state, const char *role, const char *content)
+{
+	json_t *msgs = json_object_get(state, "messages");
+
+	if (!json_is_array(msgs) || content == NULL)
+		return;
+	json_array_append_new(msgs, json_pack("{s:s, s:s, s:I}", "role", role, "content", content,
+					      "timestamp", (json_int_t)clock_wall_ms()));
+	while (json_array_size(msgs) > NOTE_MESSAGES_MAX)
+		json_array_remove(msgs, 0);
+}
+
+/* Characters (code points) of UTF-8 text. */
+static size_t note_chars(const char *s, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return c;
+}
+
+/* A first line that heads the paragraph: short, not a sentence. */
+static char *note_heading(const char *p, size_t n)
+{
+	const char *nl = memchr(p, '\n', n);
+	size_t len;
+
+	if (nl == NULL)
+		return xstrdup("");
+	len = (size_t)(nl - p);
+	if (len == 0 || note_chars(p, len) > NOTE_HEADING_MAX ||
+	    (len >= 3 && (memcmp(p + len - 3, "。", 3) == 0 || memcmp(p + len - 3, "！", 3) == 0 ||
+			  memcmp(p + len - 3, "？", 3) == 0)))
+		return xstrdup("");
+	return xstrndup(p, len);
+}
+
+static void note_paragraph_add(json_t *out, const char *p, size_t n)
+{
+	char id[16], *text, *head;
+
+	while (n > 0 && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+		p++, n--;
+	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\n' || p[n - 1] == '\r' || p[n - 1] == '\t'))
+		n--;
+	if (n == 0 || json_array_size(out) >= NOTE_PARAGRAPHS_MAX)
+		return;
+	snprintf(id, sizeof id, "p%zu", json_array_size(out) + 1);
+	text = xstrndup(p, n);
+	head = note_heading(p, n);
+	json_array_append_new(out, json_pack("{s:s, s:i, s:s, s:s}", "id", id, "index",
+					     (int)json_array_size(out), "text", text, "heading", head));
+	free(text);
+	free(head);
+}
+
+json_t *note_paragraphs(const char *body)
+{
+	json_t *out = json_array();
+	const char *p = body ? body : "", *start = p;
+
+	while (*p) {
+		/* A blank line ends a paragraph ("\n\n", or with "\r" or spaces). */
+		if (*p == '\n') {
+			const char *q = p + 1;
+
+			while (*q == ' ' || *q == '\t' || *q == '\r')
+				q++;
+			if (*q == '\n') {
+				note_paragraph_add(out, start, (size_t)(p - start));
+				start = p = q;
+				continue;
+			}
+		}
+		p++;
+	}
+	note_paragraph_add(out, start, (size_t)(p - start));
+	return out;
+}
+
+/* ---- the creative record ---- */
+
+static json_t *note_creative_new(void)
+{
+	uint64_t id = 0;
+	long long now = clock_wall_ms();
+
+	/* A number, as the seed's example has it, within JSON's exact range. */
+	while (id == 0) {
+		randombytes_buf(&id, sizeof id);
+		id &= (1ULL << 53) - 1;
+	}
+	return json_pack("{s:I, s:s, s:s, s:s, s:[], s:[], s:I, s:I}", "creativeId", (json_int_t)id,
+			 "status", "draft", "title", "", "body", "", "tags", "imageAssetIds",
+			 "createdAt", (json_int_t)now, "updatedAt", (json_int_t)now);
+}
+
+void note_creative_sync(json_t *state)
+{
+	json_t *cr = json_object_get(state, "creative"), *content = json_object_get(state,
+										   "generatedContent");
+	json_t *ids = json_object_get(state, "generatedImageAssetIds");
+
+	if (!json_is_object(cr))
+		return;
+	if (json_is_object(content)) {
+		json_object_set(cr, "title", json_object_get(content, "title"));
+		json_object_set(cr, "body", json_object_get(content, "body"));
+		json_object_set(cr, "tags", json_object_get(content, "tags"));
+	}
+	json_object_set_new(cr, "imageAssetIds", json_is_array(ids) ? json_deep_copy(ids) : json_array());
+	json_object_set_new(cr, "updatedAt", json_integer(clock_wall_ms()));
+}
+
+void note_creative_status(json_t *state, const char *status, const char *reason)
+{
+	json_t *cr = json_object_get(state, "creative");
+
+	if (!json_is_object(cr))
+		return;
+	note_creative_sync(state);
+	json_object_set_new(cr, "status", json_string(status));
+	if (reason)
+		json_object_set_new(cr, "abortReason", json_string(reason));
+}
+
+void note_result(json_t *state)
+{
+	json_t *cr = json_object_get(state, "creative");
+
+	json_object_set_new(state, "result", json_pack("{s:O, s:O, s:O, s:O, s:O}", "title",
+		json_object_get(cr, "title"), "body", json_object_get(cr, "body"), "tags",
+		json_object_get(cr, "tags"), "imageAssetIds", json_object_get(cr, "imageAssetIds"),
+		"creativeId", json_object_get(cr, "creativeId")));
+}
+
+char *note_review_hint(const json_t *state, const char *agent)
+{
+	const json_t *fb = json_object_get(state, "reviewFeedback"), *s;
+	char *out = NULL, *next;
+	size_t i;
+
+	if (strcmp(json_string_value(json_object_get(fb, "rerouteTarget")) ?: "", agent) != 0)
+		return NULL;
+	json_array_foreach(json_object_get(fb, "suggestions"), i, s) {
+		next = xasprintf("%s%s%s", out ? out : "", out ? "；" : "", json_string_value(s) ?: "");
+		free(out);
+		out = next;
+	}
+	if (out == NULL)
+		out = xasprintf("审核认为 %s 未达标", json_string_value(json_object_get(fb, "dimension")) ?: "");
+	return out;
+}
+
+const char *note_feedback(const struct step_ctx *c)
+{
+	const char *f = json_string_value(json_object_get(json_object_get(c->resume, "payload"),
+							  "feedback"));
+
+	return f && *f ? f : NULL;
+}
+
+const char *note_decision(const struct step_ctx *c, const char *kind)
+{
+	const char *k = json_string_value(json_object_get(c->resume, "kind"));
+
+	if (c->resume == NULL || k == NULL || strcmp(k, kind) != 0)
+		return NULL;
+	return json_string_value(json_object_get(c->resume, "action"));
+}
+
+enum node_rc note_abort(struct step_ctx *c, const char *code, const char *reason)
+{
+	json_t *ev = note_event(c, "supervisor_decision", "supervisor");
+
+	note_creative_status(c->state, "aborted", code);
+	json_object_set_new(c->state, "lastError", json_pack("{s:s, s:s, s:s, s:b}", "code", code,
+							     "message", reason, "agent", c->node,
+							     "severe", 1));
+	json_object_set_new(ev, "decision", json_string("END"));
+	json_object_set_new(ev, "reason", json_string(reason));
+	json_object_set_new(ev, "source", json_string("rules"));
+	step_emit(c, ev);
+	return step_fail(c, code, "%s", reason);
+}
+
+/* ---- input ---- */
+
+static int note_opt_string(const json_t *input, const char *key, json_t *state, char *err, size_t n)
+{
+	json_t *v = json_object_get(input, key);
+
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_string(v) || json_string_length(v) > NOTE_FIELD_MAX)
+		return snprintf(err, n, "%s must be text of at most %d bytes", key, NOTE_FIELD_MAX), -1;
+	if (json_string_length(v) > 0)
+		json_object_set(state, key, v);
+	return 0;
+}
+
+static int note_take_topic(const json_t *input, json_t *state, char *err, size_t n)
+{
+	json_t *v = json_object_get(input, "topic");
+	const char *t;
+
+	if (v == NULL || json_is_null(v))
+		v = json_object_get(input, "text");
+	if (v != NULL && !json_is_null(v) && !json_is_string(v))
+		return snprintf(err, n, "topic must be text"), -1;
+	t = json_string_value(v);
+	while (t && (*t == ' ' || *t == '\n' || *t == '\t' || *t == '\r'))
+		t++;
+	if (t == NULL || *t == '\0')
+		return snprintf(err, n, "send what the note is about (topic) · 请输入笔记主题"), -1;
+	if (strlen(t) > NOTE_TOPIC_MAX)
+		return snprintf(err, n, "topic is longer than %d bytes", NOTE_TOPIC_MAX), -1;
+	json_object_set_new(state, "topic", json_string(t));
+	json_object_set_new(state, "request", json_string(t));
+	note_push_message(state, "user", t);
+	return 0;
+}
+
+static int note_take_options(const json_t *input, json_t *state, char *err, size_t n)
+{
+	json_t *v = json_object_get(input, "layoutPreference");
+	json_t *it = json_object_get(input, "maxIterations"), *router = json_object_get(input, "modelRouter");
+	const char *lp = json_string_value(v);
+
+	if (v && !json_is_null(v) && (lp == NULL || (strcmp(lp, "dense") && strcmp(lp, "balanced") &&
+						     strcmp(lp, "visual-first"))))
+		return snprintf(err, n, "layoutPreference must be dense, balanced or visual-first"), -1;
+	if (lp)
+		json_object_set(state, "layoutPreference", v);
+	if (it && !json_is_null(it) && (!json_is_integer(it) || json_integer_value(it) < 0 ||
+					json_integer_value(it) > NOTE_MAX_ITERATIONS_CAP))
+		return snprintf(err, n, "maxIterations must be a whole number from 0 to %d",
+				NOTE_MAX_ITERATIONS_CAP), -1;
+	if (json_is_integer(it))
+		json_object_set(state, "maxIterations", it);
+	if (router && !json_is_null(router) && !json_is_boolean(router))
+		return snprintf(err, n, "modelRouter must be true or false"), -1;
+	json_object_set_new(state, "modelRouter", json_boolean(json_is_true(router)));
+	return 0;
+}
+
+static json_t *note_initial_state(void)
+{
+	json_t *st = json_pack("{s:[], s:s, s:i, s:i, s:i, s:[], s:n, s:s, s:n, s:n, s:[], s:[]}",
+			       "messages", "currentAgent", "supervisor", "iterationCount", 0,
+			       "maxIterations", NOTE_MAX_ITERATIONS, "clarificationRounds", 0,
+			       "agentClarificationKeys", "requirementClarity", "layoutPreference",
+			       "balanced", "contentType", "referenceImageUrl", "referenceImages",
+			       "referenceInputs");
+	static const char *const nulls[] = { "creativeBrief", "evidencePack", "generatedContent",
+		"reviewFeedback", "qualityScores", "pendingConfirmation", "lastError", "canvas" };
+	static const char *const arrays[] = { "referenceAnalyses", "bodyBlocks", "layoutSpec",
+		"paragraphImageBindings",
+		"textOverlayPlan", "imagePlans", "generatedImages", "generatedImagePaths",
+		"generatedImageAssetIds", "forceRules" };
+
+	for (size_t i = 0; i < NOTE_NSTAGES; i++)
+		note_set_flag(st, note_stages[i].flag, 0);
+	for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++)
+		json_object_set_new(st, nulls[i], json_null());
+	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+		json_object_set_new(st, arrays[i], json_array());
+	json_object_set_new(st, "attempts", json_pack("{s:i, s:i}", "writer_agent", 1,
+						      "image_planner_agent", 1));
+	json_object_set_new(st, "regenerations", json_pack("{s:i, s:i}", "content", 0,
+							   "image_plans", 0));
+	json_object_set_new(st, "creative", note_creative_new());
+	return st;
+}
+
+static json_t *note_init(struct step_ctx *c, const json_t *input, char *err, size_t errlen)
+{
+	json_t *st = note_initial_state();
+
+	if (note_take_topic(input, st, err, errlen) < 0 ||
+	    note_opt_string(input, "audience", st, err, errlen) < 0 ||
+	    note_opt_string(input, "tone", st, err, errlen) < 0 ||
+	    note_take_options(input, st, err, errlen) < 0 ||
+	    note_ref_inputs(c, input, st, err, errlen) < 0) {
+		json_decref(st);
+		return NULL;
+	}
+	return st;
+}
+
+static const struct wf_node note_nodes[] = {
+	{ "supervisor", note_supervisor, 0 },
+	{ "brief_compiler_agent", note_brief_compiler, 0 },
+	{ "research_evidence_agent", note_research, 0 },
+	{ "reference_intelligence_agent", note_reference, 0 },
+	{ "writer_agent", note_writer, 0 },
+	{ "layout_planner_agent", note_layout_planner, 0 },
+	{ "image_planner_agent", note_image_planner, 0 },
+	{ "image_agent", note_image, 0 },
+	{ "review_agent", note_review, 0 },
+};
+
+const struct workflow wf_note = {
+	.name = "note",
+	.nodes = note_nodes,
+	.nnodes = sizeof note_nodes / sizeof note_nodes[0],
+	.start = "supervisor",
+	.init = note_init,
+	.turn = NULL,
+};

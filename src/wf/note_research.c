@@ -1,0 +1,394 @@
+/* The note workflow's first two agents. brief_compiler_agent turns the
+ * request into a structured brief (audience, goal, constraints, tone,
+ * keywords; brief_ready), asking who the note is for when that cannot be
+ * told. research_evidence_agent gathers evidence with five tools, each a
+ * tool_call / tool_result pair with its toolCallId (seed 001 §6.1):
+ * searchNotes, analyzeTopTags, getTopTitles and getTrendReport over the
+ * local corpus of notes, and webSearch through the search provider
+ * (offline: unavailable, and the result says the evidence is local only).
+ * A second run (the router's rerun) widens the search to every keyword
+ * and the category's tag. */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "conf/conf.h"
+#include "kb/kb.h"
+#include "prov/prov.h"
+#include "util/buf.h"
+#include "util/clock.h"
+#include "util/xmalloc.h"
+#include "wf/note.h"
+
+#define NOTE_SEARCH_LIMIT 30
+#define NOTE_SHOW_ITEMS 10
+#define NOTE_WEB_MAX 4000
+
+/* ---- brief_compiler_agent ---- */
+
+static json_t *note_brief_facts(const json_t *st)
+{
+	json_t *f = json_pack("{s:s}", "topic", note_str(st, "topic") ?: "");
+	struct buf notes;
+	size_t i;
+	json_t *m;
+
+	if (note_str(st, "audience"))
+		json_object_set(f, "audience", json_object_get(st, "audience"));
+	if (note_str(st, "tone"))
+		json_object_set(f, "tone", json_object_get(st, "tone"));
+	/* What the person added after the first message (answers). */
+	buf_init(&notes, 4096);
+	json_array_foreach(json_object_get(st, "messages"), i, m)
+		if (i > 0 && strcmp(json_string_value(json_object_get(m, "role")) ?: "", "user") == 0)
+			buf_printf(&notes, "%s。", json_string_value(json_object_get(m, "content")) ?: "");
+	if (notes.len)
+		json_object_set_new(f, "notes", json_string(notes.data));
+	buf_free(&notes);
+	return f;
+}
+
+static json_t *note_str_array(const json_t *v, size_t max)
+{
+	json_t *out = json_array(), *e;
+	size_t i;
+
+	json_array_foreach(v, i, e)
+		if (json_array_size(out) < max && json_is_string(e) && json_string_length(e) > 0)
+			json_array_append(out, e);
+	return out;
+}
+
+static void note_brief_clean(json_t *brief, int rules)
+{
+	json_object_set_new(brief, "keywords", note_str_array(json_object_get(brief, "keywords"), 8));
+	json_object_set_new(brief, "constraints", note_str_array(json_object_get(brief, "constraints"),
+								 10));
+	json_object_set_new(brief, "source", json_string(rules ? "rules" : "model"));
+}
+
+enum node_rc note_brief_compiler(struct step_ctx *c)
+{
+	static const char *const need[] = { "audience", "goal", "tone", NULL };
+	json_t *facts, *brief, *ev;
+	struct buf kw;
+	int rules = 0;
+
+	if (note_decision(c, "clarification"))
+		note_clarify_answer(c);
+	else if (note_clarify(c, "audience"))
+		return NODE_INTERRUPT;
+	facts = note_brief_facts(c->state);
+	brief = note_ask(c, "brief", facts, need, &rules);
+	json_decref(facts);
+	if (brief == NULL)
+		return note_to_supervisor(c);
+	note_brief_clean(brief, rules);
+	json_object_set(c->state, "creativeBrief", brief);
+	ev = note_event(c, "brief_ready", NULL);
+	json_object_set_new(ev, "brief", brief);
+	step_emit(c, ev);
+	buf_init(&kw, 1024);
+	for (size_t i = 0; i < json_array_size(json_object_get(brief, "keywords")); i++)
+		buf_printf(&kw, "%s%s", i ? "、" : "",
+			   json_string_value(json_array_get(json_object_get(brief, "keywords"), i)));
+	note_message(c, "受众：%s；目标：%s；语气：%s；关键词：%s",
+		     json_string_value(json_object_get(brief, "audience")),
+		     json_string_value(json_object_get(brief, "goal")),
+		     json_string_value(json_object_get(brief, "tone")), kw.data);
+	buf_free(&kw);
+	note_set_flag(c->state, "briefComplete", 1);
+	return note_supervise(c, NULL);
+}
+
+/* ---- research_evidence_agent: the tools ---- */
+
+struct note_tools {
+	struct step_ctx *c;
+	int seq;
+	char id[96];
+};
+
+/* tool_call; input is stolen. The id stays in t->id for the result. */
+static void note_tool_call(struct note_tools *t, const char *tool, json_t *input)
+{
+	json_t *ev = note_event(t->c, "tool_call", NULL);
+
+	snprintf(t->id, sizeof t->id, "%s_%lld_%d", tool, clock_wall_ms(), ++t->seq);
+	json_object_set_new(ev, "tool", json_string(tool));
+	json_object_set_new(ev, "toolCallId", json_string(t->id));
+	json_object_set_new(ev, "toolInput", input);
+	step_emit(t->c, ev);
+	note_progress(t->c, "调用工具 %s", tool);
+}
+
+/* tool_result; output is stolen. */
+static void note_tool_result(struct note_tools *t, const char *tool, json_t *output)
+{
+	json_t *ev = note_event(t->c, "tool_result", NULL);
+
+	json_object_set_new(ev, "tool", json_string(tool));
+	json_object_set_new(ev, "toolCallId", json_string(t->id));
+	json_object_set_new(ev, "toolOutput", output);
+	step_emit(t->c, ev);
+}
+
+/* Words that say what kind of note it is, not what it is about: as
+ * search words they match every guide and every list. */
+static int note_generic_word(const char *w)
+{
+	static const char *const words[] = { "攻略", "指南", "推荐", "清单", "教程", "测评", "合集",
+		"技巧", "方法", "心得", "经验", "日记", "分享", "好物", "避坑", "笔记", "经验分享",
+		"生活记录", "干货分享" };
+
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strcmp(w, words[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The words to search for: the brief's keywords that name the subject
+ * (two, or all when widened, with the category's tag). New reference. */
+static json_t *note_research_words(const json_t *st, int widened)
+{
+	json_t *out = json_array(), *v;
+	const json_t *kw = json_object_get(json_object_get(st, "creativeBrief"), "keywords");
+	const char *cat = json_string_value(json_object_get(json_object_get(st, "clarity"), "category"));
+	size_t i;
+
+	json_array_foreach(kw, i, v)
+		if (json_is_string(v) && !note_generic_word(json_string_value(v)) &&
+		    (widened || json_array_size(out) < 2))
+			json_array_append(out, v);
+	if (widened && cat)
+		json_array_append_new(out, json_string(cat));
+	if (json_array_size(out) == 0)
+		json_array_append_new(out, json_string(note_str(st, "topic") ?: ""));
+	return out;
+}
+
+static char *note_join(const json_t *words, const char *sep)
+{
+	struct buf b;
+	size_t i;
+	json_t *w;
+
+	buf_init(&b, 4096);
+	json_array_foreach(words, i, w)
+		buf_printf(&b, "%s%s", i ? sep : "", json_string_value(w) ?: "");
+	return buf_steal(&b);
+}
+
+static void note_add_notes(json_t *into, json_t *more)
+{
+	size_t i, j;
+	json_t *d, *e;
+
+	json_array_foreach(more, i, d) {
+		int dup = 0;
+
+		json_array_foreach(into, j, e)
+			dup |= json_equal(json_object_get(e, "id"), json_object_get(d, "id"));
+		if (!dup && json_array_size(into) < NOTE_SEARCH_LIMIT * 2)
+			json_array_append(into, d);
+	}
+	json_decref(more);
+}
+
+static json_t *note_items(const json_t *notes)
+{
+	json_t *out = json_array(), *d;
+	size_t i;
+
+	json_array_foreach(notes, i, d)
+		if (i < NOTE_SHOW_ITEMS)
+			json_array_append_new(out, json_pack("{s:O, s:O, s:O, s:O, s:O}", "id",
+				json_object_get(d, "id"), "title", json_object_get(d, "title"), "likes",
+				json_object_get(d, "likes"), "tags", json_object_get(d, "tags"), "date",
+				json_object_get(d, "date")));
+	return out;
+}
+
+/* searchNotes: the matching notes (new reference). */
+static json_t *note_tool_search(struct note_tools *t, const struct kb *kb, const json_t *words,
+				const char *err, int widened)
+{
+	char *kw = note_join(words, " ");
+	json_t *notes = json_array(), *w;
+	size_t i;
+
+	note_tool_call(t, "searchNotes", json_pack("{s:s, s:i, s:b}", "keyword", kw, "limit",
+						   NOTE_SHOW_ITEMS, "widened", widened));
+	if (kb) {
+		note_add_notes(notes, note_corpus_search(kb, kw, NOTE_SEARCH_LIMIT));
+		json_array_foreach(words, i, w)
+			if (widened || json_array_size(notes) < 5)
+				note_add_notes(notes, note_corpus_by_tag(kb, json_string_value(w), 20));
+		note_tool_result(t, "searchNotes", json_pack("{s:s, s:I, s:o}", "keyword", kw, "total",
+			(json_int_t)json_array_size(notes), "items", note_items(notes)));
+	} else {
+		note_tool_result(t, "searchNotes", json_pack("{s:s, s:s, s:[]}", "keyword", kw, "error",
+							     err, "items"));
+	}
+	free(kw);
+	return notes;
+}
+
+static json_t *note_tool_aggregate(struct note_tools *t, const char *tool, const json_t *notes,
+				   const char *kw, json_t *out)
+{
+	note_tool_call(t, tool, json_pack("{s:s, s:I}", "keyword", kw, "sampleSize",
+					  (json_int_t)json_array_size(notes)));
+	note_tool_result(t, tool, json_incref(out));
+	return out;
+}
+
+/* webSearch through the search provider; NULL facts when unavailable. */
+static char *note_tool_web(struct note_tools *t, const char *query)
+{
+	struct prov_hooks h;
+	struct prov_answer a;
+	long left = step_time_left(t->c), lim = step_conf(t->c)->prov[PROV_SEARCH].timeout_ms;
+	char *facts = NULL;
+
+	note_tool_call(t, "webSearch", json_pack("{s:s}", "query", query));
+	step_hooks(t->c, &h);
+	h.delta = NULL;
+	h.progress = NULL;
+	prov_search(step_prov(t->c), query, lim < left ? lim : left, &h, &a);
+	if (a.status == PROV_OK && a.text) {
+		char *cut = note_cut(a.text, NOTE_WEB_MAX);
+
+		note_tool_result(t, "webSearch", json_pack("{s:s, s:s}", "query", query, "facts", cut));
+		facts = cut;
+	} else {
+		note_tool_result(t, "webSearch", json_pack("{s:s, s:s, s:s, s:s}", "query", query, "error",
+			prov_status_name(a.status), "message", a.error, "fallback",
+			"联网搜索不可用，只用本地笔记库的证据"));
+	}
+	prov_answer_free(&a);
+	return facts;
+}
+
+/* ---- research_evidence_agent: the evidence pack ---- */
+
+struct note_found {
+	json_t *notes, *tags, *titles, *trend;
+	char *web;
+	const char *kw;
+};
+
+static json_int_t note_avg_likes(const json_t *notes)
+{
+	json_int_t sum = 0;
+	size_t i;
+	json_t *d;
+
+	json_array_foreach(notes, i, d)
+		sum += json_integer_value(json_object_get(d, "likes"));
+	return json_array_size(notes) ? sum / (json_int_t)json_array_size(notes) : 0;
+}
+
+static void note_fact(json_t *items, const char *source, char *fact)
+{
+	json_array_append_new(items, json_pack("{s:s, s:s}", "fact", fact, "source", source));
+	free(fact);
+}
+
+static json_t *note_evidence_items(const struct note_found *f)
+{
+	json_t *items = json_array(), *t0 = json_array_get(json_object_get(f->titles, "titles"), 0);
+	const json_t *pat = json_object_get(f->titles, "patterns"), *season;
+	struct buf tags;
+	size_t i;
+
+	if (json_array_size(f->notes) == 0) {
+		note_fact(items, "searchNotes", xasprintf("本地笔记库没有找到与「%s」相关的笔记", f->kw));
+	} else {
+		note_fact(items, "searchNotes", xasprintf("本地笔记库中与「%s」相关的笔记 %zu 篇，平均点赞 %lld",
+			f->kw, json_array_size(f->notes), (long long)note_avg_likes(f->notes)));
+		buf_init(&tags, 2048);
+		for (i = 0; i < json_array_size(f->tags) && i < 4; i++)
+			buf_printf(&tags, "%s#%s（%lld 篇）", i ? "、" : "",
+				   json_string_value(json_object_get(json_array_get(f->tags, i), "tag")),
+				   (long long)json_integer_value(json_object_get(json_array_get(f->tags, i),
+										"count")));
+		note_fact(items, "analyzeTopTags", xasprintf("最常用的标签：%s", tags.data));
+		buf_free(&tags);
+		note_fact(items, "getTopTitles", xasprintf("点赞最高的标题：《%s》（%lld 赞）；标题平均 %.1f 字，"
+			"带数字的占 %.0f%%", json_string_value(json_object_get(t0, "title")) ?: "",
+			(long long)json_integer_value(json_object_get(t0, "likes")),
+			json_number_value(json_object_get(pat, "avgChars")),
+			json_number_value(json_object_get(pat, "withNumber")) * 100));
+		season = json_object_get(f->trend, "seasonPeak");
+		note_fact(items, "getTrendReport", xasprintf("发布最集中的是 %lld 月（%lld 篇）；近一年平均点赞 %.0f，"
+			"之前 %.0f（%s）", (long long)json_integer_value(json_object_get(season, "month")),
+			(long long)json_integer_value(json_object_get(season, "notes")),
+			json_number_value(json_object_get(f->trend, "recentAvgLikes")),
+			json_number_value(json_object_get(f->trend, "earlierAvgLikes")),
+			json_string_value(json_object_get(f->trend, "trend")) ?: ""));
+	}
+	if (f->web)
+		note_fact(items, "webSearch", xasprintf("联网搜索：%s", f->web));
+	else
+		note_fact(items, "webSearch", xstrdup("联网搜索不可用，证据只来自本地笔记库"));
+	return items;
+}
+
+static json_t *note_evidence(const struct note_found *f, int widened)
+{
+	json_t *items = note_evidence_items(f), *titles = json_array(), *tags = json_array(), *v;
+	struct buf sum;
+	size_t i;
+
+	json_array_foreach(json_object_get(f->titles, "titles"), i, v)
+		json_array_append(titles, json_object_get(v, "title"));
+	json_array_foreach(f->tags, i, v)
+		if (i < 5)
+			json_array_append(tags, json_object_get(v, "tag"));
+	buf_init(&sum, 4096);
+	json_array_foreach(items, i, v)
+		if (i < 3)
+			buf_printf(&sum, "%s%s", i ? "；" : "", json_string_value(json_object_get(v, "fact")));
+	v = json_pack("{s:s, s:I, s:b, s:o, s:o, s:O, s:{s:O, s:O, s:O}, s:o, s:s}", "keyword", f->kw,
+		"sampleSize", (json_int_t)json_array_size(f->notes), "widened", widened, "titles", titles,
+		"tags", tags, "titlePatterns", json_object_get(f->titles, "patterns"), "trend", "trend",
+		json_object_get(f->trend, "trend"), "peakMonth", json_object_get(f->trend, "peakMonth"),
+		"seasonPeak", json_object_get(f->trend, "seasonPeak"), "items", items, "summary", sum.data);
+	json_object_set_new(v, "webFacts", f->web ? json_string(f->web) : json_null());
+	buf_free(&sum);
+	return v;
+}
+
+enum node_rc note_research(struct step_ctx *c)
+{
+	struct note_tools t = { c, 0, "" };
+	struct note_found f = { 0 };
+	int widened = json_is_object(json_object_get(c->state, "evidencePack"));
+	char err[256] = "", *kw;
+	struct kb *kb = note_corpus(step_conf(c), err, sizeof err);
+	json_t *words = note_research_words(c->state, widened), *ev;
+
+	if (widened)
+		json_object_set_new(c->state, "researchWidened", json_true());
+	kw = note_join(words, " ");
+	f.kw = kw;
+	f.notes = note_tool_search(&t, kb, words, err, widened);
+	f.tags = note_tool_aggregate(&t, "analyzeTopTags", f.notes, kw, note_corpus_top_tags(f.notes, 8));
+	f.titles = note_tool_aggregate(&t, "getTopTitles", f.notes, kw,
+				       note_corpus_top_titles(f.notes, 5));
+	f.trend = note_tool_aggregate(&t, "getTrendReport", f.notes, kw, note_corpus_trend(f.notes));
+	f.web = note_tool_web(&t, note_str(c->state, "topic") ?: kw);
+	ev = note_evidence(&f, widened);
+	note_message(c, "%s", json_string_value(json_object_get(ev, "summary")));
+	json_object_set_new(c->state, "evidencePack", ev);
+	note_set_flag(c->state, "evidenceComplete", 1);
+	json_decref(f.notes);
+	json_decref(f.tags);
+	json_decref(f.titles);
+	json_decref(f.trend);
+	json_decref(words);
+	free(f.web);
+	free(kw);
+	return note_supervise(c, NULL);
+}

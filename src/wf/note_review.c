@@ -1,0 +1,181 @@
+/* review_agent: the final gate (seed 001 §4, §9), never skipped. It scores
+ * the note by dimension (the model's or the rules' scores; image
+ * completeness is always counted here, it is a fact, not an opinion),
+ * sends quality_score, and decides: every dimension at NOTE_PASS_DIM or
+ * more and the mean at NOTE_PASS_OVERALL or more passes, and the creative
+ * is complete; otherwise the work goes back to the stage owning the
+ * weakest dimension, also when the review "passes in words" (approved)
+ * but the scores do not, while iterationCount < maxIterations; past that
+ * the run stops with an error and the creative is aborted. */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/xmalloc.h"
+#include "wf/note.h"
+
+static const char *const note_dim_names[] = {
+	"infoDensity", "readability", "platformFit", "textImageAlignment", "styleConsistency",
+	"imageCompleteness",
+};
+#define NOTE_NDIMS (sizeof note_dim_names / sizeof note_dim_names[0])
+
+static json_t *note_review_facts(const json_t *st)
+{
+	const json_t *content = json_object_get(st, "generatedContent"), *im;
+	const json_t *an = json_array_get(json_object_get(st, "referenceAnalyses"), 0);
+	json_t *images = json_array();
+	size_t i;
+
+	json_array_foreach(json_object_get(st, "generatedImages"), i, im)
+		json_array_append_new(images, json_pack("{s:O, s:O}", "sequence",
+			json_object_get(im, "sequence"), "status", json_object_get(im, "status")));
+	return json_pack("{s:O, s:O, s:O, s:O, s:O, s:o, s:O, s:O, s:O, s:b}", "title",
+		json_object_get(content, "title"), "body", json_object_get(content, "body"), "tags",
+		json_object_get(content, "tags"), "paragraphs", json_object_get(st, "bodyBlocks"),
+		"imagePlans", json_object_get(st, "imagePlans"), "images", images, "keywords",
+		json_object_get(json_object_get(st, "creativeBrief"), "keywords") ?: json_null(),
+		"evidenceTags", json_object_get(json_object_get(st, "evidencePack"), "tags") ?: json_null(),
+		"palette", json_object_get(json_object_get(an, "styleTokens"), "colorPalette") ?: json_null(),
+		"hasReference", json_array_size(json_object_get(st, "referenceInputs")) > 0);
+}
+
+/* A score in [0, 1]: models also answer on 0-10 and 0-100 scales. */
+static double note_unit(double v)
+{
+	if (v > 10)
+		v /= 100;
+	else if (v > 1)
+		v /= 10;
+	return v < 0 ? 0 : v > 1 ? 1 : (double)(long)(v * 100 + 0.5) / 100;
+}
+
+static double note_completeness(const json_t *st)
+{
+	size_t planned = json_array_size(json_object_get(st, "imagePlans")), done = 0, i;
+	const json_t *im;
+
+	json_array_foreach(json_object_get(st, "generatedImages"), i, im)
+		done += strcmp(json_string_value(json_object_get(im, "status")) ?: "", "done") == 0;
+	if (planned == 0)
+		return 1;
+	return (double)(long)((double)(done > planned ? planned : done) * 100 / (double)planned + 0.5) / 100;
+}
+
+/* The scores of every dimension: the answer's, the rules' for those it
+ * lacks, image completeness counted. *overall: their mean. */
+static json_t *note_scores(struct step_ctx *c, const json_t *answer, const json_t *facts,
+			   double *overall)
+{
+	const json_t *given = json_object_get(answer, "scores");
+	json_t *scores = json_object(), *rules = NULL;
+	char err[256];
+	double sum = 0;
+
+	for (size_t i = 0; i < NOTE_NDIMS; i++) {
+		const json_t *v = json_object_get(given, note_dim_names[i]);
+
+		if (!json_is_number(v)) {
+			if (rules == NULL)
+				rules = note_rules(c, "review", facts, err, sizeof err);
+			v = json_object_get(json_object_get(rules, "scores"), note_dim_names[i]);
+		}
+		json_object_set_new(scores, note_dim_names[i], json_real(note_unit(json_number_value(v))));
+	}
+	json_object_set_new(scores, "imageCompleteness", json_real(note_completeness(c->state)));
+	for (size_t i = 0; i < NOTE_NDIMS; i++)
+		sum += json_number_value(json_object_get(scores, note_dim_names[i]));
+	*overall = (double)(long)(sum / NOTE_NDIMS * 100 + 0.5) / 100;
+	json_decref(rules);
+	return scores;
+}
+
+static json_t *note_strings(const json_t *v)
+{
+	json_t *out = json_array(), *e;
+	size_t i;
+
+	json_array_foreach(v, i, e)
+		if (json_is_string(e) && i < 10)
+			json_array_append(out, e);
+	return out;
+}
+
+static void note_quality_event(struct step_ctx *c, const json_t *q, const json_t *answer)
+{
+	json_t *ev = note_event(c, "quality_score", NULL);
+
+	json_object_update(ev, (json_t *)q);
+	json_object_set_new(ev, "threshold", json_pack("{s:f, s:f}", "overall", NOTE_PASS_OVERALL,
+						       "dimension", NOTE_PASS_DIM));
+	json_object_set_new(ev, "suggestions", note_strings(json_object_get(answer, "suggestions")));
+	json_object_set_new(ev, "iteration", json_integer(note_int(c->state, "iterationCount")));
+	step_emit(c, ev);
+}
+
+static enum node_rc note_review_pass(struct step_ctx *c, double overall)
+{
+	note_set_flag(c->state, "reviewComplete", 1);
+	note_creative_status(c->state, "complete", NULL);
+	note_result(c->state);
+	note_message(c, "质量审核通过：综合 %.2f，笔记完成", overall);
+	return note_supervise(c, NULL);
+}
+
+/* Back to the stage owning dim, as one more iteration. */
+static enum node_rc note_review_loop(struct step_ctx *c, const char *dim, double v, int approved)
+{
+	const char *owner = note_dim_owner(dim);
+	json_int_t it = note_int(c->state, "iterationCount") + 1;
+	json_t *fb = json_object_get(c->state, "reviewFeedback");
+	char *why;
+
+	json_object_set_new(c->state, "iterationCount", json_integer(it));
+	note_route_reset_from(c->state, owner);
+	if (strcmp(owner, "writer_agent") == 0 || strcmp(owner, "image_planner_agent") == 0)
+		json_object_set_new(json_object_get(c->state, "attempts"), owner, json_integer(
+			json_integer_value(json_object_get(json_object_get(c->state, "attempts"), owner)) + 1));
+	why = xasprintf("质量回流%s：%s %.2f 未达标，回到 %s（第 %lld/%lld 轮）",
+			approved ? "（审核口头通过但评分未达标）" : "", dim, v, owner, (long long)it,
+			(long long)note_int(c->state, "maxIterations"));
+	json_object_set_new(fb, "routeReason", json_string(why));
+	note_message(c, "%s", why);
+	free(why);
+	c->next = "supervisor";
+	return NODE_NEXT;
+}
+
+enum node_rc note_review(struct step_ctx *c)
+{
+	static const char *const need[] = { "scores", NULL };
+	json_t *facts = note_review_facts(c->state), *answer, *scores, *q;
+	const char *weak;
+	double overall;
+	int rules = 0, approved;
+
+	answer = note_ask(c, "review", facts, need, &rules);
+	if (answer == NULL) {
+		json_decref(facts);
+		return note_to_supervisor(c);
+	}
+	scores = note_scores(c, answer, facts, &overall);
+	json_decref(facts);
+	weak = note_review_weakest(scores, overall);
+	approved = json_is_true(json_object_get(answer, "approved"));
+	q = json_pack("{s:o, s:f, s:b, s:b, s:o, s:s}", "scores", scores, "overall", overall, "passed",
+		      weak == NULL, "approved", approved, "failReasons",
+		      note_strings(json_object_get(answer, "failReasons")), "source", rules ? "rules" : "model");
+	json_object_set_new(c->state, "qualityScores", q);
+	note_quality_event(c, q, answer);
+	json_object_set_new(c->state, "reviewFeedback", json_pack("{s:b, s:b, s:o, s:O, s:f, s:o, s:o}",
+		"approved", approved, "passed", weak == NULL, "suggestions",
+		note_strings(json_object_get(answer, "suggestions")), "scores", scores, "overall", overall,
+		"dimension", weak ? json_string(weak) : json_null(), "rerouteTarget",
+		weak ? json_string(note_dim_owner(weak)) : json_null()));
+	json_decref(answer);
+	if (weak == NULL)
+		return note_review_pass(c, overall);
+	if (note_int(c->state, "iterationCount") >= note_int(c->state, "maxIterations"))
+		return note_abort(c, "max_iterations", "质量审核未通过，已达到最大迭代次数（maxIterations），流程终止");
+	return note_review_loop(c, weak, json_number_value(json_object_get(scores, weak)), approved);
+}

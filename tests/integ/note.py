@@ -1,0 +1,655 @@
+"""The note workflow (seed 001) end to end.
+
+With the offline provider, on three worker processes sharing one store
+(the test picks the process of every request): seed 001 §6.2's sequence,
+started on one worker, approved after the writer on another, the image
+plans modified on a third, completed; the stored creative matches what
+workflow_complete carried; every §6 event type with §6.1's field names;
+reject at each pause draws a different draft; a vague request (写点东西)
+asks a clarification once, a specific answer goes on; an agent asks who
+the note is for; the optional router reruns the research once. Through a
+real lighttpd with three workers: the same sequence. Against a fake
+OpenAI-compatible server: the quality loop sent back by a low score, a
+review that passes in words but not in scores, maxIterations reached
+(the run stops, the creative is aborted), an image task that fails
+(errorMessage set, the review still runs), a writer whose model fails
+(the fallback rerun on the rules), and a client that disconnects after
+the writer starts and reconnects with Last-Event-ID (nothing lost or
+doubled).
+"""
+
+import base64
+import http.server
+import json
+import os
+import struct
+import sys
+import threading
+import time
+import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import avtest  # noqa: E402
+import fcgi_client  # noqa: E402
+from avtest import SSEReader  # noqa: E402
+
+NODES = ["supervisor", "brief_compiler_agent", "research_evidence_agent",
+         "reference_intelligence_agent", "writer_agent", "layout_planner_agent",
+         "image_planner_agent", "image_agent", "review_agent"]
+TOOLS = ["searchNotes", "analyzeTopTags", "getTopTitles", "getTrendReport", "webSearch"]
+# Seed 001 §6.1: the fields of each event type.
+FIELDS = {
+    "agent_start": ["agent", "content", "timestamp"],
+    "agent_end": ["agent", "timestamp"],
+    "message": ["agent", "content", "timestamp"],
+    "progress": ["content", "timestamp"],
+    "tool_call": ["agent", "tool", "toolCallId", "toolInput", "timestamp"],
+    "tool_result": ["agent", "tool", "toolCallId", "toolOutput", "timestamp"],
+    "supervisor_decision": ["decision", "reason", "timestamp"],
+    "content_update": ["title", "body", "tags", "timestamp"],
+    "image_progress": ["taskId", "status", "progress", "url", "errorMessage", "timestamp"],
+    "workflow_progress": ["phase", "progress", "currentAgent", "timestamp"],
+    "brief_ready": ["brief", "timestamp"],
+    "layout_spec_ready": ["layoutSpec", "timestamp"],
+    "alignment_map_ready": ["imagePlans", "paragraphImageBindings", "timestamp"],
+    "quality_score": ["scores", "overall", "timestamp"],
+    "ask_user": ["question", "options", "selectionType", "allowCustomInput", "context", "threadId",
+                 "interruptId", "editable", "timestamp"],
+    "workflow_paused": ["threadId", "content", "timestamp"],
+    "state_update": ["changes", "timestamp"],
+    "intent_detected": ["intent", "timestamp"],
+    "content_type_detected": ["contentType", "timestamp"],
+    "workflow_complete": ["title", "body", "tags", "imageAssetIds", "creativeId", "timestamp"],
+}
+
+
+def png(w, h, rgb):
+    def chunk(kind, data):
+        c = struct.pack("!I", len(data)) + kind + data
+        return c + struct.pack("!I", zlib.crc32(kind + data) & 0xffffffff)
+    raw = b"".join(b"\0" + bytes(rgb) * w for _ in range(h))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack("!IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def events(body):
+    return list(SSEReader(iter([body])))
+
+
+def data(evs, kind=None):
+    out = [e["data"] for e in evs if isinstance(e["data"], dict)]
+    return [d for d in out if kind is None or d.get("type") == kind]
+
+
+def types(evs):
+    return [e["data"]["type"] if isinstance(e["data"], dict) else e["data"] for e in evs]
+
+
+def durable(evs):
+    return [e for e in evs if "id" in e]
+
+
+def nodes_run(evs):
+    return [d["node"] for d in data(evs, "agent_start")]
+
+
+def ask(evs):
+    a = data(evs, "ask_user")
+    return a[-1] if a else None
+
+
+class Direct:
+    """A worker run directly: requests go to the process the test picks."""
+
+    def __init__(self, w):
+        self.w = w
+
+    def post(self, path, obj):
+        r = self.w.request("POST", path, body=json.dumps(obj),
+                           headers={"Content-Type": "application/json"}, timeout=120)
+        return r.status, r.header("X-AiVista-Worker"), r.body
+
+    def get(self, path, headers=None):
+        r = self.w.request("GET", path, headers=headers or {}, timeout=120)
+        return r.status, r.header("X-AiVista-Worker"), r.body
+
+
+class Http:
+    """lighttpd: it picks the worker."""
+
+    def __init__(self, lt):
+        self.lt = lt
+
+    def post(self, path, obj):
+        st, h, body = self.lt.request("POST", path, json.dumps(obj),
+                                      {"Content-Type": "application/json"}, timeout=120)
+        return st, h.get("x-aivista-worker"), body
+
+    def get(self, path, headers=None):
+        st, h, body = self.lt.request("GET", path, headers=headers, timeout=120)
+        return st, h.get("x-aivista-worker"), body
+
+
+def start(cl, inp):
+    st, pid, body = cl.post("/api/agent/stream", {"workflow": "note", "input": inp})
+    evs = events(body)
+    tid = data(evs, "thread_start")[0]["threadId"] if data(evs, "thread_start") else None
+    return st, pid, evs, tid
+
+
+def confirm(cl, tid, q, action, payload=None):
+    body = {"threadId": tid, "interruptId": q["interruptId"], "action": action}
+    if payload is not None:
+        body["payload"] = payload
+    st, pid, raw = cl.post("/api/agent/confirm", body)
+    return st, pid, events(raw)
+
+
+def state_of(cl, tid):
+    st, _, body = cl.get("/api/threads/" + tid)
+    return json.loads(body) if st == 200 else {}
+
+
+def stored_log(cl, tid):
+    st, _, body = cl.get("/api/agent/stream?threadId=" + tid, {"Last-Event-ID": "0"})
+    return durable(events(body))
+
+
+def finish(cl, tid, evs, limit=8):
+    """Approves every pause until the thread ends; all events in order."""
+    seen = list(evs)
+    for _ in range(limit):
+        q = ask(evs)
+        if q is None or "workflow_paused" not in types(evs):
+            break
+        st, _, evs = confirm(cl, tid, q, "approve")
+        seen += evs
+    return seen
+
+
+def check_fields(t, evs, name):
+    bad = []
+    for d in data(evs):
+        for f in FIELDS.get(d["type"], []):
+            if f not in d:
+                bad.append("%s.%s" % (d["type"], f))
+    t.is_(sorted(set(bad)), [], "%s: every event has seed 001 §6.1's fields" % name)
+
+
+def check_tools(t, evs, name):
+    calls = data(evs, "tool_call")
+    results = {d["toolCallId"]: d for d in data(evs, "tool_result")}
+    t.is_([c["tool"] for c in calls], TOOLS, "%s: the five research tools, in order" % name)
+    t.ok(calls and all(c["toolCallId"] in results and results[c["toolCallId"]]["tool"] == c["tool"]
+                       for c in calls),
+         "%s: each tool_call has its tool_result with the same toolCallId" % name)
+    t.is_(len(set(c["toolCallId"] for c in calls)), len(calls), "%s: toolCallIds are unique" % name)
+    return results
+
+
+# -- the offline suite on three direct workers ------------------------------------
+
+def test_sequence(t, a, b, c):
+    st, pid_a, evs, tid = start(a, {"topic": "周末去杭州春游的攻略"})
+    t.is_(st, 200, "6.2: start on worker A: 200")
+    t.is_(nodes_run(evs), NODES[:5], "6.2: supervisor, brief, research, reference, writer, in order")
+    t.is_(types(evs)[-1], "workflow_paused", "6.2: the stream ends paused after the writer")
+    t.ok("[DONE]" not in types(evs), "6.2: no [DONE] at a pause")
+    q = ask(evs)
+    t.is_((q or {}).get("context"), {"__hitl": True, "kind": "content"}, "6.2: ask_user kind content")
+    t.is_(sorted((q or {}).get("editable", {})), ["body", "tags", "title"],
+          "6.2: ask_user.editable has title, body and tags")
+    t.is_(q and q.get("threadId"), tid, "6.2: ask_user carries the threadId")
+    cu = data(evs, "content_update")
+    t.ok(cu and q and cu[-1]["title"] == q["editable"]["title"] and cu[-1]["body"] == q["editable"]["body"],
+         "6.2: content_update then ask_user with the same draft")
+    t.ok(any(m.get("agent") == "writer_agent" and m["content"].startswith("标题：")
+             for m in data(evs, "message")), "6.2: the writer's message starts with 标题：")
+    results = check_tools(t, evs, "6.2")
+    items = results and list(results.values())[0]["toolOutput"].get("items", [])
+    t.ok(items and any("春游" in i["title"] or "春游" in i["tags"] for i in items),
+         "searchNotes finds notes about 春游 in the local corpus")
+    tags = [r for r in results.values() if r["tool"] == "analyzeTopTags"]
+    t.ok(tags and tags[0]["toolOutput"] and all(set(x) == {"tag", "count", "likes"}
+                                                for x in tags[0]["toolOutput"]),
+         "analyzeTopTags: tags with counts and likes")
+    web = [r for r in results.values() if r["tool"] == "webSearch"]
+    t.ok(web and web[0]["toolOutput"].get("error") == "unavailable",
+         "webSearch offline: unavailable, local evidence only")
+
+    st, pid_b, evs2 = confirm(b, tid, q, "approve")
+    t.ok(st == 200 and pid_b != pid_a, "6.2: approve on another worker (%s, then %s)" % (pid_a, pid_b))
+    t.is_(nodes_run(evs2), ["writer_agent", "layout_planner_agent", "image_planner_agent"],
+          "6.2: after approve: writer takes the answer, layout, image planner")
+    q2 = ask(evs2)
+    t.is_((q2 or {}).get("context", {}).get("kind"), "image_plans", "6.2: the second pause is image_plans")
+    plans = (q2 or {}).get("editable", {}).get("imagePlans") or []
+    t.ok(len(plans) >= 2 and all(p.get("prompt") and p.get("paragraphId") for p in plans),
+         "6.2: image plans, each with a prompt and bound to a paragraph")
+    amap = data(evs2, "alignment_map_ready")
+    t.ok(amap and [x["imageSeq"] for x in amap[0]["paragraphImageBindings"]] ==
+         [p["sequence"] for p in plans], "alignment_map_ready binds every plan to a paragraph")
+    t.ok(data(evs2, "layout_spec_ready"), "layout_spec_ready before the plans")
+
+    edited = [dict(p) for p in plans]
+    edited[0]["prompt"] = "编辑后的封面：西湖边的樱花小路，清新日系摄影"
+    st, pid_c, evs3 = confirm(c, tid, q2, "modify", {"imagePlans": edited})
+    t.ok(st == 200 and pid_c not in (pid_a, pid_b), "6.2: modify on a third worker (%s)" % pid_c)
+    t.is_(nodes_run(evs3), ["image_planner_agent", "image_agent", "review_agent"],
+          "6.2: after modify: image planner, image agent, review")
+    t.is_(types(evs3)[-2:], ["workflow_complete", "[DONE]"], "6.2: workflow_complete, then [DONE]")
+    done = data(evs3, "workflow_complete")[0] if data(evs3, "workflow_complete") else {}
+    t.ok(isinstance(done.get("creativeId"), int) and done.get("title") and done.get("body"),
+         "workflow_complete: creativeId, title, body")
+    t.is_(len(done.get("imageAssetIds") or []), len(plans), "workflow_complete: one asset per plan")
+    prog = [d for d in data(durable(evs3), "image_progress")]
+    t.ok(len(prog) == len(plans) and all(p["status"] == "done" and p["url"].startswith("api/assets/")
+                                         and p["errorMessage"] is None for p in prog),
+         "durable image_progress per task: done, url api/assets/<id>")
+    t.ok(all(p.get("id") is None for p in data(evs3, "image_progress") if p["progress"] < 1),
+         "image_progress ticks stream live")
+    stt, _, img = c.get("/" + prog[0]["url"]) if prog else (0, None, b"")
+    t.ok(stt == 200 and b"<svg" in img, "the image is served from the store")
+
+    th = state_of(a, tid)
+    cr = th.get("state", {}).get("creative", {})
+    t.is_(th.get("status"), "done", "the thread is done")
+    t.is_({k: cr.get(k) for k in ("creativeId", "title", "body", "tags", "imageAssetIds")},
+          {k: done.get(k) for k in ("creativeId", "title", "body", "tags", "imageAssetIds")},
+          "the stored creative matches workflow_complete")
+    t.is_(cr.get("status"), "complete", "the creative's status is complete")
+    gen = th.get("state", {}).get("generatedImages", [])
+    t.is_(gen and gen[0]["prompt"], edited[0]["prompt"], "the edited plan made the first image")
+    live = durable(evs) + durable(evs2) + durable(evs3)
+    t.is_([int(e["id"]) for e in live], list(range(1, len(live) + 1)), "6.2: durable ids 1..n, no gap")
+    t.is_([(e["id"], e["data"]) for e in stored_log(b, tid)], [(e["id"], e["data"]) for e in live],
+          "6.2: a replay from 0 equals the three live streams")
+    allev = evs + evs2 + evs3
+    check_fields(t, allev, "6.2")
+    want = set(FIELDS)
+    t.is_(sorted(want - set(types(allev))), [], "every event type of seed 001 §6 was sent")
+    wp = data(allev, "workflow_progress")
+    t.ok(wp and wp[-1]["phase"] == "complete" and wp[-1]["progress"] == 1.0,
+         "workflow_progress ends at phase complete, progress 1")
+    decisions = [d["decision"] for d in data(allev, "supervisor_decision")]
+    t.is_(decisions, NODES[1:] + ["END"], "supervisor_decision names every stage in order, then END")
+
+
+def test_rejects(t, a):
+    st, _, evs, tid = start(a, {"topic": "考研英语复习计划"})
+    q = ask(evs)
+    first = data(evs, "content_update")[-1]
+    st, _, evs2 = confirm(a, tid, q, "reject", {"feedback": "更口语一点，多写具体的时间安排"})
+    q2 = ask(evs2)
+    again = data(evs2, "content_update")
+    t.is_(nodes_run(evs2), ["writer_agent"], "reject at the content pause: the writer drafts again")
+    t.ok(again and (again[-1]["body"] != first["body"]), "the new draft differs from the rejected one")
+    t.ok(again and "更口语一点" in again[-1]["body"], "the new draft takes the feedback")
+    t.ok(q2 and q2["interruptId"] != q["interruptId"] and q2["context"]["kind"] == "content",
+         "and pauses again with a new interrupt")
+    st_ = state_of(a, tid)["state"]
+    t.is_((st_["attempts"]["writer_agent"], st_["regenerations"]["content"]), (2, 1),
+          "attempt and regeneration counters")
+    st, _, evs3 = confirm(a, tid, q2, "approve")
+    q3 = ask(evs3)
+    plans = data(evs3, "alignment_map_ready")[-1]["imagePlans"]
+    st, _, evs4 = confirm(a, tid, q3, "reject")
+    q4 = ask(evs4)
+    plans2 = data(evs4, "alignment_map_ready")[-1]["imagePlans"] if data(evs4, "alignment_map_ready") else []
+    t.is_(nodes_run(evs4), ["image_planner_agent"], "reject at the image_plans pause: planned again")
+    t.ok(plans2 and [p["prompt"] for p in plans2] != [p["prompt"] for p in plans],
+         "the new plans differ from the rejected ones")
+    t.ok(q4 and q4["context"]["kind"] == "image_plans" and q4["interruptId"] != q3["interruptId"],
+         "and pauses again for the plans")
+    seen = finish(a, tid, evs4)
+    t.is_(types(seen)[-1], "[DONE]", "the rejected thread then completes")
+
+
+def test_clarification(t, a):
+    st, _, evs, tid = start(a, {"topic": "写点东西"})
+    q = ask(evs)
+    t.is_(nodes_run(evs), ["supervisor"], "写点东西: the supervisor stops to ask")
+    t.is_((q or {}).get("context", {}).get("kind"), "clarification", "a clarification pause")
+    opts = (q or {}).get("options") or []
+    t.ok(len(opts) >= 3 and not {o["id"] for o in opts} & {"approve", "reject", "modify"},
+         "with topic options to pick from (%d)" % len(opts))
+    t.ok(q and q.get("allowCustomInput") is True and q.get("selectionType") == "single",
+         "custom input allowed, single selection")
+    idet = data(evs, "intent_detected")
+    t.ok(idet and idet[0]["requirementClarity"] < 0.4, "requirementClarity is low (%s)" %
+         (idet and idet[0]["requirementClarity"]))
+    t.is_(state_of(a, tid)["state"]["agentClarificationKeys"], ["topic"], "agentClarificationKeys: topic")
+    st, _, evs2 = confirm(a, tid, q, "approve", {"feedback": "周末杭州春游攻略"})
+    q2 = ask(evs2)
+    t.is_((q2 or {}).get("context", {}).get("kind"), "content", "a specific answer: on to the draft")
+    t.ok(nodes_run(evs2)[:2] == ["supervisor", "brief_compiler_agent"] and
+         nodes_run(evs2)[-1] == "writer_agent", "the answer goes through brief, research, writer")
+    ct = data(evs2, "content_type_detected")
+    t.ok(ct and ct[0]["contentType"] == "travel", "the answer is detected as travel")
+    cu = data(evs2, "content_update")
+    t.ok(cu and "春游" in cu[-1]["title"] + cu[-1]["body"], "the draft is about the answer")
+    t.is_(state_of(a, tid)["state"]["topic"], "周末杭州春游攻略", "the topic is the answer")
+    finish(a, tid, evs2)
+
+    st, _, evs, tid = start(a, {"topic": "写点东西"})
+    st, _, evs2 = confirm(a, tid, ask(evs), "reject")
+    kinds = [x["context"]["kind"] for x in data(evs2, "ask_user")]
+    t.is_(kinds, ["content"], "a skipped clarification is never asked again: next is the draft")
+
+
+def test_agent_clarification(t, a):
+    st, _, evs, tid = start(a, {"topic": "量子计算入门"})
+    q = ask(evs)
+    t.ok(q and q["context"]["kind"] == "clarification" and q.get("node") == "brief_compiler_agent",
+         "an unclassified topic: brief_compiler_agent asks who the note is for")
+    st, _, evs2 = confirm(a, tid, q, "approve", {"feedback": "大学生"})
+    br = data(evs2, "brief_ready")
+    t.ok(br and br[0]["brief"]["audience"] == "大学生", "the answer becomes the brief's audience")
+    t.is_(state_of(a, tid)["state"]["agentClarificationKeys"], ["audience"],
+          "agentClarificationKeys: audience")
+    finish(a, tid, evs2)
+
+
+def test_router(t, a):
+    st, _, evs, tid = start(a, {"topic": "量子计算入门", "audience": "大学生", "modelRouter": True})
+    dec = data(evs, "supervisor_decision")
+    t.ok(dec and all(d.get("source") in ("router_rules", "model", "rules") for d in dec),
+         "modelRouter: decisions say where they came from")
+    t.is_(nodes_run(evs).count("research_evidence_agent"), 2,
+          "the router reruns the research once, widened, when it found too little")
+    t.ok(any(d["decision"] == "research_evidence_agent" and d.get("source") == "router_rules"
+             for d in dec), "that decision is the router's")
+    calls = data(evs, "tool_call")
+    t.ok(calls and calls[-5]["toolInput"].get("widened") is True, "the second search is widened")
+    seen = finish(a, tid, evs)
+    t.is_(types(seen)[-1], "[DONE]", "and the run completes")
+
+
+def test_inputs(t, a, d):
+    ref = "data:image/png;base64," + base64.b64encode(png(30, 40, (240, 140, 60))).decode()
+    st, _, evs, tid = start(a, {"topic": "秋天的咖啡店探店", "referenceImages": [ref],
+                                "layoutPreference": "dense"})
+    t.is_(st, 200, "a reference image as a data URL: accepted")
+    stt = state_of(a, tid)["state"]
+    t.ok(stt["referenceImages"][0].startswith("api/assets/") and "base64" not in json.dumps(stt),
+         "the state keeps the reference's asset URL, not its bytes")
+    an = stt["referenceAnalyses"][0]
+    t.is_((an["width"], an["height"], an["mime"]), (30, 40, "image/png"), "reference: size and type")
+    t.is_(an["styleTokens"]["colorPalette"], ["#F08C3C"], "reference: the dominant colour")
+    t.is_(an["analysisMethod"], "metadata-only", "labelled metadata-only")
+    t.is_(an["layoutTokens"]["aspect"], "3:4", "reference: its aspect")
+    seen = finish(a, tid, evs)
+    plans = state_of(a, tid)["state"]["imagePlans"]
+    t.is_(len(plans), 2, "layoutPreference dense: two images")
+    t.ok(all("橙" in p["prompt"] for p in plans), "the plans carry the reference's palette")
+    for body, name in (({"topic": ""}, "empty topic"), ({"topic": 5}, "topic not text"),
+                       ({"topic": "x", "referenceImages": ["not an image"]}, "bad reference"),
+                       ({"topic": "x", "layoutPreference": "huge"}, "bad layoutPreference"),
+                       ({"topic": "x", "maxIterations": 99}, "maxIterations out of range"),
+                       ({"topic": "x", "referenceImages": [ref] * 5}, "five references")):
+        st, _, raw = a.post("/api/agent/stream", {"workflow": "note", "input": body})
+        t.is_(st, 400, "input with %s: 400" % name)
+
+
+def offline_suite(t, d):
+    ws = [avtest.Worker(t, d, name=n).start() for n in ("a", "b", "c")]
+    a, b, c = (Direct(w) for w in ws)
+    test_sequence(t, a, b, c)
+    test_rejects(t, b)
+    test_clarification(t, c)
+    test_agent_clarification(t, a)
+    test_router(t, b)
+    test_inputs(t, c, d)
+    for w in ws:
+        w.kill()
+
+
+def lighttpd_suite(t, d):
+    lt = avtest.Lighttpd(t, os.path.join(d, "lt"), workers=3).start()
+    cl = Http(lt)
+    st, p1, evs, tid = start(cl, {"topic": "新手养猫必看清单"})
+    q = ask(evs)
+    t.ok(st == 200 and q and q["context"]["kind"] == "content", "lighttpd: start, pause after writer")
+    st, p2, evs2 = confirm(cl, tid, q, "approve")
+    q2 = ask(evs2)
+    t.ok(q2 and q2["context"]["kind"] == "image_plans", "lighttpd: approve, pause after image planner")
+    plans = [dict(p) for p in q2["editable"]["imagePlans"]]
+    plans[-1]["prompt"] = "猫咪在窗台晒太阳，温暖胶片质感"
+    st, p3, evs3 = confirm(cl, tid, q2, "modify", {"imagePlans": plans})
+    done = data(evs3, "workflow_complete")
+    t.ok(done and types(evs3)[-1] == "[DONE]", "lighttpd: modify, complete")
+    t.diag("workers that answered: %s, %s, %s" % (p1, p2, p3))
+    cr = state_of(cl, tid)["state"]["creative"]
+    t.is_((cr["creativeId"], cr["title"], cr["imageAssetIds"]),
+          (done[0]["creativeId"], done[0]["title"], done[0]["imageAssetIds"]) if done else None,
+          "lighttpd: the stored creative matches")
+    live = durable(evs) + durable(evs2) + durable(evs3)
+    t.is_([(e["id"], e["data"]) for e in stored_log(cl, tid)], [(e["id"], e["data"]) for e in live],
+          "lighttpd: the log equals what was streamed")
+    lt.stop()
+
+
+# -- against a fake model server ---------------------------------------------------
+
+GOOD = {"approved": True, "scores": {"infoDensity": 0.9, "readability": 0.85, "platformFit": 0.9,
+                                     "textImageAlignment": 0.88, "styleConsistency": 0.9},
+        "overall": 0.89, "failReasons": [], "suggestions": [], "feedback": "可以发布"}
+LOW_STYLE = {"approved": True, "scores": {"infoDensity": 0.9, "readability": 0.85, "platformFit": 0.9,
+                                          "textImageAlignment": 0.88, "styleConsistency": 0.35},
+             "overall": 0.78, "failReasons": ["配图风格不统一"], "suggestions": ["统一色调"],
+             "feedback": "整体不错，可以发布"}
+MODEL_NOTE = {"title": "杭州春游｜模型写的 1 日路线",
+              "body": "这个周末去杭州春游，我把一天的路线整理好了，照着走不累也不赶。\n\n"
+                      "一、上午：太子湾看郁金香\n8 点前入园人最少，沿着溪边步道慢慢走，花田在南门附近，"
+                      "拍照记得侧光，颜色更透。\n\n"
+                      "二、中午：湖边吃饭\n步行 15 分钟到南山路，人均 80 元左右，推荐龙井虾仁和片儿川，"
+                      "饭后在湖边长椅坐一会儿。\n\n"
+                      "三、下午：苏堤骑行\n租一辆共享单车，从南往北骑完全程约 3 公里，"
+                      "4 点以后光线柔和，最适合拍人像。\n\n"
+                      "四、提醒\n周末人多，地铁比打车快；带一件薄外套，傍晚湖边风大。\n\n"
+                      "你最想去哪一站？评论区聊聊～",
+              "tags": ["杭州", "春游", "周末去哪儿", "旅行攻略"]}
+
+
+class Fake:
+    """An OpenAI-compatible chat and image server: the writer and the
+    review answer as the test sets; other roles get an empty object (the
+    workflow falls back to its rules)."""
+
+    def __init__(self):
+        self.writer = "good"
+        self.reviews = []
+        self.image = "ok"
+        self.image_calls = 0
+        self.fail_left = 0
+        self.lock = threading.Lock()
+        fake = self
+
+        class H(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                n = int(self.headers.get("Content-Length", "0"))
+                req = json.loads(self.rfile.read(n) or b"{}")
+                if self.path.endswith("/images/generations"):
+                    return fake.images(self)
+                system = (req.get("messages") or [{}])[0].get("content", "")
+                fake.chat(self, system)
+
+            def log_message(self, *a):
+                pass
+        self.srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        self.srv.daemon_threads = True
+        threading.Thread(target=self.srv.serve_forever, daemon=True).start()
+        self.url = "http://127.0.0.1:%d" % self.srv.server_address[1]
+
+    def reply(self, h, status, obj):
+        body = json.dumps(obj).encode()
+        try:
+            h.send_response(status)
+            h.send_header("Content-Type", "application/json")
+            h.send_header("Content-Length", str(len(body)))
+            h.end_headers()
+            h.wfile.write(body)
+        except OSError:
+            pass
+
+    def chat(self, h, system):
+        if "文案创作专家" in system:
+            if self.writer == "error":
+                return self.reply(h, 500, {"error": {"message": "writer model down"}})
+            if self.writer == "slow":
+                time.sleep(1.5)
+            content = json.dumps(MODEL_NOTE, ensure_ascii=False)
+        elif "质量审核员" in system:
+            with self.lock:
+                r = self.reviews.pop(0) if self.reviews else {}
+            content = json.dumps(r, ensure_ascii=False)
+        else:
+            content = "{}"
+        self.reply(h, 200, {"choices": [{"message": {"role": "assistant", "content": content}}]})
+
+    def images(self, h):
+        with self.lock:
+            self.image_calls += 1
+            fail = self.fail_left > 0
+            if fail:
+                self.fail_left -= 1
+        if fail:
+            return self.reply(h, 500, {"error": {"message": "image backend overloaded"}})
+        self.reply(h, 200, {"data": [{"b64_json": base64.b64encode(png(12, 16, (90, 160, 220))).decode()}]})
+
+
+def test_quality_loop(t, cl, fake):
+    fake.reviews = [LOW_STYLE, GOOD]
+    st, _, evs, tid = start(cl, {"topic": "周末去杭州春游的攻略"})
+    seen = finish(cl, tid, evs)
+    qs = data(seen, "quality_score")
+    t.is_([q["passed"] for q in qs], [False, True], "quality loop: the first review fails, the second passes")
+    t.ok(qs and qs[0]["approved"] is True and qs[0]["scores"]["styleConsistency"] == 0.35,
+         "the first review passed in words (approved) but scored styleConsistency 0.35")
+    after = nodes_run(seen)[nodes_run(seen).index("review_agent"):]
+    t.is_(after, ["review_agent", "supervisor", "image_agent", "review_agent"],
+          "a low styleConsistency sends the work back to image_agent through the supervisor")
+    dec = [d for d in data(seen, "supervisor_decision") if d["node"] == "supervisor"]
+    t.ok(dec and dec[-1]["decision"] == "image_agent" and "styleConsistency" in dec[-1]["reason"],
+         "supervisor_decision says why (%s)" % (dec and dec[-1]["reason"]))
+    stt = state_of(cl, tid)["state"]
+    t.is_(stt["iterationCount"], 1, "iterationCount counts the loop")
+    done = data(seen, "workflow_complete")
+    t.ok(done and done[0]["title"] == MODEL_NOTE["title"] and stt["contentSource"] == "model",
+         "the writer's model answer is the note")
+    t.is_(stt["creative"]["status"], "complete", "the creative is complete")
+
+
+def test_max_iterations(t, cl, fake):
+    fake.reviews = [LOW_STYLE, LOW_STYLE, LOW_STYLE]
+    st, _, evs, tid = start(cl, {"topic": "周末去杭州春游的攻略", "maxIterations": 1})
+    seen = finish(cl, tid, evs)
+    t.is_(nodes_run(seen).count("review_agent"), 2, "maxIterations 1: two reviews, then stop")
+    err = data(seen, "error")
+    t.ok(err and err[-1]["code"] == "max_iterations", "an error event with code max_iterations")
+    t.is_(types(seen)[-1], "[DONE]", "the stream ends with [DONE]")
+    th = state_of(cl, tid)
+    t.is_(th["status"], "error", "the thread is in error")
+    t.is_((th["state"]["creative"]["status"], th["state"]["creative"].get("abortReason")),
+          ("aborted", "max_iterations"), "the creative is aborted (max_iterations)")
+
+
+def test_image_failure(t, cl, fake):
+    fake.reviews = []
+    fake.fail_left = 1
+    calls0 = fake.image_calls
+    st, _, evs, tid = start(cl, {"topic": "春日野餐清单", "layoutPreference": "dense"})
+    seen = finish(cl, tid, evs)
+    prog = data(durable(seen), "image_progress")
+    failed = [p for p in prog if p["status"] == "failed"]
+    t.is_(len(failed), 1, "one image task failed")
+    t.ok(failed and failed[0]["errorMessage"] and failed[0]["url"] is None,
+         "its image_progress has errorMessage set and no url (%s)" % (failed and failed[0]["errorMessage"]))
+    qs = data(seen, "quality_score")
+    t.ok(qs and qs[0]["scores"]["imageCompleteness"] == 0.5,
+         "the review still ran, and counted the missing image")
+    t.is_(nodes_run(seen).count("image_agent"), 2, "the failed image is made again")
+    t.is_(fake.image_calls - calls0, 3, "only the failed task is redone (two, then one)")
+    done = data(seen, "workflow_complete")
+    t.ok(done and len(done[0]["imageAssetIds"]) == 2, "the note completes with both images")
+
+
+def test_writer_fails(t, cl, fake):
+    fake.writer = "error"
+    fake.reviews = [GOOD]
+    st, _, evs, tid = start(cl, {"topic": "周末去杭州春游的攻略"})
+    dec = data(evs, "supervisor_decision")
+    t.ok(any(d.get("source") == "fallback" and d["decision"] == "writer_agent" for d in dec),
+         "a writer whose model fails: the supervisor reruns it on the rules")
+    t.is_(nodes_run(evs)[-3:], ["writer_agent", "supervisor", "writer_agent"],
+          "writer, supervisor (fallback), writer")
+    t.ok(ask(evs) and ask(evs)["context"]["kind"] == "content", "the rules' draft is paused on")
+    t.is_(state_of(cl, tid)["state"]["contentSource"], "rules", "its source is the rules")
+    fake.writer = "good"
+    seen = finish(cl, tid, evs)
+    t.is_(types(seen)[-1], "[DONE]", "and the run completes")
+
+
+def test_reconnect(t, w, cl, fake):
+    fake.writer = "slow"
+    fake.reviews = [GOOD]
+    body = json.dumps({"workflow": "note", "input": {"topic": "周末去杭州春游的攻略"}})
+    conn = w.connect()
+    conn.begin()
+    conn.send_params(fcgi_client.cgi_params("POST", "/api/agent/stream", len(body.encode()),
+                                            {"Content-Type": "application/json"}))
+    conn.send_stdin(body.encode())
+    got = []
+    for e in SSEReader(conn.stream()):
+        got.append(e)
+        if isinstance(e["data"], dict) and e["data"].get("type") == "agent_start" and \
+                e["data"]["node"] == "writer_agent":
+            break
+    conn.close()
+    tid = data(got, "thread_start")[0]["threadId"]
+    last = durable(got)[-1]["id"]
+    status = avtest.wait_for(lambda: state_of(cl, tid).get("status") != "running" and
+                             state_of(cl, tid).get("status"), 30)
+    t.is_(status, "paused", "the client left after the writer started; the writer's step still ran")
+    t.is_(state_of(cl, tid)["state"]["creative"]["status"], "draft",
+          "a client that leaves aborts nothing: the creative is still a draft")
+    st, _, raw = cl.get("/api/agent/stream?threadId=" + tid, {"Last-Event-ID": last})
+    more = events(raw)
+    ids = [int(e["id"]) for e in durable(more)]
+    t.is_(ids, list(range(int(last) + 1, int(last) + 1 + len(ids))),
+          "reconnect with Last-Event-ID %s: the events after it, no gap" % last)
+    seen = durable(got) + durable(more)
+    t.is_([(e["id"], e["data"]) for e in seen], [(e["id"], e["data"]) for e in stored_log(cl, tid)],
+          "what the client saw before and after equals the stored log: nothing lost or doubled")
+    t.ok("content_update" in types(more) and types(more)[-1] == "workflow_paused",
+         "the draft and the pause arrive after the reconnect")
+    fake.writer = "good"
+    seen = finish(cl, tid, more)
+    t.is_(types(seen)[-1], "[DONE]", "and the thread completes")
+
+
+def fake_suite(t, d):
+    fake = Fake()
+    t.cleanup(fake.srv.shutdown)
+    prov = {"kind": "openai", "base_url": fake.url, "api_key": "sk-test-note-0123456789",
+            "retries": "0", "timeout_ms": "10000"}
+    w = avtest.Worker(t, d, name="fake", settings={
+        "store": {"dir": os.path.join(d, "fakestore")}, "provider.chat": dict(prov),
+        "provider.image": dict(prov), "cache": {"model_ttl": "0"}}).start()
+    cl = Direct(w)
+    test_quality_loop(t, cl, fake)
+    test_max_iterations(t, cl, fake)
+    test_image_failure(t, cl, fake)
+    test_writer_fails(t, cl, fake)
+    test_reconnect(t, w, cl, fake)
+    w.kill()
+
+
+def main(t):
+    d = t.tmpdir("note")
+    offline_suite(t, d)
+    fake_suite(t, d)
+    lighttpd_suite(t, d)
+
+
+avtest.run(main)

@@ -1,0 +1,257 @@
+/* The note workflow's offline tasks through the provider's ops, as tables:
+ * how clear a request is and what to ask (never a key asked before); the
+ * layout (canvas from the reference's shape, image count from the layout
+ * preference); image plans bound to paragraphs, in one style, carrying
+ * the reference palette, different on a new attempt; the review's
+ * dimensions and verdict; the router's proposal; and a rewrite of the
+ * note that differs from the first draft. */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "tap.h"
+#include "prov/prov.h"
+
+/* The offline answer to task with facts (JSON text). New reference. */
+static json_t *ask(const char *task, const char *facts)
+{
+	struct chat_call c = { 0 };
+	struct prov_answer a;
+	json_t *f = json_loads(facts, 0, NULL), *j;
+
+	c.task = task;
+	c.facts = f;
+	c.json_mode = 1;
+	prov_answer_init(&a);
+	prov_offline_ops.chat(NULL, NULL, &c, 1, NULL, &a);
+	j = json_incref(a.json);
+	prov_answer_free(&a);
+	json_decref(f);
+	return j;
+}
+
+static const char *s(const json_t *j, const char *k)
+{
+	return json_string_value(json_object_get(j, k));
+}
+
+static double n(const json_t *j, const char *k)
+{
+	return json_number_value(json_object_get(j, k));
+}
+
+struct clarity_case {
+	const char *facts;
+	double lo, hi;
+	const char *key;        /* NULL: nothing to ask */
+	const char *type;
+};
+
+static const struct clarity_case clarity_cases[] = {
+	{ "{\"topic\": \"写点东西\"}", 0.1, 0.2, "topic", "lifestyle" },
+	{ "{\"topic\": \"帮我写一篇小红书笔记吧\"}", 0.1, 0.2, "topic", "lifestyle" },
+	{ "{\"topic\": \"write something\"}", 0.1, 0.2, "topic", "lifestyle" },
+	{ "{\"topic\": \"写点东西\", \"asked\": [\"topic\"]}", 0.1, 0.2, NULL, "lifestyle" },
+	{ "{\"topic\": \"春游攻略\"}", 0.7, 0.8, NULL, "travel" },
+	{ "{\"topic\": \"周末三天成都旅游，预算 2000 元\"}", 0.8, 1.0, NULL, "travel" },
+	{ "{\"topic\": \"新手养猫清单\"}", 0.7, 0.85, NULL, "pets" },
+	{ "{\"topic\": \"量子计算入门\"}", 0.4, 0.55, "audience", "lifestyle" },
+	{ "{\"topic\": \"量子计算入门\", \"audience\": \"大学生\"}", 0.55, 0.7, NULL, "lifestyle" },
+	{ "{\"topic\": \"量子计算入门\", \"asked\": [\"audience\"]}", 0.4, 0.55, NULL, "lifestyle" },
+};
+
+static void test_clarity(void)
+{
+	for (size_t i = 0; i < sizeof clarity_cases / sizeof clarity_cases[0]; i++) {
+		const struct clarity_case *k = &clarity_cases[i];
+		json_t *j = ask("clarity", k->facts);
+		double v = n(j, "requirementClarity");
+
+		ok(v >= k->lo && v <= k->hi, "clarity of %s: %.2f in [%.2f, %.2f]", k->facts, v, k->lo, k->hi);
+		is_str(s(j, "key"), k->key, "  ... asks %s", k->key ? k->key : "nothing");
+		is_str(s(j, "contentType"), k->type, "  ... content type %s", k->type);
+		if (k->key)
+			ok(json_array_size(json_object_get(j, "options")) >= 3 && s(j, "question"),
+			   "  ... with a question and options");
+		json_decref(j);
+	}
+}
+
+static const char pars[] =
+	"[{\"id\": \"p1\", \"index\": 0, \"text\": \"关于春游攻略，今天一次讲清楚。\", \"heading\": \"\"},"
+	" {\"id\": \"p2\", \"index\": 1, \"text\": \"一、出发前准备\\n提前看好天气，门票线上预约。\", \"heading\": \"一、出发前准备\"},"
+	" {\"id\": \"p3\", \"index\": 2, \"text\": \"二、路线怎么排\\n一天两三个点就够。\", \"heading\": \"二、路线怎么排\"},"
+	" {\"id\": \"p4\", \"index\": 3, \"text\": \"三、拍照与打卡\\n早上光线柔和。\", \"heading\": \"三、拍照与打卡\"},"
+	" {\"id\": \"p5\", \"index\": 4, \"text\": \"你最想先试哪一条？评论区聊聊～\", \"heading\": \"\"}]";
+
+struct layout_case {
+	const char *pref, *ref;
+	int images;
+	const char *aspect;
+};
+
+static const struct layout_case layout_cases[] = {
+	{ "balanced", "null", 3, "3:4" },
+	{ "dense", "null", 2, "3:4" },
+	{ "visual-first", "null", 4, "3:4" },
+	{ "balanced", "{\"orientation\": \"landscape\", \"aspect\": \"16:9\"}", 3, "4:3" },
+	{ "balanced", "{\"orientation\": \"square\", \"aspect\": \"1:1\"}", 3, "1:1" },
+	{ "balanced", "{\"orientation\": \"portrait\", \"aspect\": \"9:16\"}", 3, "9:16" },
+};
+
+static void test_layout(void)
+{
+	for (size_t i = 0; i < sizeof layout_cases / sizeof layout_cases[0]; i++) {
+		const struct layout_case *k = &layout_cases[i];
+		char *facts = NULL;
+		json_t *j, *specs;
+
+		if (asprintf(&facts, "{\"title\": \"春游攻略\", \"paragraphs\": %s, \"layoutPreference\": \"%s\", "
+			     "\"reference\": %s}", pars, k->pref, k->ref) < 0)
+			return;
+		j = ask("layout", facts);
+		specs = json_object_get(j, "layoutSpec");
+		is_int(json_array_size(specs), k->images, "layout %s, reference %s: %d images", k->pref, k->ref,
+		       k->images);
+		is_str(s(json_object_get(j, "canvas"), "aspect"), k->aspect, "  ... canvas %s", k->aspect);
+		is_str(s(json_array_get(specs, 0), "role"), "cover", "  ... the first is the cover");
+		is_int(json_array_size(json_object_get(j, "textOverlayPlan")), k->images, "  ... text for each");
+		json_decref(j);
+		free(facts);
+	}
+	{
+		json_t *j = ask("layout", "{\"title\": \"x\", \"paragraphs\": []}");
+
+		ok(j == NULL, "layout without paragraphs: no answer");
+		json_decref(j);
+	}
+}
+
+static json_t *plans_for(int attempt, const char *palette)
+{
+	char *facts = NULL, *specs;
+	json_t *lay, *j = NULL;
+
+	if (asprintf(&facts, "{\"title\": \"春游攻略\", \"paragraphs\": %s}", pars) < 0)
+		return NULL;
+	lay = ask("layout", facts);
+	free(facts);
+	specs = json_dumps(json_object_get(lay, "layoutSpec"), JSON_COMPACT);
+	if (asprintf(&facts, "{\"title\": \"春游攻略\", \"topic\": \"春游攻略\", \"paragraphs\": %s, "
+		     "\"layoutSpec\": %s, \"attempt\": %d, \"palette\": %s}", pars, specs, attempt,
+		     palette) >= 0)
+		j = ask("image_plans", facts);
+	free(facts);
+	free(specs);
+	json_decref(lay);
+	return j;
+}
+
+static void test_plans(void)
+{
+	json_t *a = plans_for(1, "[\"#F08C3C\", \"#F0E6D2\"]"), *b = plans_for(2, "[]"), *p;
+	json_t *pa = json_object_get(a, "imagePlans"), *pb = json_object_get(b, "imagePlans");
+	size_t i;
+	int bound = 1, palette = 1, style = 1;
+
+	is_int(json_array_size(pa), 3, "image plans: one per layout image");
+	json_array_foreach(pa, i, p) {
+		bound &= s(p, "paragraphId") != NULL && json_is_integer(json_object_get(p, "paragraphIndex"));
+		palette &= strstr(s(p, "prompt"), "橙") != NULL && strstr(s(p, "prompt"), "米白") != NULL;
+		style &= strstr(s(p, "prompt"), s(a, "style")) != NULL;
+	}
+	ok(bound, "  ... each bound to a paragraph");
+	ok(palette, "  ... each carrying the reference palette by name");
+	ok(style, "  ... all in one style");
+	is_str(s(json_array_get(pa, 1), "paragraphId"), "p2", "  ... the second image serves 一、出发前准备");
+	ok(strstr(s(json_array_get(pa, 1), "prompt"), "出发前准备") != NULL, "  ... and says so");
+	is_int(json_array_size(json_object_get(a, "paragraphImageBindings")), 3, "  ... bindings for each");
+	ok(strcmp(s(a, "style"), s(b, "style")) != 0 &&
+	   strcmp(s(json_array_get(pa, 0), "prompt"), s(json_array_get(pb, 0), "prompt")) != 0,
+	   "attempt 2: another style, other prompts");
+	json_decref(a);
+	json_decref(b);
+}
+
+static void test_review(void)
+{
+	json_t *plans = plans_for(1, "[]"), *j;
+	char *facts = NULL, *pl = json_dumps(json_object_get(plans, "imagePlans"), JSON_COMPACT);
+	static const char body[] = "关于春游攻略，今天一次讲清楚。\\n\\n一、出发前准备\\n提前看好天气，门票线上预约，"
+		"8 点前入园。\\n\\n二、路线怎么排\\n一天两三个点就够，步行 15 分钟。\\n\\n三、拍照与打卡\\n早上光线柔和。"
+		"\\n\\n你最想先试哪一条？评论区聊聊～";
+
+	if (asprintf(&facts, "{\"title\": \"春游攻略｜新手也能照做\", \"body\": \"%s\", \"tags\": [\"春游\", \"旅行\", "
+		     "\"踏青\"], \"paragraphs\": %s, \"imagePlans\": %s, \"images\": [{\"sequence\": 1, \"status\": "
+		     "\"done\"}, {\"sequence\": 2, \"status\": \"failed\"}, {\"sequence\": 3, \"status\": \"done\"}], "
+		     "\"keywords\": [\"春游\"]}", body, pars, pl) < 0)
+		return;
+	j = ask("review", facts);
+	ok(n(json_object_get(j, "scores"), "imageCompleteness") > 0.66 &&
+	   n(json_object_get(j, "scores"), "imageCompleteness") < 0.68, "review: two of three images made");
+	ok(n(json_object_get(j, "scores"), "platformFit") >= 0.9, "  ... a good title, tags and closing fit");
+	ok(n(json_object_get(j, "scores"), "textImageAlignment") == 1.0, "  ... every plan matches its paragraph");
+	ok(json_is_true(json_object_get(j, "approved")), "  ... approved (%.2f)", n(j, "overall"));
+	json_decref(j);
+	free(facts);
+	if (asprintf(&facts, "{\"title\": \"一个非常非常非常非常非常非常非常长而且没有重点的标题\", \"body\": \"短。\", "
+		     "\"tags\": [], \"paragraphs\": [], \"imagePlans\": %s, \"images\": []}", pl) < 0)
+		return;
+	j = ask("review", facts);
+	ok(!json_is_true(json_object_get(j, "approved")) && json_array_size(json_object_get(j, "failReasons")) >= 3,
+	   "a thin note without images fails, with reasons");
+	is_str(s(j, "targetAgent"), "image_agent", "  ... the weakest (no images) goes to image_agent");
+	json_decref(j);
+	free(facts);
+	free(pl);
+	json_decref(plans);
+}
+
+struct route_case {
+	const char *facts, *next;
+};
+
+static const struct route_case route_cases[] = {
+	{ "{\"target\": \"reference_intelligence_agent\", \"lastAgent\": \"research_evidence_agent\", "
+	  "\"evidenceCount\": 1}", "research_evidence_agent" },
+	{ "{\"target\": \"reference_intelligence_agent\", \"lastAgent\": \"research_evidence_agent\", "
+	  "\"evidenceCount\": 1, \"widened\": true}", "reference_intelligence_agent" },
+	{ "{\"target\": \"reference_intelligence_agent\", \"lastAgent\": \"research_evidence_agent\", "
+	  "\"evidenceCount\": 12}", "reference_intelligence_agent" },
+	{ "{\"target\": \"review_agent\", \"lastAgent\": \"image_agent\"}", "review_agent" },
+};
+
+static void test_route(void)
+{
+	for (size_t i = 0; i < sizeof route_cases / sizeof route_cases[0]; i++) {
+		json_t *j = ask("note_route", route_cases[i].facts);
+
+		is_str(s(j, "nextAgent"), route_cases[i].next, "router: %s -> %s", route_cases[i].facts,
+		       route_cases[i].next);
+		json_decref(j);
+	}
+}
+
+static void test_rewrite(void)
+{
+	json_t *a = ask("note", "{\"topic\": \"春游攻略\"}");
+	json_t *b = ask("note", "{\"topic\": \"春游攻略\", \"attempt\": 2}");
+	json_t *c = ask("note", "{\"topic\": \"春游攻略\", \"attempt\": 1}");
+
+	ok(strcmp(s(a, "body"), s(b, "body")) != 0 && strcmp(s(a, "title"), s(b, "title")) != 0,
+	   "note attempt 2: another title and body");
+	ok(json_equal(a, c), "attempt 1 is the first draft");
+	json_decref(a);
+	json_decref(b);
+	json_decref(c);
+}
+
+int main(void)
+{
+	test_clarity();
+	test_layout();
+	test_plans();
+	test_review();
+	test_route();
+	test_rewrite();
+	return tap_done();
+}
