@@ -93,7 +93,10 @@ def flat(t, d):
                (i, data // 1024, logs // 1024, rss))
     keys = sorted(marks)
     early, late = marks[keys[1]], marks[keys[-1]]
-    t.ok(late[0][0] <= early[0][0] * 1.25 + 262144,
+    # Without pruning the files would grow with the threads (2.5 times from
+    # 4,000 to 10,000); with it they hold only the threads alive within
+    # their expiry, a number that moves with the machine's speed.
+    t.ok(late[0][0] <= early[0][0] * 1.6 + 262144,
          "the store's data files stay flat after pruning (%d KiB at %d, %d KiB at %d threads)" % (
              early[0][0] // 1024, keys[1], late[0][0] // 1024, keys[-1]))
     t.ok(late[0][1] <= 16 * 1024 * 1024, "the log files stay bounded (%d KiB)" % (late[0][1] // 1024))
