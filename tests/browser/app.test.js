@@ -1,0 +1,755 @@
+#!/usr/bin/env node
+// The app in Debian's Chromium, driven by playwright-core, against the real
+// stack (lighttpd, workers, offline provider) that contrib/quickstart
+// starts. Prints TAP.
+//
+//  1. rendering rules: a made-up stream with unknown components and events
+//     and markup in the text is shown plainly, as text;
+//  2. image: a request, the thought log in order, the picture, a mask
+//     painted with the mouse, the inpainting turn and its new picture,
+//     regenerate from the action panel, a reload that brings it back, and
+//     phone width;
+//  3. note: the topic, the pause after the writer, the title edited in
+//     place, the pause after the image plans, approve, the images, and the
+//     finished note with the edited title, copied;
+//  4. reload while paused: the question comes back and answering works;
+//  5. a worker killed in the middle of a stream (a second stack whose
+//     chat model is a fake that holds the critic's call): the page
+//     reconnects with the last event id and ends complete, no entry twice.
+//
+// Screenshots of each final screen go to the test's temporary directory
+// and are copied to tests/browser/artifacts/ in the build tree.
+'use strict';
+
+const assert = require('assert');
+const childProcess = require('child_process');
+const fs = require('fs');
+const http = require('http');
+const net = require('net');
+const os = require('os');
+const path = require('path');
+const { createRequire } = require('module');
+
+const top = process.env.top_srcdir || path.resolve(__dirname, '../..');
+const build = process.env.top_builddir || top;
+const modules = process.env.AIVISTA_BROWSER_MODULES || path.join(build, 'tests/browser/node_modules');
+const artifacts = process.env.AIVISTA_BROWSER_ARTIFACTS || path.join(build, 'tests/browser/artifacts');
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const worker = process.env.AIVISTA_WORKER || path.join(build, 'aivista.fcgi');
+
+// -- TAP -------------------------------------------------------------------
+
+let n = 0;
+let failures = 0;
+function ok(cond, name, diag) {
+  n++;
+  console.log(`${cond ? 'ok' : 'not ok'} ${n} - ${String(name).replace(/\s+/g, ' ').replace(/#/g, '\\#')}`);
+  if (!cond) {
+    failures++;
+    if (diag !== undefined) diagnose(diag);
+  }
+  return !!cond;
+}
+function is(got, want, name) {
+  let same;
+  try {
+    assert.deepStrictEqual(got, want);
+    same = true;
+  } catch {
+    same = false;
+  }
+  return ok(same, name, `got:  ${JSON.stringify(got)}\nwant: ${JSON.stringify(want)}`);
+}
+function skip(name, reason) {
+  n++;
+  console.log(`ok ${n} - ${String(name).replace(/\s+/g, ' ').replace(/#/g, '\\#')} # SKIP ${reason}`);
+}
+function diagnose(x) {
+  for (const line of String(x).split('\n')) console.log(`# ${line}`);
+}
+
+class SetupError extends Error {}
+
+// -- the stack ---------------------------------------------------------------
+
+const cleanups = [];
+function cleanup() {
+  while (cleanups.length) {
+    try {
+      cleanups.pop()();
+    } catch (e) {
+      diagnose(`cleanup: ${e.message}`);
+    }
+  }
+}
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    cleanup();
+    process.exit(99);
+  });
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startStack(home, extraEnv = {}) {
+  const env = { ...process.env, AIVISTA_HOME: home, AIVISTA_WORKERS: '3', AIVISTA_WORKER: worker, ...extraEnv };
+  delete env.AIVISTA_CONF;
+  if (!process.env.LIGHTTPD || process.env.LIGHTTPD === 'no') delete env.LIGHTTPD;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    env.AIVISTA_PORT = String(await freePort());
+    const r = childProcess.spawnSync('bash', [path.join(top, 'contrib/quickstart'), 'start'],
+      { env, encoding: 'utf8', timeout: 120000 });
+    if (r.status === 0) {
+      const stop = () => childProcess.spawnSync('bash', [path.join(top, 'contrib/quickstart'), 'stop'], { env, timeout: 60000 });
+      cleanups.push(stop);
+      return { base: `http://127.0.0.1:${env.AIVISTA_PORT}/`, home, env };
+    }
+    if (!/already in use|Address in use/i.test(`${r.stdout}${r.stderr}`)) {
+      let log = '';
+      try { log = fs.readFileSync(path.join(home, 'log/error.log'), 'utf8').slice(-3000); } catch { /* none */ }
+      throw new SetupError(`contrib/quickstart start failed:\n${r.stdout}${r.stderr}\n${log}`);
+    }
+  }
+  throw new SetupError('contrib/quickstart could not find a free port');
+}
+
+// The durable events of a thread, as the server replays them.
+async function replay(base, threadId) {
+  const res = await fetch(new URL(`api/agent/stream?threadId=${encodeURIComponent(threadId)}&lastEventId=0`, base));
+  const text = await res.text();
+  const out = [];
+  for (const block of text.split(/\n\n/)) {
+    const id = /^id: (\d+)$/m.exec(block);
+    const data = /^data: (\{.*\})$/m.exec(block);
+    if (id && data) out.push({ id: Number(id[1]), ...JSON.parse(data[1]) });
+  }
+  return out;
+}
+
+// An OpenAI-compatible chat server for the kill test: it answers the image
+// planner and critic, and can hold the critic's answer until told.
+function fakeModel() {
+  const fake = { hold: false, calls: [], held: null };
+  let arrived;
+  // The next critic call is held; the promise says when it came.
+  fake.arm = () => {
+    fake.hold = true;
+    fake.critique = new Promise((resolve) => { arrived = resolve; });
+    return fake.critique;
+  };
+  const reply = (res, content) => {
+    const body = JSON.stringify({ choices: [{ message: { role: 'assistant', content } }], usage: { total_tokens: 10 } });
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+  fake.server = http.createServer((req, res) => {
+    let data = '';
+    req.on('data', (c) => { data += c; });
+    req.on('end', () => {
+      let j = {};
+      try { j = JSON.parse(data); } catch { /* empty */ }
+      const system = j.messages?.[0]?.content || '';
+      const task = /审查/.test(system) ? 'critique' : 'intent';
+      fake.calls.push(task);
+      if (task === 'intent') {
+        reply(res, JSON.stringify({ action: 'generate_image', subject: 'cat', style: 'cyberpunk', confidence: 0.92, reasoning: 'a picture' }));
+        return;
+      }
+      const answer = () => reply(res, JSON.stringify({ passed: true, score: 0.9, feedback: 'good', suggestions: [] }));
+      if (fake.hold) {
+        fake.hold = false;
+        fake.held = answer;
+        res.on('error', () => {});
+        arrived();
+      } else {
+        answer();
+      }
+    });
+  });
+  fake.release = () => {
+    const a = fake.held;
+    fake.held = null;
+    try { a?.(); } catch { /* the worker is gone */ }
+  };
+  return new Promise((resolve) => fake.server.listen(0, '127.0.0.1', () => {
+    fake.url = `http://127.0.0.1:${fake.server.address().port}`;
+    cleanups.push(() => fake.server.close());
+    resolve(fake);
+  }));
+}
+
+// A small RGB PNG (for a reference image).
+function png(w, hgt, rgb) {
+  const zlib = require('zlib');
+  const table = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = table[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (kind, data) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(kind), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([len, body, sum]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(hgt, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(w * 3).map((_, i) => rgb[i % 3])]);
+  const raw = Buffer.concat(Array.from({ length: hgt }, () => row));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+// A TCP relay in front of a stack, whose connections can all be cut at
+// once: the network dropping, while the server goes on.
+function relay(target) {
+  const socks = new Set();
+  const srv = net.createServer((c) => {
+    const u = net.connect(Number(new URL(target).port), '127.0.0.1');
+    const close = () => { c.destroy(); u.destroy(); socks.delete(c); socks.delete(u); };
+    for (const x of [c, u]) {
+      socks.add(x);
+      x.on('error', close);
+      x.on('close', close);
+    }
+    c.pipe(u);
+    u.pipe(c);
+  });
+  return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => {
+    cleanups.push(() => srv.close());
+    resolve({
+      base: `http://127.0.0.1:${srv.address().port}/`,
+      cut() {
+        const n = socks.size;
+        for (const x of socks) x.destroy();
+        return n;
+      },
+    });
+  }));
+}
+
+// -- browser helpers ---------------------------------------------------------
+
+let shots;
+async function shot(page, name) {
+  const file = path.join(shots, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  fs.mkdirSync(artifacts, { recursive: true });
+  fs.copyFileSync(file, path.join(artifacts, `${name}.png`));
+  diagnose(`screenshot ${path.join(artifacts, `${name}.png`)}`);
+}
+
+// Watches the page's requests to the API.
+function recordApi(page) {
+  const log = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/agent/')) log.push({ method: r.method(), url: r.url(), body: r.postData() });
+  });
+  return log;
+}
+
+const thoughtTexts = (page, scope) => page.$$eval(`${scope} .thought-log .thought`, (els) => els.map((e) => e.textContent));
+
+// -- 1. rendering rules -------------------------------------------------------
+
+async function testRendering(ctx, base) {
+  const page = await ctx.newPage();
+  const id = 'v1.AAAAAAAAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB';
+  const events = [
+    { type: 'thread_start', threadId: id, workflow: 'image' },
+    { type: 'agent_start', node: 'planner', agent: 'planner' },
+    { type: 'thought_log', node: 'planner', message: '<b>not bold</b><img src=x onerror="window.__xss=1">' },
+    { type: 'mystery_event', node: 'planner', detail: '<script>window.__xss=2</script>' },
+    { type: 'agent_end', node: 'planner' },
+    { type: 'gen_ui_component', node: 'genui', component: { widgetType: 'HologramViewer', props: { html: '<img src=y onerror="window.__xss=3">' } } },
+    { type: 'gen_ui_component', node: 'genui', component: { widgetType: 'AgentMessage', props: { text: '<i>plain</i>', state: 'success' } } },
+    { type: 'workflow_complete', threadId: id },
+  ];
+  const body = `${events.map((e, i) => `id: ${i + 1}\ndata: ${JSON.stringify({ timestamp: 1, ...e })}\n\n`).join('')}data: [DONE]\n\n`;
+  await page.route(/\/api\/threads\/v1\.AAAA/, (route) => route.fulfill({ status: 200, contentType: 'application/json',
+    body: JSON.stringify({ threadId: id, workflow: 'image', status: 'done', state: { messages: [{ role: 'user', content: 'test <u>request</u>' }] } }) }));
+  await page.route(/\/api\/agent\/stream\?threadId=v1\.AAAA/, (route) => route.fulfill({ status: 200, contentType: 'text/event-stream', body }));
+  await page.goto(`${base}#/image/${id}`);
+  await page.waitForSelector('#image-view .turn[data-state="done"]', { timeout: 15000 });
+  const thought = await page.textContent('#image-view .thought-log .thought');
+  is(thought, events[2].message, 'rendering: model text is shown as text, markup and all');
+  ok(await page.$('#image-view .unknown code') !== null &&
+     (await page.$$eval('#image-view details.unknown code', (els) => els.map((e) => e.textContent))).includes('mystery_event'),
+     'rendering: an unknown event is listed plainly by its type');
+  const comp = await page.$eval('#image-view .component.unknown', (e) => e.textContent).catch(() => '');
+  ok(comp.includes('HologramViewer') && comp.includes('<img src=y'), 'rendering: an unknown component is shown plainly with its props');
+  is(await page.textContent('#image-view .agent-message .agent-text'), '<i>plain</i>', 'rendering: AgentMessage text stays text');
+  is(await page.evaluate(() => window.__xss ?? null), null, 'rendering: nothing from the stream ran as script');
+  is(await page.textContent('#image-view .bubble.user p'), 'test <u>request</u>', 'rendering: the request comes back from the thread state after a reload');
+  await page.evaluate(() => localStorage.clear());
+  await page.close();
+}
+
+// -- 2. image ------------------------------------------------------------------
+
+async function imageRequestBody(api, i) {
+  const posts = api.filter((r) => r.method === 'POST' && r.url.endsWith('/api/agent/stream'));
+  return posts[i] ? JSON.parse(posts[i].body) : null;
+}
+
+async function testImage(ctx, base) {
+  const page = await ctx.newPage();
+  const api = recordApi(page);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${base}#/image`);
+  await page.waitForSelector('#health[data-status="ok"]', { timeout: 10000 });
+  ok(true, 'image: the page loads and the status line says the server runs');
+
+  // The keyboard reaches everything, and shows where it is.
+  await page.keyboard.press('Tab');
+  is(await page.evaluate(() => document.activeElement.className), 'skip', 'keyboard: Tab first reaches "skip to the workspace"');
+  const seen = [];
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press('Tab');
+    seen.push(await page.evaluate(() => {
+      const e = document.activeElement;
+      const st = getComputedStyle(e);
+      return { id: e.id || e.textContent.trim().slice(0, 20), outline: st.outlineStyle !== 'none' && parseFloat(st.outlineWidth) >= 2 };
+    }));
+  }
+  ok(seen.every((x) => x.outline), `keyboard: each control shows a visible focus ring (${seen.map((x) => x.id).join(', ')})`);
+
+  // The request, typed and sent from the keyboard.
+  await page.focus('#image-view textarea');
+  await page.keyboard.type('赛博朋克风格的猫');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#image-view .turn:nth-child(1)[data-state="done"] .smart-canvas img', { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('#image-view .turn .smart-canvas img')?.naturalWidth > 0);
+  const hash = await page.evaluate(() => location.hash);
+  const threadId = decodeURIComponent(hash.replace(/^#\/image\//, ''));
+  ok(/^v1\.[\w-]+\.[\w-]+$/.test(threadId), `image: the thread ID is in the URL (${hash.slice(0, 30)}…)`);
+
+  const log = await replay(base, threadId);
+  const serverThoughts = log.filter((e) => e.type === 'thought_log').map((e) => e.message);
+  is(await thoughtTexts(page, '#image-view .turn:nth-child(1)'), serverThoughts, 'image: the thought log shows every entry, in order');
+  is(await page.$$eval('#image-view .turn:nth-child(1) .node', (els) => els.map((e) => `${e.dataset.node}:${e.dataset.state}`)),
+    ['planner:done', 'rag:done', 'executor:done', 'critic:done', 'genui:done'], 'image: one timeline entry per node, each done');
+  const first = await page.$eval('#image-view .turn:nth-child(1) .smart-canvas img', (e) => e.getAttribute('src'));
+  const firstUrl = log.find((e) => e.type === 'gen_ui_component' && e.component.widgetType === 'SmartCanvas').component.props.imageUrl;
+  ok(first.endsWith(firstUrl), `image: the picture is shown (${firstUrl})`);
+  const score = await page.$eval('#image-view .turn:nth-child(1) .agent-message meter', (e) => e.value).catch(() => null);
+  ok(typeof score === 'number' && score > 0, `image: the critic's score is shown (${score})`);
+  ok(await page.$('#image-view .turn:nth-child(1) .action-panel [data-action="inpaint_btn"]'), 'image: the action panel offers what the agent sent');
+  ok(await page.$(`#threads li[data-thread="${threadId}"][data-status="done"]`), 'image: the thread list shows it, done');
+
+  // A mask painted with the mouse.
+  await page.click('#image-view .turn:nth-child(1) .action-panel [data-action="inpaint_btn"]');
+  const canvas = await page.waitForSelector('#image-view .turn:nth-child(1) canvas.mask-layer');
+  await page.$eval('#image-view .turn:nth-child(1) .mask-tools input[type="range"]', (e) => {
+    e.value = '60';
+    e.dispatchEvent(new Event('input'));
+  });
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + box.width * 0.15, box.y + box.height * 0.2);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + box.width * (0.15 + i * 0.02), box.y + box.height * (0.2 + i * 0.015));
+  await page.mouse.up();
+  await page.fill('#image-view .turn:nth-child(1) .mask-tools input[type="text"]', '换成机械头盔');
+  await shot(page, 'image-mask');
+  await page.click('#image-view .turn:nth-child(1) .mask-tools button.primary');
+  await page.waitForSelector('#image-view .turn:nth-child(2)[data-state="done"] .smart-canvas img', { timeout: 20000 });
+  const body = await imageRequestBody(api, 1);
+  ok(body && body.threadId === threadId && !body.workflow, 'inpainting: a new turn in the same thread');
+  const m = body?.input?.maskData || {};
+  ok(/^data:image\/png;base64,/.test(m.base64 || ''), 'inpainting: the mask goes as a PNG data URL');
+  is(m.imageUrl, firstUrl, 'inpainting: with the URL of the picture it was painted on');
+  ok(Array.isArray(m.coordinates) && m.coordinates.length >= 10 &&
+     m.coordinates.every((p) => Number.isInteger(p.x) && Number.isInteger(p.y) && p.x >= 0 && p.y >= 0 && p.x <= 1024 && p.y <= 1024),
+     `inpainting: and the stroke's points in image pixels (${m.coordinates?.length})`);
+  const px = await page.evaluate(async (src) => {
+    const img = new Image();
+    img.src = src;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    let white = 0;
+    let black = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i] > 250 && d[i + 1] > 250 && d[i + 2] > 250) white++;
+      else if (d[i] < 5 && d[i + 1] < 5 && d[i + 2] < 5) black++;
+    }
+    return { w: c.width, h: c.height, white, black };
+  }, m.base64);
+  ok(px.w === 1024 && px.h === 1024 && px.white > 1000 && px.black > px.white,
+    `inpainting: the mask is the picture's size, white where painted (${JSON.stringify(px)})`);
+  is(body?.input?.text, '换成机械头盔', 'inpainting: with the words typed for the region');
+  const second = await page.$eval('#image-view .turn:nth-child(2) .smart-canvas img', (e) => e.getAttribute('src'));
+  ok(second !== first, 'inpainting: a new picture is shown');
+  const t2 = await thoughtTexts(page, '#image-view .turn:nth-child(2)');
+  ok(t2.some((x) => x.includes('局部重绘')), 'inpainting: the executor says it repaints');
+
+  // Regenerate from the action panel.
+  const regen = await page.$('#image-view .turn:nth-child(2) .action-panel [data-action="regenerate_btn"]');
+  if (ok(regen, 'the action panel offers regenerate after a review with suggestions')) {
+    await regen.click();
+    await page.waitForSelector('#image-view .turn:nth-child(3)[data-state="done"] .smart-canvas img', { timeout: 20000 });
+    const b3 = await imageRequestBody(api, 2);
+    ok(b3 && b3.threadId === threadId && b3.input.text === '换成机械头盔' && b3.input.maskData?.imageUrl === firstUrl,
+      'regenerate: the same request again, in the same thread');
+  }
+  const logAll = await replay(base, threadId);
+  const allThoughts = logAll.filter((e) => e.type === 'thought_log').map((e) => e.message);
+  is(await thoughtTexts(page, '#image-view'), allThoughts, 'image: three turns, every thought once');
+  await shot(page, 'image');
+
+  // A reload brings the thread back.
+  await page.reload();
+  await page.waitForSelector('#image-view .turn:nth-child(3)[data-state="done"] .smart-canvas img', { timeout: 20000 });
+  is(await thoughtTexts(page, '#image-view'), allThoughts, 'image: after a reload the same thread is shown, nothing twice');
+  is(await page.$$eval('#image-view .bubble.user p', (els) => els.map((e) => e.textContent)),
+    ['赛博朋克风格的猫', '换成机械头盔', '换成机械头盔'], 'image: with the requests of each turn');
+
+  // Phone width.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  ok(overflow <= 1, `image: nothing overflows at phone width (${overflow}px)`);
+  await shot(page, 'image-phone');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  is(errors, [], 'image: no script errors');
+  await page.close();
+  return threadId;
+}
+
+// -- 3. note ---------------------------------------------------------------------
+
+async function noteAvailable(base) {
+  const res = await fetch(new URL('api/agent/stream', base), {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ workflow: '?', input: {} }) });
+  // The refusal of an unknown workflow lists the ones the server runs.
+  const detail = (await res.json()).detail || '';
+  return /"note"/.test(detail);
+}
+
+async function waitPause(page, kind, nth = 1) {
+  return page.waitForSelector(`#note-view .pause-card[data-kind="${kind}"][data-state="open"] >> nth=${nth - 1}`, { timeout: 30000 });
+}
+
+async function testNote(ctx, base) {
+  const page = await ctx.newPage();
+  const api = recordApi(page);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${base}#/note`);
+  await page.fill('#note-view .note-form textarea', '春游攻略');
+  await page.click('#note-view .note-form button[type="submit"]');
+  await waitPause(page, 'content');
+  ok(true, 'note: pauses after the writer');
+  const agents = await page.$$eval('#note-view .node', (els) => els.map((e) => e.dataset.node));
+  ok(agents.some((a) => /writer/.test(a)), `note: the agents are listed as they work (${agents.join(', ')})`);
+  const draftTitle = await page.textContent('#note-view .pause-card[data-state="open"] [data-field="title"] .field-view');
+  ok(draftTitle && draftTitle.trim().length > 0, `note: the draft is shown with the question (${draftTitle})`);
+  // Short, with the keyword and a hook: the offline review passes it.
+  const title = '春游必看攻略｜我改过的标题';
+  await page.click('#note-view .pause-card[data-state="open"] [data-action="modify"]');
+  const input = await page.waitForSelector('#note-view .pause-card[data-state="open"] [data-field="title"] input');
+  await input.fill(title);
+  await shot(page, 'note-edit');
+  await page.click('#note-view .pause-card[data-state="open"] [data-action="save"]');
+  await waitPause(page, 'image_plans');
+  const confirm = api.find((r) => r.url.endsWith('/api/agent/confirm'));
+  const cb = confirm ? JSON.parse(confirm.body) : {};
+  ok(cb.action === 'modify' && cb.payload?.title === title && !('body' in (cb.payload || {})),
+    'note: modify sends only the title that changed');
+  ok(await page.$('#note-view .pause-card[data-kind="content"][data-state="answered"]'), 'note: the first pause shows as answered');
+  ok(await page.$('#note-view .pause-card[data-kind="image_plans"] .plan'), 'note: the image plans are shown for approval');
+  await page.click('#note-view .pause-card[data-state="open"] [data-action="approve"]');
+  await page.waitForSelector('#note-view .card[data-card="final"]', { timeout: 60000 });
+  const images = await page.$$('#note-view .card[data-card="images"] .image-tile, #note-view .final-images img');
+  ok(images.length > 0, `note: images appear (${images.length})`);
+  is(await page.textContent('#note-view .card[data-card="final"] .note-title'), title, 'note: the finished note has the edited title');
+  ok(await page.$('#note-view .card[data-card="quality"]'), 'note: the quality scores are shown');
+  await page.click('#note-view .card[data-card="final"] button.primary');
+  await page.waitForFunction(() => /\S/.test(document.querySelector('#note-view .card[data-card="final"] [role="status"]')?.textContent || ''));
+  const copied = await page.evaluate(() => navigator.clipboard.readText()).catch(() => '');
+  ok(copied.startsWith(title), 'note: the copy button copies the note');
+  await shot(page, 'note');
+
+  // The same screen in Chinese, then at phone width.
+  await page.click('#lang');
+  is(await page.evaluate(() => [document.documentElement.lang, document.querySelector('#nav-note').textContent,
+    document.querySelector('#note-view .card[data-card="final"] h3').textContent]), ['zh-CN', '笔记写作', '你的笔记'],
+  'note: the page switches to Chinese in place');
+  await shot(page, 'note-zh');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  ok(overflow <= 1, `note: nothing overflows at phone width (${overflow}px)`);
+  await shot(page, 'note-phone');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.click('#lang');
+  is(errors, [], 'note: no script errors');
+  await page.close();
+}
+
+async function testReloadPaused(ctx, base) {
+  const page = await ctx.newPage();
+  const api = recordApi(page);
+  await page.goto(`${base}#/note`);
+  await page.fill('#note-view .note-form textarea', '周末露营');
+
+  // A reference address the server refuses: said in words, with its reason.
+  await page.fill('#note-view .note-form input[type="url"]', 'file:///etc/passwd');
+  await page.click('#note-view .note-form button[type="submit"]');
+  const box = await page.waitForSelector('#note-view .error-box:not([hidden])');
+  const said = await box.textContent();
+  ok(/did not accept/.test(said) && /referenceImageUrl/.test(said) && await page.isVisible('#note-view .note-form'),
+    'a refused request: what happened, what to do and the server\'s reason; the form stays');
+  await page.fill('#note-view .note-form input[type="url"]', '');
+
+  // A reference picture from the file picker.
+  await page.setInputFiles('#note-view .note-form input[type="file"]', { name: 'green.png', mimeType: 'image/png', buffer: png(64, 48, [40, 160, 90]) });
+  await page.waitForSelector('#note-view .ref-previews img');
+  await page.click('#note-view .note-form button[type="submit"]');
+  const card = await waitPause(page, 'content');
+  const start = api.filter((r) => r.method === 'POST' && r.url.endsWith('/api/agent/stream')).pop();
+  const input = start ? JSON.parse(start.body).input : {};
+  ok(input.topic === '周末露营' && /^data:image\/png;base64,/.test(input.referenceImages?.[0] || ''),
+    'note: the reference picture goes as a data URL');
+  const refs = await page.$$eval('#note-view .node[data-node="reference_intelligence_agent"] .entry', (els) => els.map((e) => e.textContent).join(' '));
+  ok(refs.length > 0 && !/没有参考图/.test(refs), `note: the reference agent reads it (${refs.slice(0, 60)}…)`);
+  const question = await card.$eval('.question', (e) => e.textContent);
+  const hash = await page.evaluate(() => location.hash);
+  await page.reload();
+  const again = await waitPause(page, 'content');
+  is(await page.evaluate(() => location.hash), hash, 'reload while paused: the same thread');
+  is(await again.$eval('.question', (e) => e.textContent), question, 'reload while paused: the question is shown again');
+  is(await page.$$eval('#note-view .pause-card', (els) => els.length), 1, 'reload while paused: once');
+  ok(await page.$('#note-view .stream-status[data-state="paused"]'), 'reload while paused: the page says it waits for you');
+  await page.click('#note-view .pause-card[data-state="open"] [data-action="approve"]');
+  await waitPause(page, 'image_plans');
+  ok(true, 'reload while paused: answering works, the thread goes on');
+  await page.click('#note-view .pause-card[data-state="open"] [data-action="approve"]');
+  await page.waitForSelector('#note-view .card[data-card="final"]', { timeout: 60000 });
+  ok(true, 'reload while paused: and finishes');
+  await shot(page, 'note-reloaded');
+  const last = await page.evaluate(() => location.hash);
+  await page.goto(base);
+  await page.waitForSelector('#note-view .card[data-card="final"]', { timeout: 20000 });
+  is(await page.evaluate(() => location.hash), last, 'the app opened without a thread comes back to the last one (local storage)');
+  await page.close();
+}
+
+// -- 5. a worker killed mid-stream ------------------------------------------------
+
+async function testKill(ctx, base, fake) {
+  const page = await ctx.newPage();
+  const api = recordApi(page);
+  const states = [];
+  await page.exposeFunction('__streamState', (s) => states.push(s));
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      const s = document.querySelector('#image-view .stream-status')?.dataset.state;
+      if (s && s !== window.__last) {
+        window.__last = s;
+        window.__streamState(s);
+      }
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-state'] });
+  });
+  await page.goto(`${base}#/image`);
+  fake.arm();
+  const response = page.waitForResponse((r) => r.url().endsWith('/api/agent/stream') && r.request().method() === 'POST');
+  await page.fill('#image-view textarea', 'a cyberpunk cat');
+  await page.click('#image-view form.composer button[type="submit"]');
+  const res = await response;
+  const pid = Number(res.headers()['x-aivista-worker']);
+  ok(pid > 1, `kill: the stream's worker is pid ${pid} (X-AiVista-Worker)`);
+  await Promise.race([fake.critique, new Promise((_, rej) => setTimeout(() => rej(new Error('no critic call')), 20000))]);
+  await page.waitForFunction(() => [...document.querySelectorAll('#image-view .node')].some((e) => e.dataset.node === 'critic'), null, { timeout: 10000 });
+  const before = await thoughtTexts(page, '#image-view');
+  ok(before.length >= 3, `kill: the page shows the thoughts so far (${before.length})`);
+  process.kill(pid, 'SIGKILL');
+  fake.release();
+  await page.waitForSelector('#image-view .turn[data-state="done"] .smart-canvas img', { timeout: 60000 });
+  const hash = await page.evaluate(() => location.hash);
+  const threadId = decodeURIComponent(hash.replace(/^#\/image\//, ''));
+  const join = api.find((r) => r.method === 'GET' && /lastEventId=(\d+)/.test(r.url));
+  const last = join ? Number(/lastEventId=(\d+)/.exec(join.url)[1]) : 0;
+  ok(join && last > 0, `kill: the page reconnected with the last event id (${join ? join.url.replace(/.*\?/, '') .replace(/threadId=[^&]+/, 'threadId=…') : 'none'})`);
+  ok(states.includes('reconnecting'), `kill: and said so meanwhile (${states.join(' → ')})`);
+  const log = await replay(base, threadId);
+  is(await thoughtTexts(page, '#image-view'), log.filter((e) => e.type === 'thought_log').map((e) => e.message),
+    'kill: the final timeline has every thought once, in order');
+  is(await page.$$eval('#image-view .results .component', (els) => els.map((e) => e.dataset.widget)),
+    ['SmartCanvas', 'ActionPanel', 'AgentMessage'], 'kill: the result is complete, no component twice');
+  ok(fake.calls.filter((c) => c === 'critique').length >= 2, 'kill: the critic ran again on another worker');
+  await shot(page, 'kill-reconnect');
+  await page.close();
+}
+
+// -- 7. one step per request: the stream ends with workflow_yield each time -------
+
+async function testYield(ctx, base) {
+  const page = await ctx.newPage();
+  const api = recordApi(page);
+  await page.goto(`${base}#/image`);
+  await page.fill('#image-view textarea', '水彩风格的山水');
+  await page.click('#image-view form.composer button[type="submit"]');
+  await page.waitForSelector('#image-view .turn[data-state="done"] .smart-canvas img', { timeout: 30000 });
+  const joins = api.filter((r) => r.method === 'GET' && /lastEventId=\d+/.test(r.url)).length;
+  ok(joins >= 4, `yield: the page went on after each workflow_yield (${joins} joins)`);
+  const threadId = decodeURIComponent((await page.evaluate(() => location.hash)).replace(/^#\/image\//, ''));
+  const log = await replay(base, threadId);
+  is(await thoughtTexts(page, '#image-view'), log.filter((e) => e.type === 'thought_log').map((e) => e.message),
+    'yield: every thought once, in order');
+  is(await page.$$eval('#image-view .node', (els) => els.map((e) => e.dataset.node)),
+    ['planner', 'rag', 'executor', 'critic', 'genui'], 'yield: each node once');
+  await page.close();
+}
+
+// -- 6. the network drops in the middle of a stream ----------------------------------
+
+async function testOffline(ctx, base, fake) {
+  const link = await relay(base);
+  const page = await ctx.newPage();
+  const api = recordApi(page);
+  await page.goto(`${link.base}#/image`);
+  const held = fake.arm();
+  await page.fill('#image-view textarea', 'a cyberpunk dog');
+  await page.click('#image-view form.composer button[type="submit"]');
+  await held;
+  await page.waitForFunction(() => [...document.querySelectorAll('#image-view .node')].some((e) => e.dataset.node === 'critic'), null, { timeout: 10000 });
+  await ctx.setOffline(true);
+  const cut = link.cut();
+  await page.waitForSelector('#image-view .stream-status[data-state="offline"], #image-view .stream-status[data-state="reconnecting"]', { timeout: 20000 });
+  const state = await page.$eval('#image-view .stream-status', (e) => e.dataset.state);
+  ok(state === 'offline', `offline: ${cut} connections cut, the page says it is offline and waits (${state})`);
+  await shot(page, 'offline');
+  fake.release();
+  await page.waitForTimeout(500);
+  await ctx.setOffline(false);
+  await page.waitForSelector('#image-view .turn[data-state="done"] .smart-canvas img', { timeout: 60000 });
+  const threadId = decodeURIComponent((await page.evaluate(() => location.hash)).replace(/^#\/image\//, ''));
+  const log = await replay(base, threadId);
+  is(await thoughtTexts(page, '#image-view'), log.filter((e) => e.type === 'thought_log').map((e) => e.message),
+    'offline: back online, the page continues where it was: every thought once');
+  ok(api.some((r) => r.method === 'GET' && /lastEventId=[1-9]/.test(r.url)), 'offline: by a join with the last event id');
+  await page.close();
+}
+
+// -- main ---------------------------------------------------------------------------
+
+const ctxHolder = {};
+
+async function main() {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'avbr-'));
+  cleanups.push(() => { if (!failures && !process.env.AIVISTA_KEEP_TMP) fs.rmSync(tmp, { recursive: true, force: true }); });
+  shots = path.join(tmp, 'screens');
+  fs.mkdirSync(shots);
+  fs.rmSync(artifacts, { recursive: true, force: true });   // this run's screens only
+  diagnose(`temporary directory ${tmp}`);
+
+  // Static: no HTML strings from data anywhere in the app.
+  const www = path.join(top, 'www');
+  const bad = fs.readdirSync(www).filter((f) => f.endsWith('.js'))
+    .filter((f) => /\.innerHTML\b|\.outerHTML\b|insertAdjacentHTML|document\.write/.test(fs.readFileSync(path.join(www, f), 'utf8')));
+  is(bad, [], 'the app never builds HTML from strings');
+
+  let playwright;
+  try {
+    playwright = createRequire(path.join(modules, 'x.js'))('playwright-core');
+  } catch (e) {
+    throw new SetupError(`playwright-core is not installed in ${modules}: ${e.message}`);
+  }
+  if (!fs.existsSync(worker)) throw new SetupError(`no worker at ${worker} (build it first)`);
+
+  const stack = await startStack(path.join(tmp, 'a'));
+  ok(true, `the stack runs at ${stack.base}`);
+  const fake = await fakeModel();
+  const slow = await startStack(path.join(tmp, 'b'), {
+    AIVISTA_WORKERS: '2',
+    AIVISTA_PROVIDER_CHAT_KIND: 'openai',
+    AIVISTA_PROVIDER_CHAT_BASE_URL: fake.url,
+    AIVISTA_PROVIDER_CHAT_API_KEY: 'sk-browser-test-0000',
+    AIVISTA_PROVIDER_CHAT_RETRIES: '0',
+    AIVISTA_CACHE_MODEL_TTL: '0',
+  });
+
+  const ctx = await playwright.chromium.launchPersistentContext(path.join(tmp, 'profile'), {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    locale: 'en-US',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  cleanups.push(() => { ctx.close().catch(() => {}); });
+  ctxHolder.ctx = ctx;
+  await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.base.replace(/\/$/, '') });
+  ctx.setDefaultTimeout(30000);
+
+  const run = async (name, fn) => {
+    try {
+      await fn();
+    } catch (e) {
+      ok(false, `${name}: ${e.message.split('\n')[0]}`, e.stack);
+      for (const p of ctx.pages()) {
+        await p.screenshot({ path: path.join(shots, `failed-${name}.png`), fullPage: true }).catch(() => {});
+        fs.mkdirSync(artifacts, { recursive: true });
+        try { fs.copyFileSync(path.join(shots, `failed-${name}.png`), path.join(artifacts, `failed-${name}.png`)); } catch { /* none */ }
+        await p.close().catch(() => {});
+      }
+    }
+  };
+  await run('rendering', () => testRendering(ctx, stack.base));
+  await run('image', () => testImage(ctx, stack.base));
+  if (await noteAvailable(stack.base)) {
+    await run('note', () => testNote(ctx, stack.base));
+    await run('reload-paused', () => testReloadPaused(ctx, stack.base));
+  } else {
+    const why = 'the server has no note workflow yet (src/wf/note.c is not in this build)';
+    skip('note: topic, pause after the writer, title edited in place, image plans approved, images, finished note', why);
+    skip('reload while paused: the question comes back and answering works', why);
+  }
+  await run('kill', () => testKill(ctx, slow.base, fake));
+  await run('offline', () => testOffline(ctx, slow.base, fake));
+  const stepwise = await startStack(path.join(tmp, 'c'), { AIVISTA_WORKERS: '2', AIVISTA_ENGINE_STEPS_PER_REQUEST: '1' });
+  await run('yield', () => testYield(ctx, stepwise.base));
+  await ctx.close();
+}
+
+main().then(() => {
+  cleanup();
+  console.log(`1..${n}`);
+  process.exit(0);
+}, (e) => {
+  if (e instanceof SetupError) {
+    diagnose(e.message);
+    console.log(`Bail out! ${e.message.split('\n')[0]}`);
+    cleanup();
+    process.exit(99);
+  }
+  ok(false, `unexpected: ${e.message}`, e.stack);
+  cleanup();
+  console.log(`1..${n}`);
+  process.exit(1);
+});

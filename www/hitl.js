@@ -1,0 +1,319 @@
+// A pause (ask_user, seed 001 §5.2): the question, the fields the person
+// may change (ask_user.editable: title, body and tags of a draft, or the
+// image plans), and the answer: approve, reject, or modify with the fields
+// edited in place. Only the fields that changed are sent, each with the
+// JSON type it came with.
+import { h, pretty, uid } from './dom.js';
+import { t, tx, setT, setAttrT, localText, label as labelOf } from './i18n.js';
+import { explain } from './api.js';
+
+const ACTIONS = ['approve', 'reject', 'modify'];
+const LONG = /body|prompt|description|text|content|caption|reason|summary/i;
+
+// onAnswer(action, payload) resolves once the answer is taken, rejects with
+// the server's refusal (the card then asks again).
+export function pauseCard(ev, { onAnswer, onDone }) {
+  const editable = ev.editable && typeof ev.editable === 'object' && !Array.isArray(ev.editable) ? ev.editable : {};
+  const kind = ev.context?.kind ?? 'question';
+  const card = h('section', { class: 'pause-card', dataset: { kind, state: 'open' }, 'aria-labelledby': uid('pause') });
+  const heading = h('h3', { id: card.getAttribute('aria-labelledby') });
+  setT(heading, 'pause.title');
+  const kindChip = h('span', { class: 'chip' });
+  setT(kindChip, `pause.kind.${['content', 'image_plans', 'clarification'].includes(kind) ? kind : 'other'}`);
+  card.append(h('div', { class: 'pause-head' }, heading, kindChip),
+    h('p', { class: 'question' }, localText(String(ev.question ?? ''))));
+
+  const fields = editor(editable);
+  if (fields.el) card.append(fields.el);
+
+  const options = Array.isArray(ev.options) && ev.options.length ? ev.options : ACTIONS.map((id) => ({ id }));
+  const choices = options.filter((o) => o && !ACTIONS.includes(o.id));
+  const picked = new Set();
+  if (choices.length) {
+    const multiple = ev.selectionType === 'multiple';
+    const name = uid('choice');
+    const box = h('fieldset', { class: 'choices' }, h('legend', {}, tx(multiple ? 'pause.pickmany' : 'pause.pickone')));
+    for (const o of choices) {
+      const input = h('input', { type: multiple ? 'checkbox' : 'radio', name, value: String(o.id ?? o.label ?? '') });
+      input.addEventListener('change', () => {
+        if (!multiple) picked.clear();
+        if (input.checked) picked.add(String(o.label ?? o.id));
+        else picked.delete(String(o.label ?? o.id));
+      });
+      box.append(h('label', { class: 'choice' }, input, ' ', localText(String(o.label ?? o.id ?? ''))));
+    }
+    card.append(box);
+  }
+
+  const fbId = uid('fb');
+  const feedback = h('textarea', { id: fbId, rows: 2, maxlength: 4000 });
+  setAttrT(feedback, 'placeholder', 'pause.feedback.ph');
+  const fbLabel = h('label', { for: fbId });
+  setT(fbLabel, 'pause.feedback');
+  if (ev.allowCustomInput !== false || choices.length) card.append(h('div', { class: 'field' }, fbLabel, feedback));
+
+  const buttons = h('div', { class: 'pause-actions' });
+  const status = h('p', { class: 'pause-status', role: 'status' });
+  const byId = {};
+  const label = (id) => {
+    const o = options.find((x) => x && x.id === id);
+    return o?.label ? localText(String(o.label)) : t(`action.${id}`);
+  };
+  const hasEdit = fields.count > 0;
+  const ask = kind === 'clarification' || (choices.length > 0 && !options.some((o) => o?.id === 'approve'));
+  if (ask) {
+    // A question: approve sends the answer, reject goes on without one.
+    byId.approve = h('button', { type: 'button', class: 'primary', dataset: { action: 'approve' } });
+    setT(byId.approve, 'action.answer');
+    byId.reject = h('button', { type: 'button', dataset: { action: 'reject' } });
+    setT(byId.reject, 'action.skip');
+    buttons.append(byId.approve, byId.reject);
+  } else {
+    for (const id of ['approve', 'reject']) {
+      if (!options.some((o) => o?.id === id)) continue;
+      byId[id] = h('button', { type: 'button', class: id === 'approve' ? 'primary' : '', dataset: { action: id } }, label(id));
+      buttons.append(byId[id]);
+    }
+  }
+  if (hasEdit) {
+    byId.modify = h('button', { type: 'button', dataset: { action: 'modify' } }, label('modify'));
+    byId.save = h('button', { type: 'button', class: 'primary', dataset: { action: 'save' }, hidden: true });
+    setT(byId.save, 'pause.save');
+    byId.cancel = h('button', { type: 'button', hidden: true });
+    setT(byId.cancel, 'pause.cancel');
+    buttons.append(byId.modify, byId.save, byId.cancel);
+  }
+  card.append(buttons, status);
+  if (ev.deadline) {
+    const p = h('p', { class: 'muted' });
+    setT(p, 'pause.deadline', { time: new Date(ev.deadline).toLocaleTimeString() });
+    card.append(p);
+  }
+
+  const all = () => [...card.querySelectorAll('button, input, textarea, select')];
+  const setEditing = (on) => {
+    fields.setEditing(on);
+    card.dataset.editing = on ? 'true' : 'false';
+    for (const id of ['approve', 'reject', 'modify']) if (byId[id]) byId[id].hidden = on;
+    if (byId.save) byId.save.hidden = !on;
+    if (byId.cancel) byId.cancel.hidden = !on;
+    if (on) fields.focus();
+    else byId.modify?.focus();
+  };
+
+  async function answer(action) {
+    let payload = {};
+    if (action === 'modify') {
+      const r = fields.changes();
+      if (r.error) {
+        status.textContent = r.error;
+        status.dataset.kind = 'error';
+        return;
+      }
+      if (!Object.keys(r.changes).length) {
+        setT(status, 'pause.nochange');
+        status.dataset.kind = 'error';
+        return;
+      }
+      payload = r.changes;
+    }
+    const note = [picked.size ? [...picked].join(', ') : '', feedback.value.trim()].filter(Boolean).join('\n');
+    if (note) payload.feedback = note;
+    for (const el of all()) el.disabled = true;
+    setT(status, 'pause.sending');
+    status.dataset.kind = '';
+    try {
+      await onAnswer(action, payload);
+      done(action);
+    } catch (e) {
+      for (const el of all()) el.disabled = false;
+      const x = explain(e);
+      status.textContent = `${x.title} ${x.next}${e.detail ? ` (${e.detail})` : ''}`;
+      status.dataset.kind = 'error';
+    }
+  }
+
+  function done(action) {
+    if (card.dataset.state === 'answered') return;
+    card.dataset.state = 'answered';
+    for (const el of all()) el.disabled = true;
+    fields.setEditing(false);
+    buttons.hidden = true;
+    // What was asked stays readable behind a summary; the answer shows.
+    for (const el of card.querySelectorAll(':scope > .editable, :scope > .choices, :scope > .field')) el.hidden = true;
+    setT(status, ['approve', 'reject', 'modify'].includes(action) ? `pause.answered.${action}` : 'pause.answered.other');
+    status.dataset.kind = 'ok';
+    onDone?.(action);
+  }
+
+  byId.approve?.addEventListener('click', () => answer('approve'));
+  byId.reject?.addEventListener('click', () => answer('reject'));
+  byId.modify?.addEventListener('click', () => setEditing(true));
+  byId.cancel?.addEventListener('click', () => { fields.reset(); setEditing(false); });
+  byId.save?.addEventListener('click', () => answer('modify'));
+
+  return { el: card, answered: done, interruptId: ev.interruptId, focus: () => (byId.approve || byId.modify)?.focus() };
+}
+
+// The editable fields, shown as the result they are (a draft, a list of
+// plans) and turned into inputs in place when editing.
+function editor(values) {
+  const keys = Object.keys(values);
+  if (!keys.length) return { el: null, count: 0, setEditing() {}, changes: () => ({ changes: {} }), reset() {}, focus() {} };
+  const el = h('div', { class: 'editable', dataset: { editing: 'false' } });
+  const items = [];
+  const order = ['title', 'body', 'tags', 'imagePlans'];
+  keys.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
+  for (const key of keys) {
+    const item = key === 'imagePlans' && Array.isArray(values[key]) ? plansField(values[key]) : field(key, values[key]);
+    items.push({ key, ...item });
+    el.append(item.el);
+  }
+  return {
+    el,
+    count: items.length,
+    setEditing(on) {
+      el.dataset.editing = on ? 'true' : 'false';
+      for (const it of items) it.setEditing(on);
+    },
+    reset() { for (const it of items) it.reset(); },
+    focus() { items[0]?.focus(); },
+    changes() {
+      const changes = {};
+      for (const it of items) {
+        const r = it.value();
+        if (r.error) return { error: r.error };
+        if (JSON.stringify(r.value) !== JSON.stringify(values[it.key])) changes[it.key] = r.value;
+      }
+      return { changes };
+    },
+  };
+}
+
+function fieldLabel(key) {
+  const k = `field.${key}`;
+  return t(k) === k ? key : t(k);
+}
+
+// Names and places of things (ids, indexes) are shown, not edited.
+const FIXED = /^(id|index|taskId|sequence)$|Id$|Index$/;
+
+// One field by its JSON type: text, a list of words (tags), a number, a
+// switch, or JSON text for anything else.
+function field(key, value) {
+  const id = uid(`f-${key}`);
+  const lab = labelOf('label', `field.${key}`, key);
+  lab.htmlFor = id;
+  lab.className = 'field-label';
+  const view = h('div', { class: `field-view field-${key}` });
+  if (FIXED.test(key) && (typeof value === 'string' || typeof value === 'number')) {
+    view.textContent = String(value);
+    const el = h('div', { class: 'field fixed', dataset: { field: key } }, h('span', { class: 'field-label' }, key), view);
+    return { el, setEditing() {}, reset() {}, focus() {}, value: () => ({ value }) };
+  }
+  let input;
+  let read;
+  if (typeof value === 'string') {
+    const long = LONG.test(key) || value.length > 80 || value.includes('\n');
+    input = long ? h('textarea', { id, rows: Math.min(16, Math.max(4, value.split('\n').length + 1)) }) : h('input', { id, type: 'text' });
+    input.value = value;
+    read = () => ({ value: input.value });
+    view.textContent = value;
+  } else if (Array.isArray(value) && value.every((x) => typeof x === 'string')) {
+    input = h('input', { id, type: 'text', 'aria-describedby': `${id}-hint` });
+    input.value = value.join(', ');
+    read = () => ({ value: input.value.split(/[,，、\n]/).map((s) => s.trim().replace(/^#/, '')).filter(Boolean) });
+    view.append(...value.map((s) => h('span', { class: 'tag' }, `#${s}`)));
+  } else if (typeof value === 'number') {
+    input = h('input', { id, type: 'number', step: 'any' });
+    input.value = String(value);
+    read = () => (input.value.trim() === '' || Number.isNaN(Number(input.value))
+      ? { error: t('pause.badnumber', { field: fieldLabel(key) }) } : { value: Number(input.value) });
+    view.textContent = String(value);
+  } else if (typeof value === 'boolean') {
+    input = h('input', { id, type: 'checkbox' });
+    input.checked = value;
+    read = () => ({ value: input.checked });
+    view.textContent = value ? '✓' : '✗';
+  } else {
+    input = h('textarea', { id, rows: 6, class: 'mono' });
+    input.value = pretty(value);
+    read = () => {
+      try {
+        return { value: JSON.parse(input.value) };
+      } catch {
+        return { error: t('pause.badjson', { field: fieldLabel(key) }) };
+      }
+    };
+    view.append(h('pre', {}, pretty(value)));
+  }
+  const hint = Array.isArray(value) ? h('span', { id: `${id}-hint`, class: 'muted hint', hidden: true }) : null;
+  if (hint) setT(hint, 'pause.tagshint');
+  input.hidden = true;
+  const el = h('div', { class: 'field', dataset: { field: key } }, lab, view, input, hint);
+  const initial = input.type === 'checkbox' ? input.checked : input.value;
+  return {
+    el,
+    setEditing(on) {
+      input.hidden = !on;
+      view.hidden = on;
+      if (hint) hint.hidden = !on;
+    },
+    reset() { if (input.type === 'checkbox') input.checked = initial; else input.value = initial; },
+    focus() { input.focus(); },
+    value: read,
+  };
+}
+
+// The image plans: one card per plan, its fields edited like the others.
+function plansField(plans) {
+  const head = labelOf('div', 'field.imagePlans', 'imagePlans');
+  head.className = 'field-label';
+  const el = h('div', { class: 'field plans', dataset: { field: 'imagePlans' } }, head);
+  const list = h('ol', { class: 'plan-list' });
+  const rows = plans.map((plan, i) => {
+    const li = h('li', { class: 'plan' });
+    const title = h('div', { class: 'plan-head' });
+    setT(title, 'pause.plan', { n: i + 1 });
+    li.append(title);
+    if (!plan || typeof plan !== 'object' || Array.isArray(plan)) {
+      const f = field(String(i), plan);
+      li.append(f.el);
+      return { li, fields: [[null, f]] };
+    }
+    const fields = Object.entries(plan).map(([k, v]) => {
+      const f = field(k, v);
+      li.append(f.el);
+      return [k, f];
+    });
+    return { li, fields };
+  });
+  list.append(...rows.map((r) => r.li));
+  el.append(list);
+  const each = (fn) => rows.forEach((r) => r.fields.forEach(([, f]) => fn(f)));
+  return {
+    el,
+    setEditing(on) { each((f) => f.setEditing(on)); },
+    reset() { each((f) => f.reset()); },
+    focus() { rows[0]?.fields[0]?.[1].focus(); },
+    value() {
+      const out = [];
+      for (const r of rows) {
+        if (r.fields.length === 1 && r.fields[0][0] === null) {
+          const v = r.fields[0][1].value();
+          if (v.error) return v;
+          out.push(v.value);
+          continue;
+        }
+        const o = {};
+        for (const [k, f] of r.fields) {
+          const v = f.value();
+          if (v.error) return v;
+          o[k] = v.value;
+        }
+        out.push(o);
+      }
+      return { value: out };
+    },
+  };
+}

@@ -1,0 +1,378 @@
+// The image studio (workflow "image", seed 000): a request, the agent's
+// thoughts node by node, the picture on a canvas where a mask can be
+// painted for inpainting, the agent's buttons and the critic's verdict;
+// further turns continue the same thread.
+import { h, uid } from './dom.js';
+import { tx, setT, setAttrT, getLang, nodeLabel } from './i18n.js';
+import { ApiError, getThread } from './api.js';
+import { ThreadStream } from './stream.js';
+import { Timeline } from './timeline.js';
+import { renderComponent } from './components.js';
+import { pauseCard } from './hitl.js';
+import { saveThread, setThreadStatus, turnsOf, saveTurn, forgetThread } from './store.js';
+import { streamStatus, errorBox } from './ui.js';
+
+const SIZES = [[1024, 1024], [1024, 768], [768, 1024], [1280, 720]];
+
+export function createImageStudio(root, app) {
+  const stream = new ThreadStream({ onEvent, onState });
+  const status = streamStatus();
+  const errors = errorBox();
+  const conversation = h('ol', { class: 'conversation' });
+  const empty = h('p', { class: 'empty muted' });
+  setT(empty, 'image.empty');
+
+  const textId = uid('prompt');
+  const prompt = h('textarea', { id: textId, rows: 3, maxlength: 4000, required: true, 'aria-describedby': `${textId}-hint` });
+  setAttrT(prompt, 'placeholder', 'image.placeholder');
+  const promptLabel = h('label', { for: textId });
+  setT(promptLabel, 'image.prompt');
+  const hint = h('span', { id: `${textId}-hint`, class: 'muted hint' });
+  setT(hint, 'image.hint');
+  const sizeId = uid('size');
+  const size = h('select', { id: sizeId }, SIZES.map(([w, hh]) => h('option', { value: `${w}x${hh}` }, `${w} × ${hh}`)));
+  const sizeLabel = h('label', { for: sizeId });
+  setT(sizeLabel, 'image.size');
+  const sizeBox = h('span', { class: 'inline-field' }, sizeLabel, size);
+  const sendBtn = h('button', { type: 'submit', class: 'primary' });
+  setT(sendBtn, 'image.send');
+  const form = h('form', { class: 'composer', novalidate: true },
+    promptLabel, prompt, h('div', { class: 'composer-row' }, hint, sizeBox, sendBtn));
+
+  const newBtn = h('button', { type: 'button', onclick: () => app.go('image') });
+  setT(newBtn, 'image.new');
+  const title = h('h2', {});
+  setT(title, 'image.title');
+  root.append(h('div', { class: 'view-head' }, title, status.el, newBtn), errors.el, empty, conversation, form);
+
+  let threadId = null;
+  let turns = [];
+  let current = null;
+  let known = [];           // requests of the thread's turns, from this browser
+  let fallback = [];        // the user's messages, from the server's state
+
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = prompt.value.trim();
+    if (!text) {
+      errors.say('image.need_text', null);
+      prompt.focus();
+      return;
+    }
+    // The box empties at once; a request the server refuses comes back.
+    prompt.value = '';
+    send({ text }).then((ok) => { if (!ok && !prompt.value) prompt.value = text; });
+  });
+  prompt.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
+      e.preventDefault();
+      form.requestSubmit();
+    }
+  });
+
+  function reset() {
+    stream.reset();
+    threadId = null;
+    turns = [];
+    current = null;
+    known = [];
+    fallback = [];
+    conversation.replaceChildren();
+    errors.hide();
+    status.set('idle');
+    sizeBox.hidden = false;
+    empty.hidden = false;
+    sendBtn.disabled = false;
+  }
+
+  // A turn: the request, the timeline, the progress and the result.
+  function newTurn(input) {
+    for (const old of turns) old.el.querySelector('details.thoughts')?.removeAttribute('open');
+    const timeline = new Timeline();
+    const user = h('div', { class: 'bubble user' });
+    if (input?.text) user.append(h('p', {}, input.text));
+    else if (!input) user.append(h('p', { class: 'muted' }, tx('image.request_unknown')));
+    if (input?.mask) {
+      const chip = h('span', { class: 'chip' });
+      setT(chip, 'image.with_mask');
+      user.append(chip);
+      if (input.maskData?.base64) user.append(h('img', { class: 'mask-thumb', src: input.maskData.base64, alt: '' }));
+    }
+    const stepText = h('span', {});
+    setT(stepText, 'image.working');
+    const bar = h('progress', { max: 100, hidden: true });
+    const progress = h('div', { class: 'turn-progress', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), stepText, bar);
+    const thoughtsTitle = h('summary', {});
+    setT(thoughtsTitle, 'image.thoughts');
+    const results = h('div', { class: 'results' });
+    const el = h('li', { class: 'turn', dataset: { state: 'running' } }, user,
+      h('div', { class: 'bubble agent' }, progress, h('details', { class: 'thoughts', open: true }, thoughtsTitle, timeline.el), results));
+    conversation.append(el);
+    empty.hidden = true;
+    const turn = { el, input, timeline, progress, stepText, bar, results, ended: false, canvas: null, score: null, failed: null, agentMessage: false, events: 0 };
+    turns.push(turn);
+    return turn;
+  }
+
+  function endTurn(turn, state) {
+    if (!turn || turn.ended) return;
+    turn.ended = true;
+    turn.el.dataset.state = state;
+    turn.timeline.settle(state === 'failed' ? 'stopped' : 'done');
+    turn.progress.hidden = true;
+  }
+
+  function turnInput(i) {
+    if (known[i]) return known[i];
+    if (fallback[i]) return { text: fallback[i] };
+    return null;
+  }
+
+  function onEvent(ev) {
+    if (ev.type === 'thread_start') {
+      threadId = ev.threadId;
+      if (ev.workflow && ev.workflow !== 'image') {
+        app.go(ev.workflow === 'note' ? 'note' : 'image', threadId);
+        return;
+      }
+      sizeBox.hidden = true;
+      if (current && current.input && !known[0]) {
+        known[0] = { text: current.input.text, mask: !!current.input.mask };
+        saveTurn(threadId, 0, known[0]);
+      }
+      saveThread(threadId, { workflow: 'image', title: (known[0]?.text || fallback[0] || '').slice(0, 80), status: 'running' });
+      app.setThread('image', threadId);
+    }
+    if (!current || (current.ended && ev.type === 'agent_start')) current = newTurn(turnInput(turns.length));
+    const turn = current;
+    turn.events++;
+    turn.timeline.add(ev);
+    switch (ev.type) {
+      case 'agent_start': {
+        const name = ev.node || ev.agent || '';
+        setT(turn.stepText, 'image.running', { node: nodeLabel(name) });
+        turn.bar.hidden = true;
+        break;
+      }
+      case 'image_progress': {
+        turn.bar.hidden = false;
+        const p = typeof ev.progress === 'number' ? ev.progress : 0;
+        turn.bar.value = Math.round((p <= 1 ? p * 100 : p));
+        setT(turn.stepText, 'image.painting', { n: Math.round(p <= 1 ? p * 100 : p) });
+        break;
+      }
+      case 'state_update': {
+        const q = ev.changes?.qualityCheck;
+        if (q && typeof q.score === 'number') turn.score = q.score;
+        break;
+      }
+      case 'gen_ui_component': {
+        const c = renderComponent(ev.component, {
+          score: ev.component?.widgetType === 'AgentMessage' ? turn.score : null,
+          onAction: (a) => action(a, turn),
+          onRepaint: (r) => send({ text: r.text, maskData: r.maskData, mask: true }),
+        });
+        if (c.widget === 'SmartCanvas') turn.canvas = c;
+        if (c.widget === 'AgentMessage') turn.agentMessage = true;
+        if (c.widget === 'ActionPanel' && turn.canvas &&
+            (ev.component?.props?.actions || []).some((a) => a?.id === 'inpaint_btn' || a?.id === 'inpaint')) turn.canvas.hideToggle();
+        turn.results.append(c.el);
+        break;
+      }
+      case 'ask_user': {
+        const card = pauseCard(ev, { onAnswer: (a, p) => answer(ev, a, p) });
+        turn.pause = card;
+        turn.results.append(card.el);
+        break;
+      }
+      case 'thought_log':
+        if (ev.decision && turn.pause) turn.pause.answered(ev.decision);
+        break;
+      case 'error':
+        turn.failed = ev;
+        break;
+      case 'workflow_complete':
+        endTurn(turn, turn.failed ? 'failed' : 'done');
+        break;
+      default:
+        break;
+    }
+  }
+
+  function onState(state, info) {
+    status.set(state, info);
+    sendBtn.disabled = stream.busy;
+    if (threadId) {
+      const s = { connecting: 'running', streaming: 'running', reconnecting: 'running', offline: 'running', paused: 'paused', done: 'done' }[state];
+      if (s) setThreadStatus(threadId, current?.failed && s === 'done' ? 'error' : s);
+    }
+    if (state === 'done') {
+      if (current && !current.ended) endTurn(current, current.failed ? 'failed' : 'done');
+      if (current?.failed && !current.agentMessage) {
+        errors.show(new ApiError(500, 'workflow_error', `${current.failed.code ?? ''}: ${current.failed.message ?? ''}`), [{ key: 'image.retry', onclick: () => retryLast() }]);
+      }
+    }
+    if (state === 'failed') {
+      current?.timeline.settle('stopped');
+      errors.show(info.error, [{ key: 'stream.retry', onclick: () => resume() }]);
+    }
+    if (state === 'streaming' || state === 'connecting') errors.hide();
+  }
+
+  async function resume() {
+    errors.hide();
+    await stream.join().catch((e) => openFailed(e));
+  }
+
+  async function send(input) {
+    if (stream.busy) return false;
+    errors.hide();
+    const i = turns.length;
+    const turn = newTurn({ text: input.text, mask: !!input.mask, maskData: input.maskData });
+    current = turn;
+    if (threadId) {
+      known[i] = { text: input.text, mask: !!input.mask };
+      saveTurn(threadId, i, known[i]);
+    }
+    turn.sent = { text: input.text, ...(input.maskData ? { maskData: input.maskData } : {}) };
+    try {
+      if (!threadId) {
+        const [w, hh] = size.value.split('x').map(Number);
+        await stream.start('image', { ...turn.sent, width: w, height: hh });
+      } else {
+        await stream.turn(turn.sent);
+      }
+    } catch (e) {
+      turn.el.remove();
+      turns.pop();
+      current = turns[turns.length - 1] || null;
+      if (!turns.length) empty.hidden = false;
+      errors.show(e, e.code === 'thread_busy' ? [{ key: 'stream.follow', onclick: () => resume() }] : []);
+      status.set(threadId ? 'done' : 'idle');
+      sendBtn.disabled = false;
+      return false;
+    }
+    if (!turn.events && threadId) {
+      errors.say('image.not_received', 'image.not_received.next');
+    }
+    return true;
+  }
+
+  function retryLast() {
+    const last = [...turns].reverse().find((x) => x.sent || x.input?.text);
+    if (last) send(last.sent || { text: last.input.text });
+  }
+
+  // The ActionPanel's buttons.
+  function action(a, turn) {
+    if (stream.busy) return;
+    const id = String(a.id ?? '');
+    if (id === 'regenerate_btn' || id === 'regenerate') {
+      const input = turn.sent || (turn.input?.text ? { text: turn.input.text } : null);
+      if (!input || (!input.text && !input.maskData)) {
+        errors.say('image.regen_none', null);
+        return;
+      }
+      send({ text: input.text, maskData: input.maskData, mask: !!input.maskData });
+    } else if (id === 'adjust_btn' || id === 'adjust') {
+      adjustForm(turn);
+    } else if (id === 'inpaint_btn' || id === 'inpaint') {
+      (turn.canvas || lastCanvas())?.toggleMask?.();
+    } else {
+      send({ text: String(a.label ?? id) });
+    }
+  }
+
+  function lastCanvas() {
+    for (let i = turns.length - 1; i >= 0; i--) if (turns[i].canvas) return turns[i].canvas;
+    return null;
+  }
+
+  // "再调整一下": the style strength and a free note, sent as a new turn.
+  function adjustForm(turn) {
+    if (turn.adjust) {
+      turn.adjust.querySelector('input')?.focus();
+      return;
+    }
+    const sid = uid('strength');
+    const strength = h('input', { type: 'range', id: sid, min: 0, max: 100, step: 5, value: 70 });
+    const out = h('output', { for: sid }, '70');
+    strength.addEventListener('input', () => { out.textContent = strength.value; });
+    const nid = uid('adj');
+    const note = h('input', { type: 'text', id: nid, maxlength: 1000 });
+    setAttrT(note, 'placeholder', 'adjust.placeholder');
+    const l1 = h('label', { for: sid });
+    setT(l1, 'adjust.strength');
+    const l2 = h('label', { for: nid });
+    setT(l2, 'adjust.note');
+    const go = h('button', { type: 'submit', class: 'primary' });
+    setT(go, 'adjust.send');
+    const cancel = h('button', { type: 'button' });
+    setT(cancel, 'mask.cancel');
+    const f = h('form', { class: 'adjust-form' }, h('div', { class: 'tool-row' }, l1, strength, out),
+      h('div', { class: 'tool-row' }, l2, note), h('div', { class: 'tool-row' }, go, cancel));
+    const close = () => { f.remove(); turn.adjust = null; };
+    cancel.addEventListener('click', close);
+    f.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const extra = note.value.trim();
+      const text = getLang() === 'zh'
+        ? `再调整一下，风格强度 ${strength.value}${extra ? `，${extra}` : ''}`
+        : `Adjust again: style strength ${strength.value}${extra ? `, ${extra}` : ''}`;
+      close();
+      send({ text });
+    });
+    turn.adjust = f;
+    turn.results.append(f);
+    strength.focus();
+  }
+
+  async function answer(ev, act, payload) {
+    await stream.confirm(ev.interruptId, act, payload);
+  }
+
+  function openFailed(e) {
+    const gone = e instanceof ApiError && [403, 404, 410].includes(e.status);
+    if (gone && threadId) forgetThread(threadId);
+    errors.show(e, gone ? [{ key: 'image.new', onclick: () => app.go('image') }] : [{ key: 'stream.retry', onclick: () => resume() }]);
+    status.set('failed');
+  }
+
+  // Shows a thread from the start: its whole log replayed, then live.
+  async function open(id) {
+    reset();
+    threadId = id;
+    sizeBox.hidden = true;
+    empty.hidden = true;
+    known = turnsOf(id);
+    stream.reset(id, 0);
+    try {
+      const th = await getThread(id);
+      if (th.workflow && th.workflow !== 'image') {
+        app.go(th.workflow === 'note' ? 'note' : 'image', id);
+        return;
+      }
+      const msgs = th.state?.messages;
+      if (Array.isArray(msgs)) fallback = msgs.filter((m) => m?.role === 'user').map((m) => String(m.content ?? ''));
+      saveThread(id, { workflow: 'image', status: th.status, updatedAt: th.updatedAt, title: (known[0]?.text || fallback[0] || '').slice(0, 80) });
+    } catch (e) {
+      if (e instanceof ApiError && !e.transient) {
+        openFailed(e);
+        return;
+      }
+    }
+    if (threadId !== id) return;
+    await stream.join().catch((e) => openFailed(e));
+  }
+
+  return {
+    show(id) {
+      if (id && id === threadId) return;
+      if (id) open(id);
+      else if (threadId || turns.length) reset();
+    },
+    focus() { prompt.focus(); },
+    get threadId() { return threadId; },
+    stream,
+  };
+}

@@ -1,0 +1,544 @@
+// The note writer (workflow "note", seed 001): a topic and reference
+// images in; the agents' progress, tool calls, the brief, the draft, the
+// pauses where the person approves, rejects or edits, the images arriving,
+// the quality scores, and the finished note, which can be copied.
+import { h, pretty, safeImageURL, uid } from './dom.js';
+import { t, tx, setT, setAttrT, nodeLabel, label } from './i18n.js';
+import { ApiError, getThread, assetURL } from './api.js';
+import { ThreadStream } from './stream.js';
+import { Timeline } from './timeline.js';
+import { pauseCard } from './hitl.js';
+import { saveThread, setThreadStatus, forgetThread } from './store.js';
+import { streamStatus, errorBox } from './ui.js';
+
+const MAX_REFS = 4;
+const MAX_REF_BYTES = 1500000;       // larger pictures are scaled down first
+const PIPELINE = ['supervisor', 'brief_compiler', 'research_evidence', 'reference_intelligence', 'writer',
+  'layout_planner', 'image_planner', 'image', 'review'];
+
+export function createNoteWriter(root, app) {
+  const stream = new ThreadStream({ onEvent, onState });
+  const status = streamStatus();
+  const errors = errorBox();
+
+  // The form that starts a note.
+  const topicId = uid('topic');
+  const topic = h('textarea', { id: topicId, rows: 3, maxlength: 2000 });
+  setAttrT(topic, 'placeholder', 'note.topic.ph');
+  const topicLabel = h('label', { for: topicId });
+  setT(topicLabel, 'note.topic');
+  const filesId = uid('refs');
+  const files = h('input', { id: filesId, type: 'file', accept: 'image/png,image/jpeg,image/webp,image/gif', multiple: true });
+  const filesLabel = h('label', { for: filesId });
+  setT(filesLabel, 'note.refs');
+  const refsHint = h('p', { class: 'muted hint' });
+  setT(refsHint, 'note.refs.hint', { n: MAX_REFS });
+  const previews = h('ul', { class: 'ref-previews' });
+  const urlId = uid('refurl');
+  const refUrl = h('input', { id: urlId, type: 'url', inputmode: 'url', placeholder: 'https://…' });
+  const urlLabel = h('label', { for: urlId });
+  setT(urlLabel, 'note.refurl');
+  const layoutId = uid('layout');
+  const layoutPick = h('select', { id: layoutId }, ['balanced', 'dense', 'visual-first'].map((v) => {
+    const o = h('option', { value: v });
+    setT(o, `note.layout.${v}`);
+    return o;
+  }));
+  const layoutLabel = h('label', { for: layoutId });
+  setT(layoutLabel, 'note.layout');
+  const startBtn = h('button', { type: 'submit', class: 'primary' });
+  setT(startBtn, 'note.start');
+  const form = h('form', { class: 'note-form', novalidate: true },
+    h('div', { class: 'field' }, topicLabel, topic),
+    h('div', { class: 'field' }, filesLabel, files, refsHint, previews),
+    h('div', { class: 'field' }, urlLabel, refUrl),
+    h('div', { class: 'composer-row' }, h('span', { class: 'inline-field' }, layoutLabel, layoutPick), startBtn));
+  let refs = [];            // [{name, dataUrl}]
+
+  // The run.
+  let timeline = new Timeline();
+  const phase = h('span', {});
+  const bar = h('progress', { max: 100, value: 0 });
+  const agentsTitle = h('h3', {});
+  setT(agentsTitle, 'note.agents');
+  const agents = h('aside', { class: 'agents' }, agentsTitle,
+    h('div', { class: 'run-progress', role: 'status' }, phase, bar), timeline.el);
+  const products = h('div', { class: 'products' });
+  const layout = h('div', { class: 'note-layout', hidden: true }, agents, products);
+
+  const newBtn = h('button', { type: 'button', onclick: () => app.go('note') });
+  setT(newBtn, 'note.new');
+  const title = h('h2', {});
+  setT(title, 'note.title');
+  root.append(h('div', { class: 'view-head' }, title, status.el, newBtn), errors.el, form, layout);
+
+  let threadId = null;
+  let cards = {};
+  let pauses = [];
+  let done = new Set();
+  let topicText = '';
+  let draft = null;
+  let pendingEdit = null;
+  let failed = null;
+
+  files.addEventListener('change', async () => {
+    const picked = [...files.files];
+    files.value = '';
+    for (const f of picked) {
+      if (refs.length >= MAX_REFS) {
+        errors.say('note.refs.toomany', null);
+        break;
+      }
+      if (!f.type.startsWith('image/')) continue;
+      try {
+        refs.push({ name: f.name, dataUrl: await readImage(f) });
+      } catch {
+        errors.say('note.refs.bad', null);
+      }
+    }
+    showRefs();
+  });
+
+  function showRefs() {
+    previews.replaceChildren(...refs.map((r, i) => {
+      const rm = h('button', { type: 'button', class: 'small' });
+      setT(rm, 'note.refs.remove', { name: r.name });
+      rm.addEventListener('click', () => { refs.splice(i, 1); showRefs(); files.focus(); });
+      return h('li', {}, h('img', { src: r.dataUrl, alt: r.name }), rm);
+    }));
+  }
+
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const text = topic.value.trim();
+    if (!text) {
+      errors.say('note.need_topic', null);
+      topic.focus();
+      return;
+    }
+    const input = { topic: text, layoutPreference: layoutPick.value };
+    if (refs.length) input.referenceImages = refs.map((r) => r.dataUrl);
+    const u = refUrl.value.trim();
+    if (u) input.referenceImageUrl = u;
+    await start(input);
+  });
+
+  function reset() {
+    stream.reset();
+    threadId = null;
+    cards = {};
+    pauses = [];
+    done = new Set();
+    topicText = '';
+    draft = null;
+    pendingEdit = null;
+    failed = null;
+    const fresh = new Timeline();
+    timeline.el.replaceWith(fresh.el);
+    timeline = fresh;
+    products.replaceChildren();
+    errors.hide();
+    status.set('idle');
+    form.hidden = false;
+    layout.hidden = true;
+    startBtn.disabled = false;
+    setProgress(0);
+    phase.textContent = '';
+    delete phase.dataset.i18n;
+  }
+
+  // The progress bar, and the phase as a dictionary key (with params).
+  function setProgress(p, key, params) {
+    if (p != null) bar.value = Math.round(Math.max(0, Math.min(1, p)) * 100);
+    if (key) setT(phase, key, params);
+  }
+
+  async function start(input) {
+    if (stream.busy) return;
+    errors.hide();
+    startBtn.disabled = true;
+    topicText = input.topic;
+    form.hidden = true;
+    layout.hidden = false;
+    setProgress(0, 'note.starting');
+    try {
+      await stream.start('note', input);
+    } catch (e) {
+      form.hidden = false;
+      layout.hidden = true;
+      startBtn.disabled = false;
+      errors.show(e);
+      return;
+    }
+  }
+
+  // A card in the products column, made once and updated after.
+  function card(key, titleKey, cls = '') {
+    if (cards[key]) return cards[key];
+    const head = h('h3', {});
+    setT(head, titleKey);
+    const body = h('div', { class: 'card-body' });
+    const el = h('section', { class: `card ${cls}`, dataset: { card: key } }, head, body);
+    products.append(el);
+    cards[key] = { el, head, body };
+    return cards[key];
+  }
+
+  function agentProgress() {
+    const n = PIPELINE.filter((a) => done.has(a)).length;
+    return n / PIPELINE.length;
+  }
+
+  function onEvent(ev) {
+    timeline.add(ev);
+    if (pendingEdit && ev.type !== 'content_update') showDraft(pendingEdit);
+    pendingEdit = null;
+    const name = String(ev.agent || ev.node || '').replace(/_agent$/, '');
+    switch (ev.type) {
+      case 'thread_start':
+        threadId = ev.threadId;
+        if (ev.workflow && ev.workflow !== 'note') {
+          app.go(ev.workflow === 'image' ? 'image' : 'note', threadId);
+          return;
+        }
+        form.hidden = true;
+        layout.hidden = false;
+        saveThread(threadId, { workflow: 'note', status: 'running', ...(topicText ? { title: topicText.slice(0, 80) } : {}) });
+        app.setThread('note', threadId);
+        break;
+      case 'agent_start':
+        setProgress(agentProgress(), 'note.running', { agent: nodeLabel(ev.agent || ev.node || '') });
+        break;
+      case 'agent_end':
+        done.add(name);
+        setProgress(agentProgress());
+        break;
+      case 'workflow_progress': {
+        const p = typeof ev.progress === 'number' ? (ev.progress > 1 ? ev.progress / 100 : ev.progress) : agentProgress();
+        const phaseKey = `phase.${ev.phase}`;
+        if (ev.phase && t(phaseKey) !== phaseKey) setProgress(p, phaseKey);
+        else setProgress(p, 'note.running', { agent: ev.phase ? String(ev.phase) : nodeLabel(ev.currentAgent || '') });
+        break;
+      }
+      case 'brief_ready': {
+        const c = card('brief', 'note.brief', 'brief');
+        c.body.replaceChildren(fields(unwrap(strip(ev))));
+        break;
+      }
+      case 'content_update':
+        showDraft(ev);
+        break;
+      case 'layout_spec_ready':
+      case 'alignment_map_ready': {
+        const c = card(ev.type, `note.${ev.type}`, 'plain-card');
+        c.body.replaceChildren(h('details', {}, h('summary', {}, tx('note.show')), fields(strip(ev))));
+        break;
+      }
+      case 'image_progress':
+        imageProgress(ev);
+        break;
+      case 'quality_score': {
+        const c = card('quality', 'note.quality', 'quality');
+        c.body.replaceChildren(scores(strip(ev)));
+        break;
+      }
+      case 'ask_user': {
+        for (const p of pauses) if (p.el.dataset.state !== 'answered') p.answered('unknown');
+        // A draft to decide on is shown once: in the question, where it is
+        // edited in place; the draft card comes back once answered.
+        const hide = ev.context?.kind === 'content' && cards.draft ? cards.draft.el : null;
+        const p = pauseCard(ev, {
+          onAnswer: (a, payload) => answer(ev, a, payload),
+          onDone: () => { if (hide) hide.hidden = false; },
+        });
+        if (hide) hide.hidden = true;
+        pauses.push(p);
+        products.append(p.el);
+        setProgress(null, 'note.waiting');
+        break;
+      }
+      case 'thought_log':
+        if (ev.decision) {
+          const p = pauses[pauses.length - 1];
+          if (p && p.el.dataset.state !== 'answered') p.answered(ev.decision);
+        }
+        break;
+      case 'workflow_complete':
+        setProgress(1, 'note.finished');
+        finalNote(ev);
+        break;
+      case 'error':
+        failed = ev;
+        break;
+      default:
+        break;
+    }
+  }
+
+  function showDraft(d) {
+    const c = card('draft', 'note.draft', 'draft');
+    c.body.replaceChildren(noteView(d));
+    c.el.dataset.version = String(Number(c.el.dataset.version || 0) + 1);
+    draft = { title: d.title, body: d.body, tags: d.tags };
+  }
+
+  function imageProgress(ev) {
+    const c = card('images', 'note.images', 'images');
+    let grid = c.body.querySelector('.image-grid');
+    if (!grid) {
+      grid = h('ul', { class: 'image-grid' });
+      c.body.append(grid);
+    }
+    const key = String(ev.taskId ?? grid.childElementCount + 1);
+    let tile = [...grid.children].find((x) => x.dataset.task === key);
+    if (!tile) {
+      tile = h('li', { class: 'image-tile', dataset: { task: key } },
+        h('div', { class: 'tile-media' }), h('progress', { max: 100, value: 0 }), h('p', { class: 'tile-status muted' }));
+      grid.append(tile);
+    }
+    const p = typeof ev.progress === 'number' ? (ev.progress > 1 ? ev.progress : ev.progress * 100) : null;
+    const prog = tile.querySelector('progress');
+    if (p != null) prog.value = Math.round(p);
+    tile.dataset.status = String(ev.status ?? '');
+    const st = tile.querySelector('.tile-status');
+    st.replaceChildren(`#${key} · `, label('span', `img.${ev.status}`, String(ev.status ?? '')), p != null ? ` · ${Math.round(p)}%` : '');
+    const src = safeImageURL(ev.url);
+    const media = tile.querySelector('.tile-media');
+    if (src && media.querySelector('img')?.getAttribute('src') !== src) {
+      media.replaceChildren(h('img', { src, alt: t('note.image_alt', { n: key }), loading: 'lazy' }));
+      prog.hidden = true;
+    }
+    if (ev.errorMessage) {
+      tile.dataset.status = 'failed';
+      media.replaceChildren(h('p', { class: 'error-text' }, String(ev.errorMessage)));
+    }
+  }
+
+  function finalNote(ev) {
+    const c = card('final', 'note.final', 'final');
+    const note = noteView(ev);
+    const ids = Array.isArray(ev.imageAssetIds) ? ev.imageAssetIds : [];
+    const urls = ids.map((id) => (typeof id === 'string' && id.includes('/') ? safeImageURL(id) : assetURL(String(id)))).filter(Boolean);
+    const imgs = urls.length ? h('ul', { class: 'image-grid final-images' },
+      urls.map((u, i) => h('li', { class: 'image-tile' }, h('img', { src: u, alt: t('note.image_alt', { n: i + 1 }), loading: 'lazy' })))) : null;
+    const copyBtn = h('button', { type: 'button', class: 'primary' });
+    setT(copyBtn, 'note.copy');
+    const copied = h('span', { class: 'muted', role: 'status' });
+    copyBtn.addEventListener('click', async () => {
+      const ok = await copyText(plainNote(ev));
+      setT(copied, ok ? 'note.copied' : 'note.copy_failed');
+    });
+    c.body.replaceChildren(note, imgs || '', h('div', { class: 'card-actions' }, copyBtn, copied));
+    // The finished note repeats the draft: the draft folds away.
+    const d = cards.draft;
+    if (d && !d.body.querySelector(':scope > details')) {
+      const more = h('details', {}, h('summary', {}, tx('note.show')), ...d.body.childNodes);
+      d.body.replaceChildren(more);
+    }
+    c.el.scrollIntoView?.({ block: 'nearest' });
+  }
+
+  function onState(state, info) {
+    status.set(state, info);
+    startBtn.disabled = stream.busy;
+    const setStatus = (s) => { if (threadId) setThreadStatus(threadId, s); };
+    const s = { connecting: 'running', streaming: 'running', reconnecting: 'running', offline: 'running', paused: 'paused', done: 'done' }[state];
+    if (s) setStatus(s);
+    if (state === 'paused') {
+      const p = pauses[pauses.length - 1];
+      if (p && p.el.dataset.state !== 'answered') {
+        setProgress(null, 'note.waiting');
+        p.el.scrollIntoView?.({ block: 'nearest' });
+        // Keyboard users land on the answer, unless they are typing elsewhere.
+        const a = document.activeElement;
+        if (!a || a === document.body || (root.contains(a) && !/^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName))) p.focus();
+      }
+    }
+    if (state === 'done') {
+      timeline.settle('done');
+      if (failed && !cards.final) {
+        errors.show(new ApiError(500, 'workflow_error', `${failed.code ?? ''}: ${failed.message ?? ''}`),
+          [{ key: 'note.new', onclick: () => app.go('note') }]);
+        setStatus('error');
+      }
+    }
+    if (state === 'failed') {
+      timeline.settle('stopped');
+      errors.show(info.error, [{ key: 'stream.retry', onclick: () => resume() }]);
+    }
+    if (state === 'streaming') errors.hide();
+  }
+
+  async function answer(ev, act, payload) {
+    // Once the server takes the edit, the draft shows it; the agents' next
+    // update replaces it.
+    pendingEdit = act === 'modify' && ev.context?.kind === 'content'
+      ? { ...(draft || ev.editable || {}), ...payload } : null;
+    try {
+      await stream.confirm(ev.interruptId, act, payload);
+    } catch (e) {
+      pendingEdit = null;
+      throw e;
+    }
+  }
+
+  async function resume() {
+    errors.hide();
+    await stream.join().catch((e) => openFailed(e));
+  }
+
+  function openFailed(e) {
+    const gone = e instanceof ApiError && [403, 404, 410].includes(e.status);
+    if (gone && threadId) forgetThread(threadId);
+    errors.show(e, gone ? [{ key: 'note.new', onclick: () => app.go('note') }] : [{ key: 'stream.retry', onclick: () => resume() }]);
+    status.set('failed');
+  }
+
+  async function open(id) {
+    reset();
+    threadId = id;
+    form.hidden = true;
+    layout.hidden = false;
+    stream.reset(id, 0);
+    try {
+      const th = await getThread(id);
+      if (th.workflow && th.workflow !== 'note') {
+        app.go(th.workflow === 'image' ? 'image' : 'note', id);
+        return;
+      }
+      const s = th.state || {};
+      topicText = String(s.topic ?? s.text ?? '');
+      saveThread(id, { workflow: 'note', status: th.status, updatedAt: th.updatedAt, ...(topicText ? { title: topicText.slice(0, 80) } : {}) });
+    } catch (e) {
+      if (e instanceof ApiError && !e.transient) {
+        openFailed(e);
+        return;
+      }
+    }
+    if (threadId !== id) return;
+    await stream.join().catch((e) => openFailed(e));
+  }
+
+  return {
+    show(id) {
+      if (id && id === threadId) return;
+      if (id) open(id);
+      else if (threadId || !layout.hidden) reset();
+    },
+    focus() { (form.hidden ? newBtn : topic).focus(); },
+    get threadId() { return threadId; },
+    stream,
+  };
+}
+
+// An event's own fields (without type, timestamp, agent, node).
+function strip(ev) {
+  const { type, timestamp, agent, node, threadId, content, ...rest } = ev;
+  return rest;
+}
+
+// {brief: {...}} shows as the brief itself.
+function unwrap(o) {
+  const keys = Object.keys(o);
+  return keys.length === 1 && o[keys[0]] && typeof o[keys[0]] === 'object' && !Array.isArray(o[keys[0]]) ? o[keys[0]] : o;
+}
+
+// A note: title, body (as text, line breaks kept), tags.
+function noteView(n) {
+  const tags = Array.isArray(n.tags) ? n.tags : [];
+  return h('article', { class: 'note' },
+    h('h4', { class: 'note-title' }, String(n.title ?? '')),
+    h('div', { class: 'note-body' }, String(n.body ?? '')),
+    tags.length ? h('p', { class: 'note-tags' }, tags.map((x) => h('span', { class: 'tag' }, `#${x}`))) : null);
+}
+
+function plainNote(n) {
+  const tags = Array.isArray(n.tags) ? n.tags.map((x) => `#${x}`).join(' ') : '';
+  return [n.title, n.body, tags].filter((x) => x && String(x).trim()).join('\n\n');
+}
+
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // Not a secure context, or no permission: the old way.
+    const ta = h('textarea', { class: 'offscreen', readonly: true });
+    ta.value = text;
+    document.body.append(ta);
+    ta.select();
+    let ok = false;
+    try { ok = document.execCommand('copy'); } catch { ok = false; }
+    ta.remove();
+    return ok;
+  }
+}
+
+// Any JSON shown as a definition list: nested objects nest, lists of words
+// read as lists, anything else as JSON text.
+function fields(obj, depth = 0) {
+  if (typeof obj === 'boolean') return tx(obj ? 'value.yes' : 'value.no');
+  if (obj == null || typeof obj !== 'object') return h('span', {}, String(obj ?? ''));
+  if (Array.isArray(obj)) {
+    if (obj.every((x) => x == null || typeof x !== 'object')) return h('span', {}, obj.map(String).join('、'));
+    if (depth > 2) return h('pre', {}, pretty(obj));
+    return h('ol', { class: 'kv-list' }, obj.map((x) => h('li', {}, fields(x, depth + 1))));
+  }
+  if (depth > 3) return h('pre', {}, pretty(obj));
+  const dl = h('dl', { class: 'kv' });
+  for (const [k, v] of Object.entries(obj)) dl.append(label('dt', `field.${k}`, k), h('dd', {}, fields(v, depth + 1)));
+  return dl;
+}
+
+// The review: a meter per dimension (0–1, 0–10 or 0–100 scales) and the
+// overall score, the pass marks, the suggestions; other fields as text.
+function scores(obj) {
+  const list = h('div', { class: 'scores' });
+  const th = obj.threshold && typeof obj.threshold === 'object' ? obj.threshold : {};
+  const pct = (v) => Math.round(Math.max(0, Math.min(100, v <= 1 ? v * 100 : v <= 10 ? v * 10 : v)));
+  const meter = (key, name, v, mark) => {
+    const n = pct(v);
+    const low = typeof mark === 'number' ? pct(mark) : 60;
+    const lab = label('span', key, name);
+    lab.className = 'score-label';
+    list.append(h('div', { class: 'score', dataset: { dim: name } }, lab,
+      h('meter', { min: 0, max: 100, low, high: Math.min(99, low + 20), optimum: 100, value: n }, `${n}`),
+      h('span', { class: 'score-num' }, `${n}/100`)));
+  };
+  const dims = obj.scores && typeof obj.scores === 'object' && !Array.isArray(obj.scores) ? obj.scores : {};
+  for (const [k, v] of Object.entries(dims)) if (typeof v === 'number') meter(`field.${k}`, k, v, th.dimension);
+  if (typeof obj.overall === 'number') meter('field.overall', 'overall', obj.overall, th.overall);
+  const { scores: _s, overall, threshold, suggestions, ...rest } = obj;
+  if (Array.isArray(suggestions) && suggestions.length) {
+    list.append(h('ul', { class: 'suggestions' }, suggestions.map((x) => h('li', {}, String(x)))));
+  }
+  if (Object.keys(rest).length) list.append(fields(rest));
+  return list;
+}
+
+// A reference picture as a data URL, scaled down when large.
+function readImage(file) {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onerror = () => reject(r.error);
+    r.onload = () => {
+      const url = String(r.result);
+      if (file.size <= MAX_REF_BYTES && file.type !== 'image/gif') {
+        resolve(url);
+        return;
+      }
+      const img = new Image();
+      img.onerror = () => reject(new Error('not an image'));
+      img.onload = () => {
+        const k = Math.min(1, 1600 / Math.max(img.naturalWidth, img.naturalHeight));
+        const c = document.createElement('canvas');
+        c.width = Math.max(1, Math.round(img.naturalWidth * k));
+        c.height = Math.max(1, Math.round(img.naturalHeight * k));
+        c.getContext('2d').drawImage(img, 0, 0, c.width, c.height);
+        resolve(c.toDataURL('image/jpeg', 0.85));
+      };
+      img.src = url;
+    };
+    r.readAsDataURL(file);
+  });
+}

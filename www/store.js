@@ -1,0 +1,92 @@
+// What this browser remembers: the recent threads (id, workflow, title,
+// status) and, per image thread, the requests sent in each turn, which the
+// server's event log does not repeat. Kept in localStorage; a browser that
+// refuses storage still works, it only forgets on reload.
+const THREADS = 'aivista.threads';
+const MAX_THREADS = 30;
+const listeners = new Set();
+
+function read(key, fallback) {
+  try {
+    const v = JSON.parse(localStorage.getItem(key));
+    return v ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch { /* full or refused: keep going without */ }
+}
+
+export function onThreadsChange(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+function changed() {
+  for (const fn of listeners) fn();
+}
+
+// Newest first.
+export function listThreads() {
+  const list = read(THREADS, []);
+  return Array.isArray(list) ? list.filter((x) => x && typeof x.id === 'string')
+    .sort((a, b) => (b.updatedAt || 0) - (a.updatedAt || 0)) : [];
+}
+
+export function getThreadInfo(id) {
+  return listThreads().find((x) => x.id === id) || null;
+}
+
+// Adds or updates a thread; fields left out keep their value.
+export function saveThread(id, fields) {
+  if (!id) return;
+  const list = listThreads();
+  const i = list.findIndex((x) => x.id === id);
+  const old = i >= 0 ? list[i] : { id, createdAt: Date.now() };
+  const next = { ...old, ...fields, id, updatedAt: fields.updatedAt || Date.now() };
+  if (i >= 0) list.splice(i, 1);
+  list.unshift(next);
+  for (const gone of list.splice(MAX_THREADS)) localStorage.removeItem(`aivista.turns.${gone.id}`);
+  write(THREADS, list);
+  changed();
+}
+
+// Updates the status only if the thread is known (no reordering).
+export function setThreadStatus(id, status) {
+  const list = listThreads();
+  const x = list.find((y) => y.id === id);
+  if (!x || x.status === status) return;
+  x.status = status;
+  write(THREADS, list);
+  changed();
+}
+
+export function forgetThread(id) {
+  write(THREADS, listThreads().filter((x) => x.id !== id));
+  try { localStorage.removeItem(`aivista.turns.${id}`); } catch { /* ignore */ }
+  changed();
+}
+
+// The requests of an image thread, one per turn: {text, mask: bool}.
+export function turnsOf(id) {
+  const v = read(`aivista.turns.${id}`, []);
+  return Array.isArray(v) ? v : [];
+}
+
+export function saveTurn(id, index, turn) {
+  const turns = turnsOf(id);
+  turns[index] = turn;
+  write(`aivista.turns.${id}`, turns);
+}
+
+export function getPref(name, fallback) {
+  return read(`aivista.${name}`, fallback);
+}
+
+export function setPref(name, value) {
+  write(`aivista.${name}`, value);
+}

@@ -1,0 +1,178 @@
+// The agents' timeline: one entry per node run (agent_start … agent_end)
+// with its state (running, done, failed) and what it said: thought_log,
+// message, tool calls and their results, decisions. Events of a type it
+// does not know are listed plainly, with their data as JSON text.
+import { h, pretty } from './dom.js';
+import { tx, setT, localText, nodeName } from './i18n.js';
+
+const QUIET = new Set(['state_update', 'thread_start', 'agent_start', 'agent_end', 'workflow_yield',
+  'workflow_paused', 'workflow_complete', 'ask_user', 'image_progress', 'gen_ui_component',
+  'content_update', 'brief_ready', 'layout_spec_ready', 'alignment_map_ready', 'quality_score',
+  'workflow_progress']);
+
+export class Timeline {
+  constructor() {
+    this.el = h('ol', { class: 'timeline' });
+    this.groups = [];
+    this.tools = new Map();
+  }
+
+  group(name) {
+    for (let i = this.groups.length - 1; i >= 0; i--) {
+      if (!name || this.groups[i].name === name) return this.groups[i];
+    }
+    return null;
+  }
+
+  open(name, content) {
+    const runs = this.groups.filter((g) => g.name === name).length;
+    const badge = h('span', { class: 'badge' });
+    const title = nodeName('span', name);
+    title.className = 'node-name';
+    const head = h('div', { class: 'node-head' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), title,
+      runs ? h('span', { class: 'muted' }, ` ×${runs + 1}`) : null, badge);
+    const list = h('ul', { class: 'node-log' });
+    const li = h('li', { class: 'node', dataset: { node: name, state: 'running' } }, head);
+    // The engine's own "开始工作 · started" says nothing the state does not.
+    const intro = localText(content ?? '');
+    if (intro && !/^(开始工作|started)$/i.test(intro.trim())) li.append(h('p', { class: 'node-intro muted' }, intro));
+    li.append(list);
+    const g = { name, li, list, badge, state: 'running', live: null };
+    setT(badge, 'state.running');
+    this.groups.push(g);
+    this.el.append(li);
+    return g;
+  }
+
+  setState(g, state) {
+    if (!g || g.state === 'failed') return;
+    g.state = state;
+    g.li.dataset.state = state;
+    setT(g.badge, `state.${state}`);
+  }
+
+  // Marks what is still running as stopped (the stream ended there).
+  settle(state = 'done') {
+    for (const g of this.groups) {
+      g.tick?.remove();
+      g.tick = null;
+      if (g.state === 'running') this.setState(g, state);
+    }
+  }
+
+  entry(g, ...children) {
+    const li = h('li', { class: 'entry' }, ...children);
+    (g || this.group() || this.open('workflow')).list.append(li);
+    return li;
+  }
+
+  // Returns true when the event was shown here.
+  add(ev) {
+    const name = ev.node || ev.agent || null;
+    switch (ev.type) {
+      case 'agent_start':
+        this.open(name || 'workflow', ev.content);
+        return true;
+      case 'agent_end': {
+        const g = this.group(name);
+        g?.tick?.remove();
+        if (g) g.tick = null;
+        this.setState(g, 'done');
+        return true;
+      }
+      case 'thought_log': {
+        const g = this.group(name) || this.open(name || 'workflow');
+        const li = this.entry(g, h('span', { class: 'thought' }, localText(ev.message ?? '')));
+        li.classList.add('thought-log');
+        if (ev.decision) li.append(' ', h('span', { class: 'chip' }, tx(`action.${ev.decision}`)));
+        return true;
+      }
+      case 'message': {
+        const g = this.group(name);
+        if (g?.live) { g.live.remove(); g.live = null; }
+        this.entry(g, longText(String(ev.content ?? '')));
+        return true;
+      }
+      case 'message_delta': {
+        const g = this.group(name) || this.group();
+        if (!g) return true;
+        if (!g.live) g.live = this.entry(g, h('div', { class: 'message live' }));
+        g.live.firstChild.append(ev.delta ?? ev.content ?? '');
+        return true;
+      }
+      case 'progress': {
+        // Progress ticks are live only: one line, showing the latest.
+        const g = this.group(name) || this.group();
+        if (!g) return true;
+        if (!g.tick) g.tick = this.entry(g, h('span', { class: 'muted tick' }));
+        g.tick.firstChild.textContent = localText(ev.content ?? '');
+        return true;
+      }
+      case 'tool_call': {
+        const out = h('div', { class: 'tool-out' });
+        const state = h('span', { class: 'badge' });
+        setT(state, 'state.running');
+        const li = this.entry(this.group(name), h('details', { class: 'tool' },
+          h('summary', {}, tx('tl.tool'), ' ', h('code', {}, ev.tool ?? '?'), ' ', state),
+          h('div', { class: 'tool-in' }, tx('tl.input'), h('pre', {}, pretty(ev.toolInput))), out));
+        li.dataset.tool = ev.tool ?? '';
+        this.tools.set(ev.toolCallId, { out, state });
+        return true;
+      }
+      case 'tool_result': {
+        const call = this.tools.get(ev.toolCallId);
+        const body = [tx('tl.output'), h('pre', {}, pretty(ev.toolOutput ?? ev.error ?? null))];
+        if (call) {
+          call.out.append(...body);
+          setT(call.state, ev.error ? 'state.failed' : 'state.done');
+        } else {
+          this.entry(this.group(name), h('details', { class: 'tool' },
+            h('summary', {}, tx('tl.tool'), ' ', h('code', {}, ev.tool ?? '?')), ...body));
+        }
+        return true;
+      }
+      case 'supervisor_decision':
+        this.entry(this.group(name), tx('tl.decision'), ' ', nodeName('strong', ev.decision ?? ''),
+          ev.reason ? h('span', { class: 'muted' }, ' — ', ev.reason) : null);
+        return true;
+      case 'intent_detected': {
+        const conf = typeof ev.confidence === 'number' ? ` (${ev.confidence.toFixed(2)})` : '';
+        this.entry(this.group(name), tx('tl.intent_detected'), ' ', h('strong', {}, String(ev.intent ?? '?')), conf,
+          ev.content ? h('span', { class: 'muted' }, ' — ', localText(String(ev.content))) : null);
+        return true;
+      }
+      case 'content_type_detected':
+        this.entry(this.group(name), tx('tl.content_type_detected'), ' ', h('strong', {}, String(ev.contentType ?? ev.category ?? '?')),
+          ev.content ? h('span', { class: 'muted' }, ' — ', localText(String(ev.content))) : null);
+        return true;
+      case 'error': {
+        const g = this.group(name);
+        this.setState(g, 'failed');
+        if (g) g.state = 'failed';
+        this.entry(g, h('span', { class: 'error-text' }, ev.message ?? ev.code ?? 'error'),
+          ev.code ? h('code', { class: 'muted' }, ` ${ev.code}`) : null);
+        return true;
+      }
+      default:
+        if (QUIET.has(ev.type)) return false;
+        this.plain(ev);
+        return true;
+    }
+  }
+
+  // An event this page has no view for: its type and its data, as text.
+  plain(ev) {
+    const { type, timestamp, ...rest } = ev;
+    this.entry(this.group(ev.node || ev.agent), h('details', { class: 'unknown' },
+      h('summary', {}, h('code', {}, String(type ?? '?'))), h('pre', {}, pretty(rest))));
+  }
+}
+
+// A message; a long one (a whole draft) folds to its first line.
+function longText(text) {
+  if (text.length <= 160 && text.split('\n').length <= 3) return h('div', { class: 'message' }, text);
+  const first = text.split('\n')[0];
+  return h('details', { class: 'message long' },
+    h('summary', {}, first.length > 80 ? `${first.slice(0, 80)}…` : first),
+    h('div', { class: 'message-rest' }, text));
+}
