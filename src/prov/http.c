@@ -39,6 +39,9 @@ struct http_xfer {
 	enum http_state state;
 	/* the exchange */
 	char *method, *url, *body;
+	struct http_part *parts;   /* a multipart form instead of body (copies) */
+	size_t nparts;
+	curl_mime *mime;
 	int flags;
 	long long start_at;
 	int attempt;            /* retries made so far */
@@ -81,11 +84,14 @@ static void http_headers_free(struct curl_slist *l)
 	curl_slist_free_all(l);
 }
 
+static void http_parts_free(struct http_xfer *x);
+
 static void http_xfer_free(struct http_xfer *x)
 {
 	if (x->state == HTTP_X_RUN)
 		curl_multi_remove_handle(x->h->multi, x->easy);
 	curl_easy_cleanup(x->easy);
+	http_parts_free(x);
 	http_headers_free(x->headers);
 	free(x->method);
 	free(x->url);
@@ -132,9 +138,63 @@ struct http_xfer *http_add(struct http *h, const struct conf_provider *cf, long 
 	return x;
 }
 
+static void http_parts_free(struct http_xfer *x)
+{
+	for (size_t i = 0; i < x->nparts; i++) {
+		free((char *)x->parts[i].name);
+		free((void *)x->parts[i].data);
+		free((char *)x->parts[i].filename);
+		free((char *)x->parts[i].type);
+	}
+	free(x->parts);
+	x->parts = NULL;
+	x->nparts = 0;
+	if (x->mime)
+		curl_mime_free(x->mime);
+	x->mime = NULL;
+}
+
+void http_xfer_send_form(struct http_xfer *x, const char *url, const struct http_part *parts,
+			 size_t n, int flags)
+{
+	http_xfer_send(x, "POST", url, NULL, flags, 0);
+	x->parts = xcalloc(n ? n : 1, sizeof *x->parts);
+	for (size_t i = 0; i < n; i++) {
+		void *d = xmalloc(parts[i].len ? parts[i].len : 1);
+
+		memcpy(d, parts[i].data, parts[i].len);
+		x->parts[i].name = xstrdup(parts[i].name);
+		x->parts[i].data = d;
+		x->parts[i].len = parts[i].len;
+		x->parts[i].filename = parts[i].filename ? xstrdup(parts[i].filename) : NULL;
+		x->parts[i].type = parts[i].type ? xstrdup(parts[i].type) : NULL;
+	}
+	x->nparts = n;
+}
+
+/* The form of the exchange, built afresh for each attempt. */
+static void http_set_form(struct http_xfer *x)
+{
+	if (x->mime)
+		curl_mime_free(x->mime);
+	x->mime = curl_mime_init(x->easy);
+	for (size_t i = 0; i < x->nparts; i++) {
+		curl_mimepart *part = curl_mime_addpart(x->mime);
+
+		curl_mime_name(part, x->parts[i].name);
+		curl_mime_data(part, x->parts[i].data, x->parts[i].len);
+		if (x->parts[i].filename)
+			curl_mime_filename(part, x->parts[i].filename);
+		if (x->parts[i].type)
+			curl_mime_type(part, x->parts[i].type);
+	}
+	curl_easy_setopt(x->easy, CURLOPT_MIMEPOST, x->mime);
+}
+
 void http_xfer_send(struct http_xfer *x, const char *method, const char *url, const json_t *body,
 		    int flags, long delay_ms)
 {
+	http_parts_free(x);
 	free(x->method);
 	free(x->url);
 	free(x->body);
@@ -246,6 +306,8 @@ static void http_set_headers(struct http_xfer *x)
 	if (x->body) {
 		http_add_header(x, "Content-Type: application/json");
 		http_add_header(x, "Expect:");    /* no 100-continue round trip */
+	} else if (x->nparts) {
+		http_add_header(x, "Expect:");
 	}
 	if ((x->flags & HTTP_AUTH) && !(x->flags & HTTP_DOWNLOAD) && x->cf->api_key &&
 	    x->cf->api_key[0]) {
@@ -307,7 +369,9 @@ static void http_xfer_start(struct http_xfer *x)
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, http_write);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
 	http_set_limits(x, left);
-	if (strcmp(x->method, "POST") == 0) {
+	if (x->nparts) {
+		http_set_form(x);
+	} else if (strcmp(x->method, "POST") == 0) {
 		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE,
 				 (curl_off_t)(x->body ? strlen(x->body) : 0));
 		curl_easy_setopt(e, CURLOPT_POSTFIELDS, x->body ? x->body : "");

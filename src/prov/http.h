@@ -61,6 +61,18 @@ struct http_xfer *http_add(struct http *h, const struct conf_provider *cf, long 
  * (enum http_flag), started delay_ms from now. */
 void http_xfer_send(struct http_xfer *x, const char *method, const char *url, const json_t *body,
 		    int flags, long delay_ms);
+/* One part of a multipart form (copied by http_xfer_send_form). */
+struct http_part {
+	const char *name;
+	const void *data;
+	size_t len;
+	const char *filename;   /* NULL: a plain field */
+	const char *type;       /* NULL: none */
+};
+
+/* Sets the next exchange of x as a multipart/form-data POST. */
+void http_xfer_send_form(struct http_xfer *x, const char *url, const struct http_part *parts,
+			 size_t n, int flags);
 /* Runs every transfer to its end. */
 void http_run(struct http *h);
 

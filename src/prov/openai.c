@@ -13,6 +13,7 @@
 #include "prov/prov.h"
 #include "prov/sse_delta.h"
 #include "util/xmalloc.h"
+#include "util/png.h"
 
 #define OPENAI_EMBED_BATCH 10   /* the smallest batch limit among the services (DashScope v3) */
 
@@ -270,6 +271,76 @@ static json_t *openai_image_body(const struct conf_provider *cf, const struct im
 			 "size", size, "n", 1, "response_format", "b64_json");   /* new */
 }
 
+/* The mask arrives as painted (white = repaint); an images/edits service
+ * wants the area to repaint transparent, on the image's own size. */
+static int openai_mask(const struct image_call *c, struct buf *img, struct buf *mask, char *why,
+		       size_t n)
+{
+	struct png_image base, m;
+	int rc = -1;
+
+	if (c->base_mime == NULL || strcmp(c->base_mime, "image/png") != 0 ||
+	    c->mask_mime == NULL || strcmp(c->mask_mime, "image/png") != 0)
+		return snprintf(why, n, "this provider repaints PNG images with a PNG mask"), -1;
+	if (png_decode(c->base, c->base_len, 4096L * 4096, &base, why, n) < 0)
+		return -1;
+	if (png_decode(c->mask, c->mask_len, 4096L * 4096, &m, why, n) == 0) {
+		if (m.w != base.w || m.h != base.h) {
+			snprintf(why, n, "the mask (%dx%d) is not the size of the image (%dx%d)", m.w, m.h,
+				 base.w, base.h);
+		} else {
+			for (size_t i = 0; i < (size_t)m.w * (size_t)m.h; i++) {
+				unsigned char *px = m.rgba + i * 4;
+				int white = px[3] >= 128 && (px[0] * 299 + px[1] * 587 + px[2] * 114) / 1000 >= 128;
+
+				px[0] = px[1] = px[2] = 0;
+				px[3] = white ? 0 : 255;
+			}
+			rc = png_encode(&base, img) == 0 && png_encode(&m, mask) == 0 ? 0 : -1;
+			if (rc < 0)
+				snprintf(why, n, "the image is too large to send");
+		}
+		png_image_free(&m);
+	}
+	png_image_free(&base);
+	return rc;
+}
+
+/* An inpainting: POST images/edits as a multipart form. */
+static void openai_edit(struct http *hh, const struct conf_provider *cf, const struct image_call *c,
+			struct openai_image *st, struct prov_answer *a)
+{
+	struct buf img, mask;
+	char size[32], why[200], *url;
+
+	buf_init(&img, (size_t)cf->max_response_bytes);
+	buf_init(&mask, (size_t)cf->max_response_bytes);
+	snprintf(size, sizeof size, "%dx%d", c->width > 0 ? c->width : 1024,
+		 c->height > 0 ? c->height : 1024);
+	if (c->base == NULL || c->mask == NULL || c->prompt == NULL) {
+		prov_fail(a, PROV_REFUSED, "inpainting needs an image, a mask and a prompt");
+	} else if (openai_mask(c, &img, &mask, why, sizeof why) < 0) {
+		prov_fail(a, PROV_REFUSED, "%s", why);
+	} else {
+		struct http_part parts[] = {
+			{ "model", cf->model, strlen(cf->model), NULL, NULL },
+			{ "prompt", c->prompt, strlen(c->prompt), NULL, NULL },
+			{ "n", "1", 1, NULL, NULL },
+			{ "size", size, strlen(size), NULL, NULL },
+			{ "response_format", "b64_json", 8, NULL, NULL },
+			{ "image", img.data, img.len, "image.png", "image/png" },
+			{ "mask", mask.data, mask.len, "mask.png", "image/png" },
+		};
+
+		url = http_url(cf->base_url, "images/edits");
+		http_xfer_send_form(http_add(hh, cf, c->timeout_ms, &openai_image_cb, st, a), url, parts,
+				    sizeof parts / sizeof parts[0], HTTP_AUTH);
+		free(url);
+	}
+	buf_free(&img);
+	buf_free(&mask);
+}
+
 static int openai_image(struct prov *p, const struct conf_provider *cf, const struct image_call *calls,
 			size_t n, const struct prov_hooks *h, struct prov_answer *out)
 {
@@ -284,8 +355,7 @@ static int openai_image(struct prov *p, const struct conf_provider *cf, const st
 
 		st[i].a = &out[i];
 		if (c->base || c->mask) {
-			prov_fail(&out[i], PROV_UNAVAILABLE,
-				  "the openai image provider does not repaint images (no /images/edits)");
+			openai_edit(hh, cf, c, &st[i], &out[i]);
 			continue;
 		}
 		if (c->prompt == NULL || c->prompt[0] == '\0') {

@@ -32,6 +32,27 @@ def png(w=8, h=8, on=lambda x, y: x >= 4):
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 
+def read_png_alpha(data):
+    """The alpha channel of an 8-bit RGBA PNG (filter 0 rows), as rows."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    off, idat, w = 8, b"", 0
+    while off + 8 <= len(data):
+        n = struct.unpack("!I", data[off:off + 4])[0]
+        kind = data[off + 4:off + 8]
+        body = data[off + 8:off + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack("!IIBB", body[:10])
+            if depth != 8 or ctype != 6:
+                return None
+        elif kind == b"IDAT":
+            idat += body
+        off += 12 + n
+    raw = zlib.decompress(idat)
+    stride = w * 4 + 1
+    return [[raw[y * stride + 1 + x * 4 + 3] for x in range(w)] for y in range(len(raw) // stride)]
+
+
 def events(body):
     return list(SSEReader(iter([body])))
 
@@ -180,7 +201,11 @@ class Fake:
         class H(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
                 n = int(self.headers.get("Content-Length", "0"))
-                req = json.loads(self.rfile.read(n) or b"{}")
+                raw = self.rfile.read(n)
+                self.raw = raw
+                if self.path.endswith("/images/edits"):
+                    return fake.edit(self)
+                req = json.loads(raw or b"{}")
                 fake.calls.append((self.path, req))
                 if self.path.endswith("/images/generations"):
                     return fake.image(self, req)
@@ -222,6 +247,19 @@ class Fake:
                                   "suggestions": [] if mode == "pass" else ["增加主体描述"]})
         self.reply(h, 200, {"choices": [{"message": {"role": "assistant", "content": content}}],
                             "usage": {"total_tokens": 10}})
+
+    def edit(self, h):
+        """images/edits: a multipart form; the mask's transparent pixels
+        are the area to repaint."""
+        import email.parser
+        msg = email.parser.BytesParser().parsebytes(
+            b"Content-Type: " + h.headers["Content-Type"].encode() + b"\r\n\r\n" + h.raw)
+        parts = {p.get_param("name", header="content-disposition"): p.get_payload(decode=True)
+                 for p in msg.get_payload()}
+        self.calls.append((h.path, {k: (v if k not in ("image", "mask") else len(v))
+                                    for k, v in parts.items()}))
+        self.last_mask = read_png_alpha(parts.get("mask", b""))
+        self.reply(h, 200, {"data": [{"b64_json": base64.b64encode(png(16, 16)).decode()}]})
 
     def image(self, h, req):
         if self.mode["image"] == "fail":
@@ -272,6 +310,21 @@ def fake_suite(t, d):
           "an image provider that fails: three retries, then error_handler")
     t.is_(data(evs, "error")[0]["code"], "executor_failed", "with code executor_failed")
     leaked = any(key in json.dumps(e["data"]) for e in evs)
+    fake.mode["image"] = "ok"
+    evs, state = run("generate for the repaint")
+    url = state["executionResult"]["imageUrl"]
+    mask = "data:image/png;base64," + base64.b64encode(png(16, 16)).decode()
+    st, _, evs = start(lt, {"text": "把右半边换成星空", "maskData": {"base64": mask, "imageUrl": url}})
+    tid = data(evs, "thread_start")[0]["threadId"]
+    state = json.loads(lt.request("GET", "/api/threads/" + tid)[2])["state"]
+    edits = [c for c in fake.calls if c[0].endswith("/images/edits")]
+    t.ok(state["executionResult"] and state["executionResult"]["taskType"] == "inpainting",
+         "inpainting through an OpenAI-compatible provider: done (images/edits)")
+    t.ok(edits and edits[-1][1].get("prompt") and edits[-1][1].get("image") and edits[-1][1].get("mask"),
+         "the provider got the prompt, the image and the mask as a multipart form")
+    alpha = fake.last_mask
+    t.ok(alpha and alpha[0][0] == 255 and alpha[0][15] == 0,
+         "the painted (white) area reached the provider as transparent, the rest opaque")
     t.ok(not leaked, "the API key appears in no event")
     lt.stop()
 
