@@ -109,4 +109,19 @@ int store_prune(struct store *s, long long now_ms, int max);
 /* Deletes every record of one thread but its record. */
 int store_thread_purge(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID]);
 
+/* --- statistics (stats.c) ---------------------------------------------------- */
+#define STORE_NSTATUS 6   /* running, paused, done, error, aborted, expired */
+struct store_stats {
+	char dir[4096];
+	long long threads, threads_by_status[STORE_NSTATUS], threads_other;
+	long long checkpoints, events, assets, asset_bytes, cache_entries;
+	long long db_files, db_bytes, log_files, log_bytes, region_files, region_bytes;
+	long long active_txns, last_checkpoint;   /* time of the last checkpoint (s), 0: none */
+};
+/* Counts what the store holds, read-only (aivista-admin stats). 0, or -1
+ * with err filled. */
+int store_stats(struct store *s, struct store_stats *st, char *err, size_t errlen);
+/* "running", ... for an index of threads_by_status. */
+const char *store_stats_status_name(int i);
+
 #endif

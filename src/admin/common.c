@@ -1,0 +1,68 @@
+/* What the admin commands share: messages, opening the store, and
+ * telling whether a worker has it open. Apart from main.c so that every
+ * command file links without the program's entry point. */
+#include "config.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "admin/admin.h"
+#include "store/store.h"
+
+void admin_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("aivista-admin: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+struct store *admin_store_open(struct admin *a)
+{
+	char err[512];
+	struct stat st;
+	struct store *s;
+
+	/* A command never creates a store: a wrong path would go unnoticed. */
+	if (stat(a->conf.store_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		admin_error("no store in %s ([store] dir of %s)", a->conf.store_dir,
+			    a->conf.path ? a->conf.path : "the built-in defaults");
+		return NULL;
+	}
+	s = store_open(&a->conf, err, sizeof err);
+	if (s == NULL)
+		admin_error("%s", err);
+	return s;
+}
+
+/* With DB_REGISTER every process that has the environment open holds an
+ * fcntl lock on its slot of __db.register: any lock there is a live
+ * process. */
+int admin_env_in_use(const char *dir, long *pid)
+{
+	char path[4096];
+	struct flock fl;
+	int fd, rc;
+
+	snprintf(path, sizeof path, "%s/__db.register", dir);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	memset(&fl, 0, sizeof fl);
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	rc = fcntl(fd, F_GETLK, &fl);
+	close(fd);
+	if (rc < 0)
+		return -1;
+	if (fl.l_type == F_UNLCK)
+		return 0;
+	*pid = (long)fl.l_pid;
+	return 1;
+}

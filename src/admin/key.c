@@ -1,0 +1,205 @@
+/* aivista-admin key create | rotate: the key file that signs thread IDs
+ * (see graph/tid.h): one base64url key per line, the first signs, the
+ * others still verify. Rotation puts a new key first and keeps the older
+ * ones, so IDs already handed out stay valid; past TID_MAX_KEYS the oldest
+ * go. The file is replaced atomically (a private temporary file, fsync,
+ * rename, fsync of the directory) and stays 0600. */
+#include "config.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <sodium.h>
+#include "admin/admin.h"
+#include "graph/tid.h"
+#include "util/xmalloc.h"
+
+#define KEY_B64 sodium_base64_VARIANT_URLSAFE_NO_PADDING
+#define KEY_LINE 64   /* 43 characters, newline, NUL */
+
+static void admin_key_new(char line[KEY_LINE])
+{
+	unsigned char key[crypto_auth_KEYBYTES];
+
+	crypto_auth_keygen(key);
+	sodium_bin2base64(line, KEY_LINE, key, sizeof key, KEY_B64);
+	sodium_memzero(key, sizeof key);
+	strcat(line, "\n");
+}
+
+static void admin_key_sync_dir(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int fd;
+
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+/* Writes text to a new private file beside path; its name in tmp. */
+static int admin_key_write_tmp(const char *path, const char *text, char *tmp, size_t tmplen)
+{
+	size_t n = strlen(text);
+	int fd;
+
+	snprintf(tmp, tmplen, "%s.%ld.tmp", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		admin_error("cannot create %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	if (write(fd, text, n) != (ssize_t)n || fsync(fd) < 0) {
+		admin_error("cannot write %s: %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int admin_key_create(const char *path)
+{
+	char line[KEY_LINE], tmp[4200];
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int rc = 0;
+
+	/* The key's directory (the store's, by default) is private. */
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+			admin_error("cannot create %s: %s", dir, strerror(errno));
+			free(dir);
+			return 1;
+		}
+	}
+	free(dir);
+	admin_key_new(line);
+	rc = admin_key_write_tmp(path, line, tmp, sizeof tmp);
+	sodium_memzero(line, sizeof line);
+	if (rc < 0)
+		return 1;
+	/* link() does not replace: a key file that appeared meanwhile wins. */
+	if (link(tmp, path) < 0) {
+		int e = errno;
+
+		unlink(tmp);
+		if (e == EEXIST) {
+			printf("%s exists: left as it is (aivista-admin key rotate adds a key)\n", path);
+			return 0;
+		}
+		admin_error("cannot create %s: %s", path, strerror(e));
+		return 1;
+	}
+	unlink(tmp);
+	admin_key_sync_dir(path);
+	printf("%s: created (mode 0600)\n", path);
+	return 0;
+}
+
+/* Reads the keys of path into lines (each checked); how many, or -1. */
+static int admin_key_read(const char *path, char lines[TID_MAX_KEYS][KEY_LINE])
+{
+	unsigned char key[crypto_auth_KEYBYTES];
+	char buf[256];
+	int n = 0, lineno = 0;
+	FILE *f = fopen(path, "re");
+
+	if (f == NULL) {
+		admin_error("cannot read %s: %s%s", path, strerror(errno),
+			    errno == ENOENT ? " (aivista-admin key create makes one)" : "");
+		return -1;
+	}
+	while (fgets(buf, sizeof buf, f)) {
+		size_t len = strcspn(buf, "\r\n"), got = 0;
+
+		lineno++;
+		buf[len] = '\0';
+		if (len == 0 || buf[0] == '#')
+			continue;
+		if (len + 2 > KEY_LINE ||
+		    sodium_base642bin(key, sizeof key, buf, len, NULL, &got, NULL, KEY_B64) != 0 ||
+		    got != sizeof key) {
+			admin_error("%s:%d: not a key; the file is left as it is", path, lineno);
+			n = -1;
+			break;
+		}
+		/* The oldest keys beyond the limit are dropped. */
+		if (n < TID_MAX_KEYS) {
+			memcpy(lines[n], buf, len);
+			memcpy(lines[n] + len, "\n", 2);
+			n++;
+		}
+	}
+	sodium_memzero(buf, sizeof buf);
+	sodium_memzero(key, sizeof key);
+	fclose(f);
+	if (n == 0) {
+		admin_error("%s holds no key; the file is left as it is", path);
+		return -1;
+	}
+	return n;
+}
+
+static int admin_key_rotate(const char *path)
+{
+	char lines[TID_MAX_KEYS][KEY_LINE], text[TID_MAX_KEYS * KEY_LINE], tmp[4200];
+	int n = admin_key_read(path, lines), kept, rc;
+
+	if (n < 0)
+		return 1;
+	kept = n < TID_MAX_KEYS ? n : TID_MAX_KEYS - 1;
+	admin_key_new(text);
+	for (int i = 0; i < kept; i++)
+		strcat(text, lines[i]);
+	rc = admin_key_write_tmp(path, text, tmp, sizeof tmp);
+	sodium_memzero(lines, sizeof lines);
+	sodium_memzero(text, sizeof text);
+	if (rc < 0)
+		return 1;
+	if (rename(tmp, path) < 0) {
+		admin_error("cannot replace %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return 1;
+	}
+	admin_key_sync_dir(path);
+	printf("%s: a new key signs from now on; %d older key%s still verif%s%s.\n"
+	       "Restart the workers so that they read it.\n", path, kept, kept == 1 ? "" : "s",
+	       kept == 1 ? "ies" : "y", n > kept ? " (the oldest was dropped)" : "");
+	return 0;
+}
+
+static int admin_key(struct admin *a, int argc, char **argv)
+{
+	if (argc != 2) {
+		admin_error("usage: key create | key rotate");
+		return 2;
+	}
+	if (strcmp(argv[1], "create") == 0)
+		return admin_key_create(a->conf.key_file);
+	if (strcmp(argv[1], "rotate") == 0)
+		return admin_key_rotate(a->conf.key_file);
+	admin_error("usage: key create | key rotate");
+	return 2;
+}
+
+const struct admin_cmd admin_key_entry = {
+	.name = "key",
+	.args = "key create|rotate",
+	.help = "create the thread-ID key file, or put a new key first in it",
+	.key_owner = 1,
+	.run = admin_key,
+};

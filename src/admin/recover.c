@@ -1,0 +1,81 @@
+/* aivista-admin recover [--fatal]: runs Berkeley DB recovery on the store
+ * while no worker has it open (after a crash that left it needing
+ * recovery, or with --fatal on a store restored from files). Workers run
+ * normal recovery themselves when they find a dead peer registered; this
+ * is for the cases they cannot handle. Afterwards the shared regions are
+ * removed, so the next worker creates them with its own settings, and the
+ * store is opened once as a worker would open it, to check it. */
+#include "config.h"
+#include <stdio.h>
+#include <string.h>
+#include <db.h>
+#include "admin/admin.h"
+#include "store/store.h"
+
+static void admin_recover_errcall(const DB_ENV *env, const char *prefix, const char *msg)
+{
+	admin_error("berkeley db: %s", msg);
+}
+
+static int admin_recover_run(const char *dir, int fatal)
+{
+	DB_ENV *env = NULL;
+	int rc = db_env_create(&env, 0);
+
+	if (rc == 0) {
+		env->set_errcall(env, admin_recover_errcall);
+		rc = env->open(env, dir, DB_CREATE | DB_INIT_TXN | DB_INIT_LOCK | DB_INIT_LOG |
+			       DB_INIT_MPOOL | (fatal ? DB_RECOVER_FATAL : DB_RECOVER), 0600);
+	}
+	if (env)
+		env->close(env, 0);
+	if (rc == 0 && (rc = db_env_create(&env, 0)) == 0)
+		rc = env->remove(env, dir, 0);
+	return rc;
+}
+
+static int admin_recover(struct admin *a, int argc, char **argv)
+{
+	const char *dir = a->conf.store_dir;
+	struct store *s;
+	long pid = 0;
+	int fatal = 0, rc;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--fatal") == 0) {
+			fatal = 1;
+		} else {
+			admin_error("usage: recover [--fatal]");
+			return 2;
+		}
+	}
+	rc = admin_env_in_use(dir, &pid);
+	if (rc > 0) {
+		admin_error("process %ld has the store in %s open: stop the workers (the web server, "
+			    "or the aivista units) first", pid, dir);
+		return 1;
+	}
+	if (rc < 0) {
+		admin_error("cannot tell whether a worker has %s open", dir);
+		return 1;
+	}
+	rc = admin_recover_run(dir, fatal);
+	if (rc) {
+		admin_error("%s recovery of %s failed: %s", fatal ? "catastrophic" : "normal", dir,
+			    db_strerror(rc));
+		return 1;
+	}
+	s = admin_store_open(a);
+	if (s == NULL)
+		return 1;
+	store_close(s);
+	printf("%s: %s recovery done; the store opens\n", dir, fatal ? "catastrophic" : "normal");
+	return 0;
+}
+
+const struct admin_cmd admin_recover_entry = {
+	.name = "recover",
+	.args = "recover [--fatal]",
+	.help = "run recovery on the store (no worker may have it open)",
+	.run = admin_recover,
+};

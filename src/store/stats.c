@@ -1,0 +1,170 @@
+/* Store statistics for administrators (aivista-admin stats): what the
+ * environment holds and what it takes on disk. Read-only, and safe while
+ * workers run: every read is one short cursor walk at read-committed
+ * isolation, holding no lock between records. */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "store/store.h"
+#include "util/xmalloc.h"
+
+static const char *const store_stat_statuses[STORE_NSTATUS] = {
+	"running", "paused", "done", "error", "aborted", "expired",
+};
+
+const char *store_stats_status_name(int i)
+{
+	return i >= 0 && i < STORE_NSTATUS ? store_stat_statuses[i] : "other";
+}
+
+static long long store_file_bytes(const char *dir, const char *name)
+{
+	char path[4096];
+	struct stat st;
+
+	if (name[0] == '/')
+		snprintf(path, sizeof path, "%s", name);
+	else
+		snprintf(path, sizeof path, "%s/%s", dir, name);
+	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
+}
+
+/* Threads by status: one walk over the thread records. */
+static int store_stats_threads(struct store *s, struct store_stats *st)
+{
+	DBC *c = NULL;
+	DBT k = { 0 }, v = { 0 };
+	int rc = s->threads->cursor(s->threads, NULL, &c, DB_READ_COMMITTED);
+
+	if (rc)
+		return rc;
+	k.flags = DB_DBT_REALLOC;
+	v.flags = DB_DBT_REALLOC;
+	while ((rc = c->get(c, &k, &v, DB_NEXT)) == 0) {
+		json_t *rec = json_loadb(v.data, v.size, 0, NULL);
+		const char *status = json_string_value(json_object_get(rec, "status"));
+		int i;
+
+		for (i = 0; i < STORE_NSTATUS; i++)
+			if (status && strcmp(status, store_stat_statuses[i]) == 0)
+				break;
+		if (i < STORE_NSTATUS)
+			st->threads_by_status[i]++;
+		else
+			st->threads_other++;
+		st->threads++;
+		json_decref(rec);
+	}
+	free(k.data);
+	free(v.data);
+	c->close(c);
+	return rc == DB_NOTFOUND ? 0 : rc;
+}
+
+/* Records in db and, when bytes is given, the size of their values. */
+static int store_stats_count(DB *db, long long *n, long long *bytes)
+{
+	DBC *c = NULL;
+	DBT k = { 0 }, v = { 0 };
+	int rc = db->cursor(db, NULL, &c, DB_READ_COMMITTED);
+
+	if (rc)
+		return rc;
+	*n = 0;
+	if (bytes)
+		*bytes = 0;
+	/* Counting needs no value: a zero-length partial read skips it. */
+	k.flags = DB_DBT_REALLOC;
+	if (bytes)
+		v.flags = DB_DBT_REALLOC;
+	else
+		v.flags = DB_DBT_PARTIAL;
+	while ((rc = c->get(c, &k, &v, DB_NEXT)) == 0) {
+		(*n)++;
+		if (bytes)
+			*bytes += v.size;
+	}
+	free(k.data);
+	if (bytes)
+		free(v.data);
+	c->close(c);
+	return rc == DB_NOTFOUND ? 0 : rc;
+}
+
+/* Log files: every one Berkeley DB still has, needed for recovery or not. */
+static int store_stats_logs(struct store *s, struct store_stats *st)
+{
+	char **list = NULL;
+	int rc = s->env->log_archive(s->env, &list, DB_ARCH_LOG | DB_ARCH_ABS);
+
+	if (rc)
+		return rc;
+	for (char **p = list; p && *p; p++) {
+		st->log_files++;
+		st->log_bytes += store_file_bytes(NULL, *p);
+	}
+	free(list);
+	return 0;
+}
+
+static void store_stats_files(struct store *s, struct store_stats *st)
+{
+	DB *dbs[] = { s->threads, s->ckpts, s->events, s->assets, s->expiry, s->cache };
+
+	for (size_t i = 0; i < sizeof dbs / sizeof dbs[0]; i++) {
+		const char *file = NULL, *name = NULL;
+
+		if (dbs[i]->get_dbname(dbs[i], &file, &name) == 0 && file) {
+			st->db_files++;
+			st->db_bytes += store_file_bytes(st->dir, file);
+		}
+	}
+	for (int i = 1; i < 10; i++) {
+		char name[32];
+		long long n;
+
+		snprintf(name, sizeof name, "__db.%03d", i);
+		if ((n = store_file_bytes(st->dir, name)) > 0) {
+			st->region_files++;
+			st->region_bytes += n;
+		}
+	}
+}
+
+int store_stats(struct store *s, struct store_stats *st, char *err, size_t errlen)
+{
+	DB_TXN_STAT *ts = NULL;
+	const char *home = NULL;
+	int rc;
+
+	memset(st, 0, sizeof *st);
+	if (s->env->get_home(s->env, &home) == 0 && home)
+		snprintf(st->dir, sizeof st->dir, "%s", home);
+	rc = store_stats_threads(s, st);
+	if (rc == 0)
+		rc = store_stats_count(s->ckpts, &st->checkpoints, NULL);
+	if (rc == 0)
+		rc = store_stats_count(s->events, &st->events, NULL);
+	if (rc == 0)
+		rc = store_stats_count(s->assets, &st->assets, &st->asset_bytes);
+	if (rc == 0)
+		rc = store_stats_count(s->cache, &st->cache_entries, NULL);
+	if (rc == 0)
+		rc = store_stats_logs(s, st);
+	if (rc == 0)
+		rc = s->env->txn_stat(s->env, &ts, 0);
+	if (rc) {
+		snprintf(err, errlen, "cannot read the store: %s", db_strerror(rc));
+		if (rc == DB_RUNRECOVERY)
+			s->panicked = 1;
+		return -1;
+	}
+	st->active_txns = ts->st_nactive;
+	st->last_checkpoint = (long long)ts->st_time_ckp;
+	free(ts);
+	store_stats_files(s, st);
+	return 0;
+}

@@ -1,0 +1,360 @@
+"""aivista-admin against stores made by the test worker: key create and
+rotate (old IDs still verify, new ones are signed with the new key, 0600,
+at most 8 keys, a broken file left alone), stats (counts that match what
+the worker did, as JSON and text, while the worker runs), backup (hot,
+during a stream; the copy opens in a worker and holds the same threads),
+prune (expired threads become tombstones now), recover (refused while a
+worker has the store open; after a worker killed in a step, normal and
+catastrophic recovery leave a store the workers use). Run as root, the
+tool works as the store's owner.
+"""
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import pwd
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import avtest  # noqa: E402
+from avtest import SSEReader  # noqa: E402
+
+TEST_WORKER = os.path.join(avtest.TOP_BUILDDIR, "tests", "engine", "aivista-test.fcgi")
+ADMIN = os.path.join(avtest.TOP_BUILDDIR, "aivista-admin")
+
+
+def b64(b):
+    return base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+
+
+def unb64(s):
+    return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
+
+
+def admin(conf, *args, user=None):
+    """(exit status, stdout, stderr) of aivista-admin -c conf args."""
+    kw = {}
+    if user:
+        kw = {"user": user[1], "group": user[2], "extra_groups": []}
+    p = subprocess.run([ADMIN, "-c", conf] + list(args), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, env=avtest.clean_env(), timeout=120, **kw)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+def events(resp):
+    return list(SSEReader(iter([resp.body])))
+
+
+def start(w, **inp):
+    body = {"workflow": "test", "input": {"topic": "admin", "pause": False}}
+    body["input"].update(inp)
+    r = w.request("POST", "/api/agent/stream", body=json.dumps(body),
+                  headers={"Content-Type": "application/json"})
+    evs = events(r)
+    tid = evs[0]["data"].get("threadId") if evs and isinstance(evs[0]["data"], dict) else None
+    return tid, evs
+
+
+def signed_id(key, raw):
+    msg = b"aivista thread id\n" + b"v1." + raw
+    return "v1.%s.%s" % (b64(raw), b64(hmac.new(key, msg, hashlib.sha512).digest()[:32]))
+
+
+def key_lines(path):
+    with open(path) as f:
+        return [l.strip() for l in f if l.strip()]
+
+
+def mode(path):
+    return os.stat(path).st_mode & 0o777
+
+
+def stats(t, conf, name):
+    rc, out, err = admin(conf, "stats", "--json")
+    try:
+        return json.loads(out)
+    except ValueError:
+        t.diag("%s: stats said %r %r" % (name, out, err))
+        return {}
+
+
+def test_usage(t, conf):
+    for args, why in ((["frobnicate"], "an unknown command"), (["key"], "key without what to do"),
+                      (["key", "burn"], "an unknown key command"),
+                      (["stats", "--bogus"], "an unknown stats option"),
+                      (["backup"], "backup without a directory"),
+                      (["recover", "now"], "an unknown recover argument"),
+                      (["prune", "all"], "prune with an argument")):
+        rc, out, err = admin(conf, *args)
+        t.is_(rc, 2, "usage: %s exits 2" % why)
+    p = subprocess.run([ADMIN, "-h"], stdout=subprocess.PIPE, env=avtest.clean_env())
+    text = p.stdout.decode()
+    t.ok(p.returncode == 0 and all(c in text for c in ("key create|rotate", "stats", "backup DIR",
+                                                       "recover", "prune")),
+         "-h lists every command")
+    man = open(avtest.src_path("man", "aivista-admin.8")).read()
+    missing = [w for w in ("key create", "key rotate", "stats", "\\-\\-json", "backup",
+                           "recover", "\\-\\-fatal", "prune", "\\-c") if w not in man]
+    t.is_(missing, [], "aivista-admin(8) documents every command and option")
+    bad = avtest.write_file(os.path.join(os.path.dirname(conf), "bad.conf"), "[store]\nnope = 1\n")
+    rc, out, err = admin(bad, "stats")
+    t.ok(rc == 1 and "bad.conf:2" in err, "a bad configuration: exit 1 with file and line")
+    keyed = avtest.write_file(os.path.join(os.path.dirname(conf), "keyed.conf"),
+                              avtest.conf_from_sample({"store": {"dir": os.path.join(
+                                  os.path.dirname(conf), "store")},
+                                  "provider.chat": {"kind": "openai"}}))
+    rc, out, err = admin(keyed, "stats")
+    t.is_(rc, 0, "a provider key missing from the admin's environment is no error")
+    nowhere = avtest.write_file(os.path.join(os.path.dirname(conf), "nowhere.conf"),
+                                avtest.conf_from_sample({"store": {"dir": os.path.join(
+                                    os.path.dirname(conf), "nowhere")}}))
+    for cmd in (["stats"], ["prune"], ["backup", os.path.join(os.path.dirname(conf), "bk2")]):
+        rc, out, err = admin(nowhere, *cmd)
+        t.ok(rc == 1 and "no store in" in err and
+             not os.path.exists(os.path.join(os.path.dirname(conf), "nowhere")),
+             "%s on a store directory that does not exist: exit 1, nothing created" % cmd[0])
+
+
+def test_keys(t, d):
+    store = os.path.join(d, "keystore")
+    conf = avtest.write_file(os.path.join(d, "keys.conf"),
+                             avtest.conf_from_sample({"store": {"dir": store}}))
+    keyfile = os.path.join(store, "thread.key")
+    rc, out, err = admin(conf, "key", "rotate")
+    t.ok(rc == 1 and "key create" in err, "key rotate without a key file: exit 1, says to create")
+    rc, out, err = admin(conf, "key", "create")
+    t.is_(rc, 0, "key create: exit 0")
+    t.is_((oct(mode(store)), oct(mode(keyfile))), (oct(0o700), oct(0o600)),
+          "key create: the directory 0700, the file 0600")
+    first = key_lines(keyfile)
+    t.ok(len(first) == 1 and len(unb64(first[0])) == 32, "key create: one 32-byte base64url key")
+    rc, out, err = admin(conf, "key", "create")
+    t.ok(rc == 0 and key_lines(keyfile) == first and "left as it is" in out,
+         "key create again: exit 0, the key file untouched")
+
+    w = avtest.Worker(t, d, name="k1", binary=TEST_WORKER,
+                      settings={"store": {"dir": store}}).start()
+    old_tid, _ = start(w, topic="before")
+    w.kill()
+    rc, out, err = admin(conf, "key", "rotate")
+    keys = key_lines(keyfile)
+    t.ok(rc == 0 and len(keys) == 2 and keys[1] == first[0] and keys[0] != first[0],
+         "key rotate: a new key first, the old one kept second")
+    t.is_(oct(mode(keyfile)), oct(0o600), "key rotate: the file stays 0600")
+    t.ok("Restart the workers" in out, "key rotate: says to restart the workers")
+    w2 = avtest.Worker(t, d, name="k2", binary=TEST_WORKER,
+                       settings={"store": {"dir": store}}).start()
+    t.is_(w2.request("GET", "/api/threads/" + old_tid).status, 200,
+          "after rotation an ID signed with the old key still verifies")
+    new_tid, _ = start(w2, topic="after")
+    raw = unb64(new_tid.split(".")[1])
+    t.is_(signed_id(unb64(keys[0]), raw), new_tid,
+          "after rotation new IDs are signed with the new key")
+    w2.kill()
+    for _ in range(9):
+        admin(conf, "key", "rotate")
+    keys = key_lines(keyfile)
+    t.ok(len(keys) == 8 and first[0] not in keys, "rotated 10 times: 8 keys kept, the oldest gone")
+    leftovers = [n for n in os.listdir(store) if n.endswith(".tmp")]
+    t.is_(leftovers, [], "no temporary file left beside the key file")
+    with open(keyfile, "a") as f:
+        f.write("not-a-key\n")
+    before = open(keyfile).read()
+    rc, out, err = admin(conf, "key", "rotate")
+    t.ok(rc == 1 and open(keyfile).read() == before and "not a key" in err,
+         "key rotate on a damaged file: exit 1, the file left as it is")
+
+
+def test_stats_backup(t, d):
+    w = avtest.Worker(t, d, name="s1", binary=TEST_WORKER,
+                      settings={"store": {"dir": os.path.join(d, "store")}}).start()
+    conf = w.conf
+    done1, e1 = start(w, topic="one")
+    done2, e2 = start(w, topic="two", blob="蒙版" * 40000)
+    paused, e3 = start(w, topic="three", pause=True)
+    n_events = sum(len([e for e in evs if "id" in e]) for evs in (e1, e2, e3))
+    st = stats(t, conf, "stats")
+    t.is_(st.get("threads"), 3, "stats: 3 threads")
+    by = st.get("threadsByStatus") or {}
+    t.is_((by.get("done"), by.get("paused"), by.get("running")), (2, 1, 0),
+          "stats: 2 done, 1 paused, none running")
+    t.is_(st.get("events"), n_events, "stats: the events the streams carried (%d)" % n_events)
+    t.ok((st.get("checkpoints") or 0) >= 3, "stats: checkpoints (%s)" % st.get("checkpoints"))
+    assets = st.get("assets") or {}
+    t.ok(assets.get("count", 0) >= 1 and assets.get("bytes", 0) >= 240000,
+         "stats: the input stored as an asset, with its bytes (%s)" % assets)
+    t.ok((st.get("logFiles") or {}).get("count", 0) >= 1 and
+         (st.get("databaseFiles") or {}).get("count") == 6, "stats: log and database files")
+    t.is_((st.get("keyFile") or {}).get("keys"), 1, "stats: one key in the key file")
+    rc, out, err = admin(conf, "stats")
+    t.ok(rc == 0 and "threads           3 (running 0, paused 1, done 2" in out,
+         "stats as text: the same counts")
+    t.ok(w.alive() and w.request("GET", "/api/health").status == 200,
+         "the worker kept running meanwhile")
+
+    # A hot backup while a stream runs.
+    box = {}
+
+    def slow():
+        box["tid"], box["evs"] = start(w, topic="during", steps=6, sleepMs=300)
+    th = threading.Thread(target=slow)
+    th.start()
+    time.sleep(0.5)
+    bk = os.path.join(d, "backup")
+    rc, out, err = admin(conf, "backup", bk)
+    th.join(60)
+    t.ok(rc == 0, "backup while a stream runs: exit 0 (%s)" % (err.strip() or out.strip()))
+    t.is_(oct(mode(bk)), oct(0o700), "backup: the directory is 0700")
+    t.ok(os.path.exists(os.path.join(bk, "thread.key")) and
+         mode(os.path.join(bk, "thread.key")) == 0o600, "backup: the key file copied, 0600")
+    t.ok(all(os.path.exists(os.path.join(bk, n)) for n in ("threads.db", "events.db", "ckpts.db")),
+         "backup: the databases copied")
+    t.ok(not [n for n in os.listdir(bk) if n.startswith("__db.")],
+         "backup: no region files in the copy (recovered in private memory)")
+    rc, out, err = admin(conf, "backup", bk)
+    t.ok(rc == 1 and "not empty" in err, "backup into a directory that is not empty: refused")
+    w.kill()
+    r = avtest.Worker(t, d, name="restored", binary=TEST_WORKER,
+                      settings={"store": {"dir": bk}}).start()
+    st2 = r.request("GET", "/api/threads/" + paused)
+    t.ok(st2.status == 200 and st2.json().get("status") == "paused",
+         "a worker on the backup: the paused thread is there, still paused")
+    log = [e for e in events(r.request("GET", "/api/agent/stream?threadId=" + done1,
+                                       headers={"Last-Event-ID": "0"})) if "id" in e]
+    t.is_([(e["id"], e["data"]) for e in log], [(e["id"], e["data"]) for e in e1 if "id" in e],
+          "a worker on the backup: a finished thread replays the same events")
+    q = [e["data"] for e in e3 if isinstance(e["data"], dict) and e["data"].get("type") == "ask_user"]
+    c = r.request("POST", "/api/agent/confirm", headers={"Content-Type": "application/json"},
+                  body=json.dumps({"threadId": paused, "interruptId": q[0]["interruptId"],
+                                   "action": "approve"}))
+    t.is_(events(c)[-1]["data"], "[DONE]", "a worker on the backup: the pause is confirmed")
+    r.kill()
+    return conf
+
+
+def test_prune(t, d):
+    store = os.path.join(d, "prunestore")
+    w = avtest.Worker(t, d, name="p1", binary=TEST_WORKER,
+                      settings={"store": {"dir": store, "thread_ttl": "1", "done_ttl": "1"}}).start()
+    for i in range(3):
+        start(w, topic="p%d" % i)
+    start(w, topic="pp", pause=True)
+    conf = w.conf
+    w.kill()
+    time.sleep(2.2)
+    before = stats(t, conf, "before prune")
+    rc, out, err = admin(conf, "prune")
+    t.ok(rc == 0 and "pruned 4 expired threads" in out, "prune: the 4 expired threads (%s)"
+         % out.strip())
+    after = stats(t, conf, "after prune")
+    by = after.get("threadsByStatus") or {}
+    t.ok(before.get("events", 0) > 0 and after.get("events") == 0 and
+         after.get("checkpoints") == 0, "prune: their events and checkpoints are gone")
+    t.is_((by.get("expired"), by.get("done"), by.get("paused")), (4, 0, 0),
+          "prune: each leaves a tombstone (its ID answers 410)")
+    rc, out, err = admin(conf, "prune")
+    t.ok(rc == 0 and "pruned 0 expired threads" in out, "prune again: nothing left to prune")
+
+
+def test_recover(t, d):
+    store = os.path.join(d, "recstore")
+    settings = {"store": {"dir": store}}
+    w = avtest.Worker(t, d, name="r1", binary=TEST_WORKER, settings=settings).start()
+    conf = w.conf
+    paused, evs = start(w, topic="keep", pause=True)
+    rc, out, err = admin(conf, "recover")
+    t.ok(rc == 1 and ("process %d" % w.pid) in err,
+         "recover while a worker has the store open: refused, naming it (%s)" % err.strip())
+    # A worker killed in the middle of a step.
+    body = json.dumps({"workflow": "test", "input": {"topic": "k", "steps": 5, "sleepMs": 400,
+                                                     "pause": False}})
+    import fcgi_client
+    conn = w.connect()
+    conn.begin()
+    conn.send_params(fcgi_client.cgi_params("POST", "/api/agent/stream", len(body),
+                                            {"Content-Type": "application/json"}))
+    conn.send_stdin(body.encode())
+    first = next(iter(SSEReader(conn.stream())))
+    killed = first["data"]["threadId"]
+    time.sleep(0.5)
+    w.proc.send_signal(signal.SIGKILL)
+    w.proc.wait()
+    conn.close()
+    rc, out, err = admin(conf, "recover")
+    t.ok(rc == 0 and "normal recovery done" in out,
+         "recover after a worker died in a step: exit 0 (%s)" % (err.strip() or out.strip()))
+    w2 = avtest.Worker(t, d, name="r2", binary=TEST_WORKER, settings=settings).start()
+    t.is_(w2.request("GET", "/api/threads/" + paused).json().get("status"), "paused",
+          "after recovery a worker finds the paused thread")
+    r = w2.request("GET", "/api/agent/stream?threadId=" + killed, headers={"Last-Event-ID": "0"},
+                   timeout=60)
+    t.is_(events(r)[-1]["data"], "[DONE]",
+          "after recovery the thread whose worker died runs to its end")
+    w2.kill()
+    rc, out, err = admin(conf, "recover", "--fatal")
+    t.ok(rc == 0 and "catastrophic recovery done" in out,
+         "recover --fatal on a stopped store: exit 0")
+    w3 = avtest.Worker(t, d, name="r3", binary=TEST_WORKER, settings=settings).start()
+    q = [e["data"] for e in evs if isinstance(e["data"], dict) and e["data"].get("type") == "ask_user"]
+    c = w3.request("POST", "/api/agent/confirm", headers={"Content-Type": "application/json"},
+                   body=json.dumps({"threadId": paused, "interruptId": q[0]["interruptId"],
+                                    "action": "approve"}))
+    t.is_(events(c)[-1]["data"], "[DONE]", "after catastrophic recovery the pause is confirmed")
+    w3.kill()
+
+
+def test_as_root(t, d):
+    """Started by root on a store that belongs to another user, the tool
+    works as that user: what it creates is that user's."""
+    try:
+        pw = pwd.getpwnam("nobody")
+    except KeyError:
+        t.skip("no user nobody", "as root: works as the store's owner")
+        return
+    user = ("nobody", pw.pw_uid, pw.pw_gid)
+    d2 = os.path.join(d, "owned")
+    os.makedirs(d2)
+    os.chmod(d, 0o755)
+    os.chown(d2, user[1], user[2])
+    store = os.path.join(d2, "store")
+    conf = avtest.write_file(os.path.join(d2, "o.conf"),
+                             avtest.conf_from_sample({"store": {"dir": store}}))
+    rc, out, err = admin(conf, "key", "create", user=user)
+    t.is_(rc, 0, "as root: a key created by the store's owner")
+    rc, out, err = admin(conf, "stats")
+    rc2, out2, err2 = admin(conf, "key", "rotate")
+    owners = set(os.stat(os.path.join(store, n)).st_uid for n in os.listdir(store))
+    t.ok(rc == 0 and rc2 == 0 and owners == {user[1]},
+         "as root: stats and key rotate leave every file in the store to its owner (%s)" % owners)
+    bk = os.path.join(d2, "bk")
+    rc, out, err = admin(conf, "backup", bk)
+    t.ok(rc == 0 and os.stat(bk).st_uid == user[1],
+         "as root: the backup directory is made for the store's owner")
+
+
+def main(t):
+    for p in (TEST_WORKER, ADMIN):
+        if not os.access(p, os.X_OK):
+            raise avtest.SetupError("%s is not built" % p)
+    d = t.tmpdir("admin")
+    sb = os.path.join(d, "sb")
+    os.makedirs(sb)
+    conf = test_stats_backup(t, sb)
+    test_usage(t, conf)
+    test_keys(t, d)
+    test_prune(t, d)
+    test_recover(t, d)
+    if os.geteuid() == 0:
+        test_as_root(t, d)
+    else:
+        t.skip("not root", "as root: works as the store's owner")
+
+
+if __name__ == "__main__":
+    avtest.run(main)
