@@ -8,6 +8,13 @@
 #include "util/clock.h"
 #include "util/log.h"
 
+long run_budget_ms(const struct run *run)
+{
+	const struct conf *cf = &run->app->conf;
+
+	return cf->stream_max_ms < cf->request_budget_ms ? cf->stream_max_ms : cf->request_budget_ms;
+}
+
 int run_sse(struct run *run)
 {
 	if (run->r->sse)
@@ -293,8 +300,7 @@ enum problem run_loop(struct run *run)
 	const struct conf *cf = &run->app->conf;
 	/* The stream also ends before a web server's limit on one response
 	 * (mod_fcgid's FcgidBusyTimeout): the client reconnects on retry:. */
-	long budget = cf->stream_max_ms < cf->request_budget_ms ? cf->stream_max_ms
-								  : cf->request_budget_ms;
+	long budget = run_budget_ms(run);
 	int yielded = 0, rc = 0;
 
 	if (run->state == NULL &&

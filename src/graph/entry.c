@@ -146,7 +146,7 @@ static int entry_wait_free(struct run *run)
 	while (!lease_free(run->rec, clock_wall_ms())) {
 		json_t *rec;
 
-		if (clock_mono_ms() - run->t0 >= run->app->conf.request_budget_ms || run_sse(run) < 0 ||
+		if (clock_mono_ms() - run->t0 >= run_budget_ms(run) || run_sse(run) < 0 ||
 		    sse_keepalive(run->sse) < 0)
 			return -1;
 		usleep(50000);

@@ -65,8 +65,6 @@ static int follow_reload(struct run *run)
 
 enum problem run_follow(struct run *run, long long after)
 {
-	const struct conf *cf = &run->app->conf;
-
 	if (run_sse(run) < 0)
 		return PB_OK;
 	for (;;) {
@@ -87,8 +85,7 @@ enum problem run_follow(struct run *run, long long after)
 		}
 		if (lease_free(run->rec, clock_wall_ms()) && follow_take(run) == 0)
 			return run_loop(run);
-		if (clock_mono_ms() - run->t0 >= cf->stream_max_ms ||
-		    clock_mono_ms() - run->t0 >= cf->request_budget_ms) {
+		if (clock_mono_ms() - run->t0 >= run_budget_ms(run)) {
 			json_t *ev = sse_event_new("workflow_yield");
 
 			json_object_set_new(ev, "threadId", json_string(run->tid_str));

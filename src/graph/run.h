@@ -58,6 +58,10 @@ void run_send_committed(struct run *run, const json_t *sent);
 /* Starts the event stream if it is not started. */
 int run_sse(struct run *run);
 long long run_lease_ms(const struct run *run);
+/* How long one request may stream: the smaller of [engine]
+ * request_budget_ms and [server] stream_max_ms (a web server's limit on
+ * one response). */
+long run_budget_ms(const struct run *run);
 /* Runs steps until the thread leaves "running", the budget is used or the
  * client leaves, then ends the stream. */
 enum problem run_loop(struct run *run);
