@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
+#include "util/png.h"
 #include "util/xmalloc.h"
 #include "wf/note.h"
 
@@ -200,222 +200,47 @@ static void note_hist_result(struct note_hist *hs, struct note_img_info *out)
 
 /* ---- PNG pixels ---- */
 
-struct note_png {
-	int w, h, depth, ctype, interlace, channels;
-	size_t rowbytes;
-	int unit;                  /* bytes per pixel for the filters, at least 1 */
-	unsigned char plte[256][3];
-	int nplte;
-};
-
-struct note_rows {
-	const struct note_png *png;
-	unsigned char *cur, *prev;
-	size_t have;
-	int y, sx, sy, bad;
+/* Every step-th pixel of every step-th row goes into the histogram;
+ * transparent ones are left out. */
+struct note_png_sample {
 	struct note_hist *hs;
+	int step;
 };
 
-static int note_png_layout(struct note_png *g)
+static int note_png_row(void *ctx, int y, const unsigned char *rgba, int w)
 {
-	static const int chans[7] = { 1, 0, 3, 1, 2, 0, 4 };
+	struct note_png_sample *s = ctx;
 
-	if (g->ctype < 0 || g->ctype > 6 || chans[g->ctype] == 0)
-		return -1;
-	g->channels = chans[g->ctype];
-	if (!(g->depth == 8 || g->depth == 16 ||
-	      ((g->ctype == 0 || g->ctype == 3) && (g->depth == 1 || g->depth == 2 || g->depth == 4))) ||
-	    (g->ctype == 3 && g->depth == 16))
-		return -1;
-	g->rowbytes = ((size_t)g->w * (size_t)g->channels * (size_t)g->depth + 7) / 8;
-	g->unit = g->channels * g->depth / 8 > 0 ? g->channels * g->depth / 8 : 1;
-	return 0;
-}
-
-/* Walks the chunks: IHDR and PLTE read; fn gets each IDAT's data. */
-static int note_png_chunks(const unsigned char *p, size_t n, struct note_png *g,
-			   int (*fn)(void *ctx, const unsigned char *d, size_t len), void *ctx)
-{
-	size_t off = 8;
-
-	while (off + 12 <= n) {
-		size_t len = note_be32(p + off);
-		const unsigned char *type = p + off + 4, *d = p + off + 8;
-
-		if (len > n - off - 12)
-			return -1;
-		if (memcmp(type, "IHDR", 4) == 0 && len >= 13) {
-			g->w = (int)note_be32(d);
-			g->h = (int)note_be32(d + 4);
-			g->depth = d[8];
-			g->ctype = d[9];
-			g->interlace = d[12];
-		} else if (memcmp(type, "PLTE", 4) == 0 && len % 3 == 0 && len <= 768) {
-			memcpy(g->plte, d, len);
-			g->nplte = (int)(len / 3);
-		} else if (memcmp(type, "IDAT", 4) == 0 && fn && fn(ctx, d, len) != 0) {
-			return 0;
-		} else if (memcmp(type, "IEND", 4) == 0) {
-			return 0;
-		}
-		off += 12 + len;
-	}
-	return 0;
-}
-
-static unsigned note_sample(const struct note_png *g, const unsigned char *line, int x, int k)
-{
-	if (g->depth == 8)
-		return line[(size_t)x * (size_t)g->channels + (size_t)k];
-	if (g->depth == 16)
-		return line[((size_t)x * (size_t)g->channels + (size_t)k) * 2];
-	/* 1, 2 or 4 bits, one channel: packed from the high bits. */
-	{
-		size_t bit = (size_t)x * (size_t)g->depth;
-		unsigned v = line[bit / 8] >> (8 - g->depth - (int)(bit % 8)) & ((1u << g->depth) - 1);
-
-		return g->ctype == 3 ? v : v * 255 / ((1u << g->depth) - 1);
-	}
-}
-
-static void note_pixel(const struct note_png *g, const unsigned char *line, int x,
-		       struct note_hist *hs)
-{
-	unsigned v = note_sample(g, line, x, 0);
-
-	switch (g->ctype) {
-	case 0:
-		note_hist_add(hs, v, v, v);
-		break;
-	case 3:
-		if ((int)v < g->nplte)
-			note_hist_add(hs, g->plte[v][0], g->plte[v][1], g->plte[v][2]);
-		break;
-	case 4:
-		if (note_sample(g, line, x, 1) >= 128)
-			note_hist_add(hs, v, v, v);
-		break;
-	default:  /* 2 and 6: RGB, with alpha for 6 */
-		if (g->ctype == 2 || note_sample(g, line, x, 3) >= 128)
-			note_hist_add(hs, v, note_sample(g, line, x, 1), note_sample(g, line, x, 2));
-		break;
-	}
-}
-
-static int note_paeth(int a, int b, int c)
-{
-	int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
-
-	return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-}
-
-static void note_row_done(struct note_rows *r)
-{
-	const struct note_png *g = r->png;
-	unsigned char *line = r->cur + 1, *up = r->prev + 1, *tmp;
-	int f = r->cur[0];
-
-	for (size_t i = 0; i < g->rowbytes; i++) {
-		int a = i >= (size_t)g->unit ? line[i - (size_t)g->unit] : 0, b = up[i];
-		int c = i >= (size_t)g->unit ? up[i - (size_t)g->unit] : 0;
-
-		switch (f) {
-		case 0: break;
-		case 1: line[i] = (unsigned char)(line[i] + a); break;
-		case 2: line[i] = (unsigned char)(line[i] + b); break;
-		case 3: line[i] = (unsigned char)(line[i] + (a + b) / 2); break;
-		case 4: line[i] = (unsigned char)(line[i] + note_paeth(a, b, c)); break;
-		default: r->bad = 1; return;
-		}
-	}
-	if (r->y % r->sy == 0)
-		for (int x = 0; x < g->w; x += r->sx)
-			note_pixel(g, line, x, r->hs);
-	tmp = r->prev;
-	r->prev = r->cur;
-	r->cur = tmp;
-	r->have = 0;
-	r->y++;
-}
-
-static void note_rows_feed(struct note_rows *r, const unsigned char *d, size_t n)
-{
-	size_t row = r->png->rowbytes + 1;
-
-	while (n > 0 && !r->bad && r->y < r->png->h) {
-		size_t take = row - r->have < n ? row - r->have : n;
-
-		memcpy(r->cur + r->have, d, take);
-		r->have += take;
-		d += take;
-		n -= take;
-		if (r->have == row)
-			note_row_done(r);
-	}
-}
-
-struct note_inflate {
-	z_stream z;
-	struct note_rows *rows;
-	int done;
-};
-
-/* One IDAT's data through the inflater. Nonzero to stop. */
-static int note_idat(void *ctx, const unsigned char *d, size_t len)
-{
-	struct note_inflate *in = ctx;
-	unsigned char out[16384];
-	int rc;
-
-	in->z.next_in = (unsigned char *)d;
-	in->z.avail_in = (uInt)len;
-	do {
-		in->z.next_out = out;
-		in->z.avail_out = sizeof out;
-		rc = inflate(&in->z, Z_NO_FLUSH);
-		if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
-			return in->rows->bad = 1;
-		note_rows_feed(in->rows, out, sizeof out - in->z.avail_out);
-		if (rc == Z_STREAM_END || in->rows->y >= in->rows->png->h || in->rows->bad)
-			return in->done = 1;
-	} while (in->z.avail_in > 0 || in->z.avail_out == 0);
+	if (y % s->step == 0)
+		for (int x = 0; x < w; x += s->step)
+			if (rgba[x * 4 + 3] >= 128)
+				note_hist_add(s->hs, rgba[x * 4], rgba[x * 4 + 1], rgba[x * 4 + 2]);
 	return 0;
 }
 
 static int note_png_colours(const unsigned char *p, size_t n, struct note_img_info *out)
 {
-	struct note_png g = { 0 };
-	struct note_rows r = { .png = &g };
-	struct note_inflate in = { .rows = &r };
-	uint64_t pixels, step = 1;
+	struct note_png_sample s = { xcalloc(1, sizeof *s.hs), 1 };
+	uint64_t pixels;
+	int w = 0, h = 0, rc;
 
-	if (note_png_chunks(p, n, &g, NULL, NULL) < 0 || !note_size_ok(g.w, g.h) ||
-	    note_png_layout(&g) < 0)
-		return snprintf(out->why, sizeof out->why, "PNG 文件头不完整或不受支持"), -1;
-	if (g.interlace)
-		return snprintf(out->why, sizeof out->why, "隔行扫描的 PNG，未读取像素"), -1;
-	pixels = (uint64_t)g.w * (uint64_t)g.h;
-	if (pixels > NOTE_IMG_MAX_PIXELS)
-		return snprintf(out->why, sizeof out->why, "图片太大，未读取像素"), -1;
-	while (pixels / (step * step) > 1024 * 1024)
-		step++;
-	r.sx = r.sy = (int)step;
-	r.hs = xcalloc(1, sizeof *r.hs);
-	r.cur = xcalloc(g.rowbytes + 1, 1);
-	r.prev = xcalloc(g.rowbytes + 1, 1);
-	if (inflateInit(&in.z) == Z_OK) {
-		note_png_chunks(p, n, &g, note_idat, &in);
-		inflateEnd(&in.z);
-	} else {
-		r.bad = 1;
+	if (note_png_size(p, n, &w, &h) == 0) {
+		pixels = (uint64_t)w * (uint64_t)h;
+		while (pixels / ((uint64_t)s.step * (uint64_t)s.step) > 1024 * 1024)
+			s.step++;
 	}
-	if (!r.bad && r.hs->pixels > 0)
-		note_hist_result(r.hs, out);
-	else
+	rc = png_read_rows(p, n, NOTE_IMG_MAX_PIXELS, &w, &h, note_png_row, &s);
+	if (rc == PNG_E_INTERLACED)
+		snprintf(out->why, sizeof out->why, "隔行扫描的 PNG，未读取像素");
+	else if (rc == PNG_E_TOO_LARGE)
+		snprintf(out->why, sizeof out->why, "图片太大，未读取像素");
+	else if (rc == PNG_E_FORMAT || rc == PNG_E_LAYOUT || !note_size_ok(w, h))
+		snprintf(out->why, sizeof out->why, "PNG 文件头不完整或不受支持");
+	else if (rc != PNG_OK || s.hs->pixels == 0)
 		snprintf(out->why, sizeof out->why, "PNG 像素数据无法解压");
-	free(r.hs);
-	free(r.cur);
-	free(r.prev);
+	else
+		note_hist_result(s.hs, out);
+	free(s.hs);
 	return out->npalette > 0 ? 0 : -1;
 }
 

@@ -23,19 +23,23 @@ int main(void)
 	ok(back.w == 5 && back.h == 3, "to the same size");
 	ok(back.rgba && memcmp(back.rgba, img.rgba, 5 * 3 * 4) == 0, "and the same pixels");
 	png_image_free(&back);
-	is_int(png_decode((unsigned char *)out.data, out.len, 10, &back, why, sizeof why), -1,
-	       "more pixels than allowed: refused");
+	ok(png_decode((unsigned char *)out.data, out.len, 10, &back, why, sizeof why) == PNG_E_TOO_LARGE,
+	   "more pixels than allowed: refused");
 	ok(strstr(why, "too many") != NULL, "  because: %s", why);
-	is_int(png_decode((unsigned char *)out.data, out.len - 20, 1000, &back, why, sizeof why), -1,
-	       "a truncated PNG: refused");
-	is_int(png_decode((const unsigned char *)"GIF89a......", 12, 1000, &back, why, sizeof why), -1,
-	       "not a PNG: refused");
+	ok(png_decode((unsigned char *)out.data, out.len - 20, 1000, &back, why, sizeof why) < 0,
+	   "a truncated PNG: refused");
+	ok(png_decode((const unsigned char *)"GIF89a......", 12, 1000, &back, why, sizeof why) ==
+	   PNG_E_FORMAT, "not a PNG: refused");
 	ok(strstr(why, "not a PNG") != NULL, "  because: %s", why);
-	/* The same image claiming 16 bits a channel. */
+	/* The same image claiming to be interlaced, then 16 bits a channel. */
+	out.data[8 + 8 + 12] = 1;
+	ok(png_decode((unsigned char *)out.data, out.len, 1000, &back, why, sizeof why) ==
+	   PNG_E_INTERLACED, "interlaced: refused");
+	ok(strstr(why, "interlaced") != NULL, "  because: %s", why);
+	out.data[8 + 8 + 12] = 0;
 	out.data[8 + 8 + 8] = 16;
-	is_int(png_decode((unsigned char *)out.data, out.len, 1000, &back, why, sizeof why), -1,
-	       "16-bit: refused");
-	ok(strstr(why, "8-bit") != NULL, "  because: %s", why);
+	ok(png_decode((unsigned char *)out.data, out.len, 1000, &back, why, sizeof why) == PNG_E_DATA,
+	   "16-bit header over 8-bit rows: the data does not fit, refused");
 	buf_free(&out);
 	free(img.rgba);
 	return tap_done();
