@@ -231,9 +231,9 @@ def proc_pgid(pid):
     return int(stat[stat.rindex(")") + 2:].split()[2])
 
 
-def proc_children(ppid):
-    """Live children of ppid, as a sorted list of pids."""
-    out = []
+def live_parents():
+    """{pid: parent pid} of every live (not zombie) process."""
+    out = {}
     for d in os.listdir("/proc"):
         if not d.isdigit():
             continue
@@ -243,9 +243,14 @@ def proc_children(ppid):
         except OSError:
             continue
         fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[1]) == ppid and fields[0] not in ("Z", "X"):
-            out.append(int(d))
-    return sorted(out)
+        if fields[0] not in ("Z", "X"):
+            out[int(d)] = int(fields[1])
+    return out
+
+
+def proc_children(ppid):
+    """Live children of ppid, as a sorted list of pids."""
+    return sorted(pid for pid, parent in live_parents().items() if parent == ppid)
 
 
 def group_members(pgid):

@@ -118,17 +118,8 @@ def apache_template(relpath, defines, directives=None):
 def descendants(pid):
     """Live descendants of pid."""
     kids = {}
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % d) as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if fields[0] not in ("Z", "X"):
-            kids.setdefault(int(fields[1]), []).append(int(d))
+    for child, parent in avtest.live_parents().items():
+        kids.setdefault(parent, []).append(child)
     out, todo = [], [pid]
     while todo:
         for k in kids.get(todo.pop(), []):
