@@ -2,6 +2,8 @@
  *
  * Served on fd 0 when a web server spawns the process (lighttpd bin-path,
  * mod_fcgid), or on the socket given with -l (spawn-fcgi, systemd, by hand).
+ * With -w N the process becomes a prefork parent (prefork.c) and the N
+ * children it forks run everything below on the same listening socket.
  * Signal handlers go in before FCGX_Init so libfcgi keeps them: SIGPIPE is
  * ignored (a client that left is seen as a failed write), SIGTERM/SIGINT/
  * SIGUSR1 let the current request finish and then end the process. */
@@ -25,6 +27,7 @@
 #include "worker.h"
 #include "kb/kb.h"
 #include "prov/prov.h"
+#include "prefork.h"
 #include "wf/builtin.h"
 
 #define MAIN_REOPEN_MS 5000
@@ -112,6 +115,10 @@ static void main_serve_one(struct app *app, FCGX_Request *fr)
 	struct req r;
 	enum problem p;
 
+	/* The client's port ties a request cut short by a dying worker to
+	 * that worker in the log (the chaos soak reads it). */
+	log_debug("accepted a request from port %s",
+		  FCGX_GetParam("REMOTE_PORT", fr->envp) ? FCGX_GetParam("REMOTE_PORT", fr->envp) : "-");
 	main_ensure_store(app);
 	p = req_init(&r, &app->conf, fr->envp, in, out);
 	r.app = app;
@@ -156,11 +163,13 @@ static int main_loop(struct app *app, int fd)
 
 static void main_usage(FILE *f)
 {
-	fprintf(f, "usage: aivista.fcgi [-c FILE] [-l ADDRESS] [-b BACKLOG] [-t] [-V]\n"
+	fprintf(f, "usage: aivista.fcgi [-c FILE] [-l ADDRESS] [-b BACKLOG] [-w N] [-t] [-V]\n"
 		   "  -c FILE     configuration (default: $AIVISTA_CONF, else %s/aivista.conf)\n"
 		   "  -l ADDRESS  listen on ADDRESS (:PORT, HOST:PORT or a socket path) instead\n"
 		   "              of the socket a web server passes on standard input\n"
 		   "  -b BACKLOG  listen backlog with -l (default 128)\n"
+		   "  -w N        run N workers on the one listening socket, under a parent\n"
+		   "              that restarts any that dies (default: this process serves)\n"
 		   "  -t          check the configuration and exit\n"
 		   "  -V          print the version and exit\n", AV_SYSCONFDIR);
 }
@@ -183,17 +192,43 @@ static int main_config(struct app *app, const char *path, int check_only)
 	return rc;
 }
 
+/* The listening socket: opened from -l ADDRESS, else standard input,
+ * which must be one. Returns 0 or the exit status. */
+static int main_listen(const char *listen_addr, int backlog, int *fd)
+{
+	*fd = 0;
+	if (listen_addr) {
+		*fd = FCGX_OpenSocket(listen_addr, backlog);
+		if (*fd < 0) {
+			log_error("cannot listen on %s: %s", listen_addr, strerror(errno));
+			return 1;
+		}
+	} else if (FCGX_IsCGI()) {
+		fprintf(stderr, "aivista.fcgi: standard input is not a FastCGI socket: "
+				"run it from a web server, or give -l ADDRESS\n");
+		return 2;
+	}
+	return 0;
+}
+
 int worker_main(int argc, char **argv)
 {
 	static struct app app;
 	const char *conf_path = NULL, *listen_addr = NULL;
-	int opt, check_only = 0, backlog = 128, fd = 0, rc;
+	int opt, check_only = 0, backlog = 128, fd = 0, rc, workers = 0, is_child = 0;
 
-	while ((opt = getopt(argc, argv, "c:l:b:tVh")) != -1) {
+	while ((opt = getopt(argc, argv, "c:l:b:w:tVh")) != -1) {
 		switch (opt) {
 		case 'c': conf_path = optarg; break;
 		case 'l': listen_addr = optarg; break;
 		case 'b': backlog = atoi(optarg) > 0 ? atoi(optarg) : 128; break;
+		case 'w':
+			workers = atoi(optarg);
+			if (workers < 1 || workers > PREFORK_MAX) {
+				fprintf(stderr, "aivista.fcgi: -w takes 1 to %d\n", PREFORK_MAX);
+				return 2;
+			}
+			break;
 		case 't': check_only = 1; break;
 		case 'V': printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION); return 0;
 		case 'h': main_usage(stdout); return 0;
@@ -204,21 +239,20 @@ int worker_main(int argc, char **argv)
 		return 1;
 	if (check_only)
 		return 0;
+	rc = main_listen(listen_addr, backlog, &fd);
+	if (rc != 0)
+		return rc;
+	if (workers > 0) {
+		rc = prefork_run(workers, &is_child);
+		if (!is_child)
+			return rc;
+	}
+	/* Signal handlers after FCGX_IsCGI (in main_listen), which runs
+	 * FCGX_Init: libfcgi's own handlers are replaced by these. */
 	main_signals();
 	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || FCGX_Init() != 0) {
 		log_error("library initialisation failed");
 		return 1;
-	}
-	if (listen_addr) {
-		fd = FCGX_OpenSocket(listen_addr, backlog);
-		if (fd < 0) {
-			log_error("cannot listen on %s: %s", listen_addr, strerror(errno));
-			return 1;
-		}
-	} else if (FCGX_IsCGI()) {
-		fprintf(stderr, "aivista.fcgi: standard input is not a FastCGI socket: "
-				"run it from a web server, or give -l ADDRESS\n");
-		return 2;
 	}
 	main_listen_fd = fd;
 	app.start_ms = clock_mono_ms();
