@@ -5,12 +5,14 @@ keeps all its state in a temporary AIVISTA_HOME."""
 
 import json
 import os
+import signal
+import stat
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
-from avtest import proc_alive, proc_children  # noqa: E402
+from avtest import pool_workers, proc_alive, proc_children  # noqa: E402
 
 WORKERS = 2
 
@@ -62,6 +64,83 @@ class Instance:
                 self.t.diag(out)
 
 
+def mode(path):
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def check_private(t, a):
+    """The store and the logs are the user's alone."""
+    for rel in ("store", "log"):
+        p = os.path.join(a.home, rel)
+        t.is_(oct(mode(p)), oct(0o700), "%s/ is created 0700" % rel)
+    for rel in ("log/access.log", "log/error.log", "log/worker.log"):
+        p = os.path.join(a.home, rel)
+        m = mode(p) if os.path.exists(p) else None
+        t.ok(m is not None and m & 0o077 == 0,
+             "%s is readable by its owner only (%s)" % (rel, oct(m) if m is not None else "missing"))
+
+
+def thread_requests(a):
+    """Starts a thread, then reads it back by every URL that names it.
+    Returns its ID."""
+    status, _, body = avtest.http_request(
+        a.port, "POST", "/api/agent/stream",
+        json.dumps({"workflow": "image", "input": {"text": "水彩风景"}}),
+        {"Content-Type": "application/json"}, timeout=60)
+    tid = None
+    for ev in avtest.SSEReader(iter([body])):
+        if isinstance(ev["data"], dict) and ev["data"].get("threadId"):
+            tid = ev["data"]["threadId"]
+            break
+    if tid:
+        a.get("/api/threads/" + tid)
+        a.get("/api/threads/" + tid + "/history")
+        a.get("/api/agent/stream?threadId=%s&lastEventId=0" % tid)
+    return tid
+
+
+def check_access_log(t, a):
+    """Thread IDs are bearer credentials: after requests that carry one in
+    the path and in the query, the access log has the requests but not
+    the ID."""
+    tid = thread_requests(a)
+    log = os.path.join(a.home, "log", "access.log")
+
+    def logged():
+        text = avtest.tail(log, 1000000)
+        return text if text.count("GET /api/threads/* ") >= 2 else None
+    text = avtest.wait_for(logged, 10) or avtest.tail(log, 1000000)
+    t.ok(tid is not None, "a thread was started through the quickstart")
+    if not t.ok(text.count("GET /api/threads/* ") >= 2 and "GET /api/agent/stream " in text,
+                "the access log has the requests, thread paths masked"):
+        t.diag(text[-2000:])
+    t.ok(tid is not None and tid not in text and "threadId" not in text,
+         "the access log has neither the thread ID nor the query string")
+    half = tid[:20] if tid else "-"
+    t.ok(half not in text, "...nor any part of the ID")
+
+
+def check_worker_log(t, a, pid):
+    """A worker's crash leaves a line in log/worker.log (lighttpd's
+    server.breakagelog; a daemonized lighttpd otherwise sends the workers'
+    standard error to /dev/null), and the worker is replaced."""
+    before = pool_workers(pid)
+    if not before:
+        t.ok(False, "a worker to kill")
+        return
+    victim = before[0]
+    os.kill(victim, signal.SIGKILL)
+    log = os.path.join(a.home, "log", "worker.log")
+    line = avtest.wait_for(lambda: [l for l in avtest.tail(log, 1000000).splitlines()
+                                    if "worker %d killed by signal 9" % victim in l], 10)
+    t.ok(line, "a worker killed with SIGKILL: worker.log says so (%s)" % (line or ["no line"])[0])
+    after = avtest.wait_for(lambda: len(pool_workers(pid)) == WORKERS and victim not in
+                            pool_workers(pid) and pool_workers(pid), 10)
+    t.ok(after, "...and it is replaced (%s -> %s)" % (before, after))
+    status, _, _ = a.get("/api/health")
+    t.is_(status, 200, "...and health answers")
+
+
 def main(t):
     if avtest.lighttpd_path() is None:
         t.skip_all("no lighttpd (set LIGHTTPD or install lighttpd)")
@@ -83,9 +162,11 @@ def main(t):
     t.ok(status == 200 and b"<title>AiVista</title>" in body, "the app is served at /")
 
     pid = a.lighttpd_pid()
-    workers = proc_children(pid) if pid else []
+    parents = proc_children(pid) if pid else []
+    workers = pool_workers(pid) if pid else []
     t.ok(pid and proc_alive(pid), "lighttpd runs, pid file in AIVISTA_HOME/run")
-    t.is_(len(workers), WORKERS, "AIVISTA_WORKERS=%d workers" % WORKERS)
+    t.is_(len(parents), 1, "lighttpd runs one process, the prefork parent")
+    t.is_(len(workers), WORKERS, "AIVISTA_WORKERS=%d workers under it" % WORKERS)
     home_files = [os.path.join(a.home, p) for p in
                   ("aivista.conf", "lighttpd.conf", "store", "log/error.log")]
     t.ok(all(os.path.exists(p) for p in home_files),
@@ -94,6 +175,10 @@ def main(t):
         conf = f.read()
     t.like(conf, r"(?m)^dir = %s$" % os.path.join(a.home, "store"),
            "the generated aivista.conf keeps the store in AIVISTA_HOME")
+
+    check_private(t, a)
+    check_access_log(t, a)
+    check_worker_log(t, a, pid)
 
     rc, out = a.run("status")
     t.is_(rc, 0, "status while running: exit status 0")
@@ -124,7 +209,7 @@ def main(t):
     rc, out = a.run("stop")
     t.is_(rc, 0, "stop: exit status 0")
     t.ok(not proc_alive(pid), "stop: lighttpd is gone")
-    t.is_([p for p in workers if proc_alive(p)], [], "stop: its workers are gone")
+    t.is_([p for p in parents + workers if proc_alive(p)], [], "stop: its workers are gone")
     try:
         a.get("/api/health")
         refused = False

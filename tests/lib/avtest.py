@@ -253,6 +253,12 @@ def proc_children(ppid):
     return sorted(pid for pid, parent in live_parents().items() if parent == ppid)
 
 
+def pool_workers(pid):
+    """The serving workers under a web server's pid: the children of its
+    children, each of which is a prefork parent (aivista.fcgi -w N)."""
+    return sorted(w for p in proc_children(pid) for w in proc_children(p))
+
+
 def group_members(pgid):
     """Live processes in process group pgid."""
     out = []
@@ -556,7 +562,11 @@ class Lighttpd:
         return self.proc.pid if self.proc else None
 
     def worker_pids(self):
-        """The workers lighttpd runs now."""
+        """The workers that serve now (children of the prefork parent)."""
+        return pool_workers(self.proc.pid) if self.proc else []
+
+    def parent_pids(self):
+        """The processes lighttpd itself runs: the prefork parent."""
         return proc_children(self.proc.pid) if self.proc else []
 
     def request(self, method, path, body=None, headers=None, timeout=REQUEST_TIMEOUT):
