@@ -167,7 +167,7 @@ static void prefork_stop(struct prefork_slot *slots, int n, int sig)
 	int left = 0, status;
 	pid_t pid;
 
-	log_info("stopping %d workers (signal %d)", n, sig);
+	log_info("stopping %d workers", n);
 	for (int i = 0; i < n; i++) {
 		if (slots[i].pid != 0) {
 			kill(slots[i].pid, sig == SIGUSR1 ? SIGUSR1 : SIGTERM);

@@ -9,6 +9,7 @@ points until that endpoint exists."""
 
 import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -116,9 +117,43 @@ def main(t):
     t.ok(not proc_alive(pid), "lighttpd is gone")
     t.is_([p for p in workers if proc_alive(p)], [], "no worker left running")
     t.is_(avtest.group_members(pid), [], "nothing left in lighttpd's process group")
-    errors = [line for line in avtest.tail(srv.error_log, 200).splitlines()
+    lines = avtest.tail(srv.worker_log, 200).splitlines()
+    t.ok(len([l for l in lines if "worker ready" in l]) >= WORKERS,
+         "the workers' standard error is in log/worker.log (server.breakagelog)")
+    errors = [line for line in lines
               if "aivista[" in line and (" error " in line or "signal" in line)]
     t.is_(errors, [], "no worker logged an error")
+
+    check_worker_log(t, t.tmpdir("lighttpd-nostore"))
+
+
+def check_worker_log(t, d):
+    """A store that cannot be opened: the 503 the client gets has its line,
+    with the reason, in log/worker.log (without server.breakagelog the
+    workers' standard error is lost)."""
+    blocker = avtest.write_file(os.path.join(d, "not-a-directory"), "x")
+    srv = Lighttpd(t, d, workers=1, settings={"store": {"dir": os.path.join(blocker, "store")}})
+    srv.port = avtest.free_port()
+    srv._write_conf()
+    out = open(srv.out_log, "ab")
+    srv.proc = subprocess.Popen([srv.binary, "-D", "-f", srv.conf], stdin=subprocess.DEVNULL,
+                                stdout=out, stderr=subprocess.STDOUT, env=avtest.clean_env(),
+                                start_new_session=True)
+    out.close()
+    t.cleanup(srv.stop)
+
+    def answered():
+        try:
+            return srv.get("/api/health", timeout=5)
+        except OSError:
+            return None
+    got = avtest.wait_for(answered, avtest.START_TIMEOUT, 0.1)
+    status = got[0] if got else None
+    t.is_(status, 503, "a store that cannot be opened: health answers 503")
+    line = avtest.wait_for(lambda: [l for l in avtest.tail(srv.worker_log, 1000).splitlines()
+                                    if " error " in l and "store" in l], 10)
+    t.ok(line, "...and log/worker.log has the worker's error line (%s)" % (line or ["none"])[0])
+    srv.stop()
 
 
 if __name__ == "__main__":

@@ -501,6 +501,8 @@ class Lighttpd:
         self.worker_conf = write_file(os.path.join(dir, "aivista.conf"), conf_from_sample(s))
         self.conf = os.path.join(dir, "lighttpd.conf")
         self.error_log = os.path.join(self.log_dir, "error.log")
+        self.worker_log = os.path.join(self.log_dir, "worker.log")
+        self.access_log = os.path.join(self.log_dir, "access.log")
         self.out_log = os.path.join(self.log_dir, "lighttpd.out")
         self.proc = None
         self.port = None
@@ -539,7 +541,7 @@ class Lighttpd:
             state = wait_for(self._ready, START_TIMEOUT, 0.1)
             if state == "ready":
                 return self
-            logs = tail(self.error_log) + tail(self.out_log)
+            logs = tail(self.error_log) + tail(self.worker_log) + tail(self.out_log)
             self.stop()
             if state == "exited" and "in use" in logs and attempt < 2:
                 continue
