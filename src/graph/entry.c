@@ -69,6 +69,13 @@ static const char *entry_status(const struct run *run)
 	return s ? s : "";
 }
 
+static int entry_purge_fn(struct store *s, DB_TXN *txn, void *p)
+{
+	const struct run *run = p;
+
+	return store_thread_purge(s, txn, run->tid);
+}
+
 /* The workflow's initial state; assets it stored for a refused input are
  * removed again. */
 static json_t *entry_init(struct run *run, const json_t *input, char *err, size_t errlen)
@@ -81,16 +88,8 @@ static json_t *entry_init(struct run *run, const json_t *input, char *err, size_
 	ctx.node = "init";
 	ctx.input = input;
 	state = run->wf->init(&ctx, input, err, errlen);
-	if (state == NULL) {
-		DB_TXN *txn = NULL;
-
-		if (run->st->env->txn_begin(run->st->env, NULL, &txn, 0) == 0) {
-			if (store_thread_purge(run->st, txn, run->tid) == 0)
-				txn->commit(txn, 0);
-			else
-				txn->abort(txn);
-		}
-	}
+	if (state == NULL)
+		store_txn(run->st, entry_purge_fn, run);
 	return state;
 }
 

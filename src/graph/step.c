@@ -47,25 +47,32 @@ json_t *step_interrupt_new(const char *kind, const char *question, const char *r
 			 "allowCustomInput", 1, "editable", editable ? editable : json_object());
 }
 
+struct step_asset {
+	const uint8_t *tid;
+	const char *ctype;
+	const void *data;
+	size_t len;
+	char id[STORE_ASSET_ID_LEN + 1];
+};
+
+static int step_asset_fn(struct store *s, DB_TXN *txn, void *p)
+{
+	struct step_asset *a = p;
+
+	return store_asset_put(s, txn, a->tid, a->ctype, a->data, a->len, a->id);
+}
+
 int step_asset_put(struct step_ctx *c, const char *ctype, const void *data, size_t len,
 		   char *id, size_t idlen)
 {
-	char aid[STORE_ASSET_ID_LEN + 1];
-	DB_TXN *txn = NULL;
-	struct store *s = c->run->st;
-	int rc = s->env->txn_begin(s->env, NULL, &txn, 0);
+	struct step_asset a = { c->run->tid, ctype, data, len, "" };
+	int rc = store_txn(c->run->st, step_asset_fn, &a);
 
-	if (rc == 0)
-		rc = store_asset_put(s, txn, c->run->tid, ctype, data, len, aid);
-	if (rc == 0)
-		rc = txn->commit(txn, 0);
-	else if (txn)
-		txn->abort(txn);
 	if (rc) {
 		log_error("storing an asset: %s", db_strerror(rc));
 		return -1;
 	}
-	snprintf(id, idlen, "%s", aid);
+	snprintf(id, idlen, "%s", a.id);
 	return 0;
 }
 

@@ -73,33 +73,50 @@ int store_asset_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], 
 	return rc == DB_KEYEXIST ? 0 : rc;
 }
 
+struct store_asset_get_ctx {
+	uint8_t key[STORE_ASSET_KEY];
+	DBT v;
+};
+
+static int store_asset_get_fn(struct store *s, DB_TXN *txn, void *p)
+{
+	struct store_asset_get_ctx *g = p;
+	DBT k = { 0 };
+
+	free(g->v.data);
+	g->v.data = NULL;
+	g->v.flags = DB_DBT_MALLOC;
+	k.data = g->key;
+	k.size = sizeof g->key;
+	return s->assets->get(s->assets, txn, &k, &g->v, DB_READ_COMMITTED);
+}
+
 int store_asset_get(struct store *s, const char *id, char **ctype, void **data, size_t *len)
 {
-	uint8_t key[STORE_ASSET_KEY];
+	struct store_asset_get_ctx g;
 	size_t got = 0;
-	DBT k = { 0 }, v = { 0 };
 	uint8_t *p;
 	int rc;
 
+	memset(&g, 0, sizeof g);
 	if (strlen(id) != STORE_ASSET_ID_LEN ||
-	    sodium_base642bin(key, sizeof key, id, STORE_ASSET_ID_LEN, NULL, &got, NULL,
-			      STORE_ASSET_B64) != 0 || got != sizeof key)
+	    sodium_base642bin(g.key, sizeof g.key, id, STORE_ASSET_ID_LEN, NULL, &got, NULL,
+			      STORE_ASSET_B64) != 0 || got != sizeof g.key)
 		return DB_NOTFOUND;
-	k.data = key;
-	k.size = sizeof key;
-	v.flags = DB_DBT_MALLOC;
-	rc = s->assets->get(s->assets, NULL, &k, &v, DB_READ_COMMITTED);
-	if (rc)
+	rc = store_txn(s, store_asset_get_fn, &g);
+	if (rc) {
+		free(g.v.data);
 		return rc;
-	p = v.data;
-	if (v.size < 1u + p[0]) {
-		free(v.data);
+	}
+	p = g.v.data;
+	if (g.v.size < 1u + p[0]) {
+		free(g.v.data);
 		return DB_NOTFOUND;
 	}
 	*ctype = xstrndup((const char *)p + 1, p[0]);
-	*len = v.size - 1 - p[0];
+	*len = g.v.size - 1 - p[0];
 	*data = xmalloc(*len ? *len : 1);
 	memcpy(*data, p + 1 + p[0], *len);
-	free(v.data);
+	free(g.v.data);
 	return 0;
 }

@@ -33,35 +33,52 @@ static long long store_cache_exp(const DBT *v)
 	return e;
 }
 
+/* One read or write of an entry, in the transaction store_txn gives. */
+struct store_cache_op {
+	uint8_t key[STORE_CACHE_KEY];
+	DBT v;                /* get: the value read (malloc'd); put: the value */
+	int put;
+};
+
+static int store_cache_fn(struct store *s, DB_TXN *txn, void *p)
+{
+	struct store_cache_op *op = p;
+	DBT k = { 0 };
+
+	k.data = op->key;
+	k.size = sizeof op->key;
+	if (op->put)
+		return s->cache->put(s->cache, txn, &k, &op->v, 0);
+	free(op->v.data);
+	op->v.data = NULL;
+	op->v.flags = DB_DBT_MALLOC;
+	return s->cache->get(s->cache, txn, &k, &op->v, DB_READ_COMMITTED);
+}
+
 int store_cache_get(struct store *s, const char *ns, const char *text, json_t **out)
 {
-	uint8_t key[STORE_CACHE_KEY];
-	DBT k = { 0 }, v = { 0 };
+	struct store_cache_op op = { .put = 0 };
 	int rc;
 
 	*out = NULL;
-	store_cache_key(key, ns, text);
-	k.data = key;
-	k.size = sizeof key;
-	v.flags = DB_DBT_MALLOC;
-	rc = s->cache->get(s->cache, NULL, &k, &v, DB_READ_COMMITTED);
+	store_cache_key(op.key, ns, text);
+	rc = store_txn(s, store_cache_fn, &op);
+	if (rc == 0 && op.v.size > 8 && store_cache_exp(&op.v) > clock_wall_ms())
+		*out = json_loadb((const char *)op.v.data + 8, op.v.size - 8, 0, NULL);
+	free(op.v.data);
 	if (rc)
 		return rc;
-	if (v.size > 8 && store_cache_exp(&v) > clock_wall_ms())
-		*out = json_loadb((const char *)v.data + 8, v.size - 8, 0, NULL);
-	free(v.data);
 	return *out ? 0 : DB_NOTFOUND;
 }
 
 int store_cache_put(struct store *s, const char *ns, const char *text, const json_t *value,
 		    long long ttl_ms)
 {
-	uint8_t key[STORE_CACHE_KEY];
+	struct store_cache_op op = { .put = 1 };
 	long long exp = clock_wall_ms() + ttl_ms;
 	char *json = json_dumps(value, JSON_COMPACT);
 	size_t n = json ? strlen(json) : 0;
 	uint8_t *buf;
-	DBT k = { 0 }, v = { 0 };
 	int rc;
 
 	if (json == NULL)
@@ -71,46 +88,55 @@ int store_cache_put(struct store *s, const char *ns, const char *text, const jso
 		buf[i] = (uint8_t)(exp & 0xff);
 	memcpy(buf + 8, json, n);
 	free(json);
-	store_cache_key(key, ns, text);
-	k.data = key;
-	k.size = sizeof key;
-	v.data = buf;
-	v.size = (u_int32_t)(8 + n);
-	rc = s->cache->put(s->cache, NULL, &k, &v, 0);
+	store_cache_key(op.key, ns, text);
+	op.v.data = buf;
+	op.v.size = (u_int32_t)(8 + n);
+	rc = store_txn(s, store_cache_fn, &op);
 	free(buf);
 	return rc;
 }
 
-int store_cache_prune(struct store *s, int max)
+struct store_cache_prune_ctx {
+	int max, n;
+	long long now;
+};
+
+static int store_cache_prune_fn(struct store *s, DB_TXN *txn, void *p)
 {
+	struct store_cache_prune_ctx *pc = p;
+	uint8_t start[STORE_CACHE_KEY];
 	DBC *c = NULL;
 	DBT k = { 0 }, v = { 0 };
-	long long now = clock_wall_ms();
-	int n = 0, seen = 0, rc;
+	int seen = 0, rc;
 
+	pc->n = 0;
 	/* Entries are in hash order: look at a window from a random place. */
-	rc = s->cache->cursor(s->cache, NULL, &c, 0);
+	rc = s->cache->cursor(s->cache, txn, &c, 0);
 	if (rc)
-		return -1;
-	{
-		uint8_t start[STORE_CACHE_KEY];
-
-		randombytes_buf(start, sizeof start);
-		k.data = start;
-		k.size = sizeof start;
-		k.ulen = sizeof start;
-		k.flags = DB_DBT_USERMEM;
-		v.flags = DB_DBT_MALLOC;
-		rc = c->get(c, &k, &v, DB_SET_RANGE);
-		while (rc == 0 && seen++ < max * 8 && n < max) {
-			if (store_cache_exp(&v) <= now && c->del(c, 0) == 0)
-				n++;
-			free(v.data);
-			v.data = NULL;
-			rc = c->get(c, &k, &v, DB_NEXT);
-		}
+		return rc;
+	randombytes_buf(start, sizeof start);
+	k.data = start;
+	k.size = sizeof start;
+	k.ulen = sizeof start;
+	k.flags = DB_DBT_USERMEM;
+	v.flags = DB_DBT_MALLOC;
+	rc = c->get(c, &k, &v, DB_SET_RANGE);
+	while (rc == 0 && seen++ < pc->max * 8 && pc->n < pc->max) {
+		if (store_cache_exp(&v) <= pc->now && (rc = c->del(c, 0)) == 0)
+			pc->n++;
 		free(v.data);
+		v.data = NULL;
+		if (rc == 0)
+			rc = c->get(c, &k, &v, DB_NEXT);
 	}
+	free(v.data);
 	c->close(c);
-	return n;
+	return rc == DB_NOTFOUND ? 0 : rc;
+}
+
+int store_cache_prune(struct store *s, int max)
+{
+	struct store_cache_prune_ctx pc = { max, 0, clock_wall_ms() };
+
+	return store_txn(s, store_cache_prune_fn, &pc) == 0 ? pc.n : -1;
 }

@@ -131,8 +131,8 @@ static int store_ckpt_read(struct store *s, DB_TXN *txn, const uint8_t tid[STORE
 	return *rec ? 0 : DB_NOTFOUND;
 }
 
-int store_ckpt_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step,
-		   json_t **state, json_t **meta)
+static int store_ckpt_load(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step,
+			   json_t **state, json_t **meta)
 {
 	json_t *chain[STORE_FULL_EVERY + 1];
 	int n = 0, rc = 0;
@@ -164,6 +164,37 @@ int store_ckpt_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], l
 	for (int i = 0; i < n; i++)
 		json_decref(chain[i]);
 	return rc;
+}
+
+struct store_ckpt_get_ctx {
+	const uint8_t *tid;
+	long step;
+	json_t **state, **meta;
+};
+
+static int store_ckpt_get_fn(struct store *s, DB_TXN *txn, void *p)
+{
+	struct store_ckpt_get_ctx *g = p;
+
+	json_decref(*g->state);
+	if (g->meta) {
+		json_decref(*g->meta);
+		*g->meta = NULL;
+	}
+	return store_ckpt_load(s, txn, g->tid, g->step, g->state, g->meta);
+}
+
+int store_ckpt_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step,
+		   json_t **state, json_t **meta)
+{
+	struct store_ckpt_get_ctx g = { tid, step, state, meta };
+
+	if (txn)
+		return store_ckpt_load(s, txn, tid, step, state, meta);
+	*state = NULL;
+	if (meta)
+		*meta = NULL;
+	return store_txn(s, store_ckpt_get_fn, &g);
 }
 
 int store_ckpt_history(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long latest,

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "store/store.h"
@@ -27,13 +29,15 @@ static void store_errcall(const DB_ENV *env, const char *prefix, const char *msg
 	log_warn("berkeley db: %s", msg);
 }
 
+/* A panic is reported as DB_EVENT_REG_PANIC when another process's open
+ * found a dead one and is recovering the environment. */
 static void store_panic(DB_ENV *env, u_int32_t event, void *info)
 {
 	struct store *s = env->app_private;
 
-	if (event == DB_EVENT_PANIC && s) {
+	if ((event == DB_EVENT_PANIC || event == DB_EVENT_REG_PANIC) && s && !s->panicked) {
 		s->panicked = 1;
-		log_error("berkeley db environment panicked: this worker exits after its request");
+		log_error("berkeley db environment panicked: this worker reopens it");
 	}
 }
 
@@ -92,6 +96,8 @@ static int store_open_dbs(struct store *s)
 	return rc;
 }
 
+static void store_env_close(struct store *s);
+
 static void store_close_dbs(struct store *s)
 {
 	DB **dbs[] = { &s->threads, &s->ckpts, &s->events, &s->assets, &s->expiry, &s->cache };
@@ -103,11 +109,62 @@ static void store_close_dbs(struct store *s)
 	}
 }
 
+/* One process opens at a time (a lock on the directory): a process that
+ * finds the environment panicked recovers it in its open, and no other
+ * one may join or recover it meanwhile. */
+static int store_dir_lock(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno != EINTR) {
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+/* DB_REGISTER with DB_FAILCHK: a process that finds a dead one registered
+ * runs failchk, which aborts its transactions and releases its locks
+ * while the others go on. Only when failchk cannot (the dead process was
+ * inside the library) does the environment panic, and the open recovers
+ * it (DB_RECOVER applies only then); so does an open that finds the
+ * environment already panicked. */
+static int store_env_open(struct store *s)
+{
+	u_int32_t flags = DB_CREATE | DB_INIT_TXN | DB_INIT_LOCK | DB_INIT_LOG | DB_INIT_MPOOL |
+			  DB_THREAD | DB_REGISTER | DB_FAILCHK | DB_RECOVER;
+	int lock = store_dir_lock(s->conf->store_dir), rc;
+
+	if (lock < 0)
+		return errno ? errno : EIO;
+	rc = db_env_create(&s->env, 0);
+	if (rc == 0)
+		rc = store_configure(s, s->conf);
+	if (rc == 0)
+		rc = s->env->open(s->env, s->conf->store_dir, flags, 0600);
+	close(lock);
+	if (rc == 0)
+		rc = store_open_dbs(s);
+	if (rc != 0)
+		store_env_close(s);
+	return rc;
+}
+
+static void store_env_close(struct store *s)
+{
+	store_close_dbs(s);
+	if (s->env)
+		s->env->close(s->env, 0);
+	s->env = NULL;
+}
+
 struct store *store_open(const struct conf *c, char *err, size_t errlen)
 {
 	struct store *s = xcalloc(1, sizeof *s);
-	u_int32_t flags = DB_CREATE | DB_INIT_TXN | DB_INIT_LOCK | DB_INIT_LOG | DB_INIT_MPOOL |
-			  DB_THREAD | DB_REGISTER | DB_RECOVER;
 	int rc;
 
 	if (mkdir(c->store_dir, 0700) < 0 && errno != EEXIST) {
@@ -115,25 +172,15 @@ struct store *store_open(const struct conf *c, char *err, size_t errlen)
 		free(s);
 		return NULL;
 	}
-	rc = db_env_create(&s->env, 0);
-	if (rc == 0)
-		rc = store_configure(s, c);
-	if (rc == 0)
-		rc = s->env->open(s->env, c->store_dir, flags, 0600);
-	if (rc == 0)
-		rc = s->env->failchk(s->env, 0);
-	if (rc == 0)
-		rc = store_open_dbs(s);
+	s->conf = c;
+	rc = store_env_open(s);
 	if (rc != 0) {
 		snprintf(err, errlen, "cannot open the store in %s: %s", c->store_dir, db_strerror(rc));
-		store_close_dbs(s);
-		if (s->env)
-			s->env->close(s->env, 0);
 		free(s);
 		return NULL;
 	}
-	/* A recovery this open ran (a dead process was registered) panics the
-	 * other processes' handles, not this new one. */
+	/* A recovery this open ran panics the other processes' handles, not
+	 * this new one. */
 	s->panicked = 0;
 	s->last_ckpt_ms = clock_mono_ms();
 	s->thread_ttl_ms = c->thread_ttl * 1000;
@@ -149,27 +196,45 @@ void store_close(struct store *s)
 {
 	if (s == NULL)
 		return;
-	store_close_dbs(s);
-	if (s->env)
-		s->env->close(s->env, 0);
+	store_env_close(s);
 	free(s);
+}
+
+int store_reopen(struct store *s)
+{
+	int rc;
+
+	store_env_close(s);
+	rc = store_env_open(s);
+	if (rc != 0) {
+		log_error("the store could not be reopened: %s", db_strerror(rc));
+		return rc;
+	}
+	s->panicked = 0;
+	s->reopens++;
+	log_warn("the store was reopened after a panic (%d so far)", s->reopens);
+	return 0;
+}
+
+/* A panicked environment is reopened before use; 0 when usable. */
+int store_usable(struct store *s)
+{
+	if (s->env == NULL || s->panicked)
+		return store_reopen(s) == 0 ? 0 : DB_RUNRECOVERY;
+	return 0;
+}
+
+static int store_ping_fn(struct store *s, DB_TXN *txn, void *ctx)
+{
+	return 0;
 }
 
 int store_ping(struct store *s, char *err, size_t errlen)
 {
-	DB_TXN_STAT *st = NULL;
-	int rc;
+	int rc = store_txn(s, store_ping_fn, NULL);
 
-	if (s->panicked) {
-		snprintf(err, errlen, "environment needs recovery");
-		return -1;
-	}
-	rc = s->env->txn_stat(s->env, &st, 0);
-	free(st);
 	if (rc != 0) {
 		snprintf(err, errlen, "%s", db_strerror(rc));
-		if (rc == DB_RUNRECOVERY)
-			s->panicked = 1;
 		return -1;
 	}
 	return 0;
@@ -180,6 +245,8 @@ void store_maintain(struct store *s)
 	long long now = clock_mono_ms();
 	int rc = 0;
 
+	if (store_usable(s) != 0)
+		return;
 	/* Cheap when little log was written: Berkeley DB checks the volume
 	 * itself. A checkpoint flushes the cache and lets old logs go. */
 	if (s->txns_since_ckpt > 0) {
@@ -197,14 +264,25 @@ void store_maintain(struct store *s)
 		log_warn("store maintenance: %s", db_strerror(rc));
 }
 
+/* A panic seen by a transaction: the environment is reopened once per
+ * store_txn, and the transaction runs again in the new one. */
+static int store_txn_panic(struct store *s, int *reopened)
+{
+	s->panicked = 1;
+	if (*reopened)
+		return DB_RUNRECOVERY;
+	*reopened = 1;
+	return store_reopen(s) == 0 ? 0 : DB_RUNRECOVERY;
+}
+
 int store_txn(struct store *s, int (*fn)(struct store *s, DB_TXN *txn, void *ctx), void *ctx)
 {
-	int rc = 0;
+	int rc = 0, reopened = 0;
 
 	for (int attempt = 0; attempt < STORE_TXN_TRIES; attempt++) {
 		DB_TXN *txn = NULL;
 
-		if (s->panicked)
+		if ((s->panicked || s->env == NULL) && store_txn_panic(s, &reopened) != 0)
 			return DB_RUNRECOVERY;
 		rc = s->env->txn_begin(s->env, NULL, &txn, 0);
 		if (rc == 0) {
@@ -215,8 +293,9 @@ int store_txn(struct store *s, int (*fn)(struct store *s, DB_TXN *txn, void *ctx
 				txn->abort(txn);
 		}
 		if (rc == DB_RUNRECOVERY) {
-			s->panicked = 1;
-			return rc;
+			if (store_txn_panic(s, &reopened) != 0)
+				return DB_RUNRECOVERY;
+			continue;
 		}
 		if (rc == 0)
 			s->txns_since_ckpt++;
@@ -224,8 +303,9 @@ int store_txn(struct store *s, int (*fn)(struct store *s, DB_TXN *txn, void *ctx
 			return rc;
 		/* A lock held too long may belong to a dead process: release it. */
 		if (rc == DB_LOCK_NOTGRANTED && s->env->failchk(s->env, 0) == DB_RUNRECOVERY) {
-			s->panicked = 1;
-			return DB_RUNRECOVERY;
+			if (store_txn_panic(s, &reopened) != 0)
+				return DB_RUNRECOVERY;
+			continue;
 		}
 		usleep((useconds_t)(1000 * (1 << attempt) + rand() % 1000));
 	}

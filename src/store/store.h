@@ -1,7 +1,9 @@
 /* The Berkeley DB environment shared by every worker process: opened once
- * per process (DB_REGISTER + DB_RECOVER so a crashed peer is recovered),
+ * per process (DB_REGISTER + DB_FAILCHK: a dead peer's transactions and
+ * locks are cleaned up by failchk; recovery only when failchk cannot),
  * with deadlock detection, lock and transaction timeouts, failchk for dead
- * processes, and regular checkpoints with automatic log removal. */
+ * processes, and regular checkpoints with automatic log removal. A
+ * process that finds the environment panicked reopens it (see store_txn). */
 #ifndef AV_STORE_H
 #define AV_STORE_H
 #include <stddef.h>
@@ -25,14 +27,24 @@ struct store {
 	int sync;                /* durability = sync */
 	long long last_ckpt_ms;
 	int txns_since_ckpt;
-	int panicked;            /* DB_RUNRECOVERY seen: this process must exit */
+	int panicked;            /* DB_RUNRECOVERY seen and not yet reopened */
+	int reopens;             /* times the environment was reopened after a panic */
+	const struct conf *conf; /* what it was opened with (it outlives the store) */
 };
 
 /* Opens (creating) the environment in conf->store_dir. NULL on failure,
- * with err filled. */
+ * with err filled. c must outlive the store. */
 struct store *store_open(const struct conf *c, char *err, size_t errlen);
 void store_close(struct store *s);
-/* 0 when the environment answers; else -1 with err filled. */
+/* Closes every handle and opens the environment again (recovering it when
+ * it panicked). 0, or a Berkeley DB error: the handles are then closed
+ * and the next use tries again (store_usable). */
+int store_reopen(struct store *s);
+/* Before using the handles outside store_txn: reopens a panicked
+ * environment. 0 when usable, else DB_RUNRECOVERY. */
+int store_usable(struct store *s);
+/* 0 when the environment answers (reopened if it had panicked); else -1
+ * with err filled. */
 int store_ping(struct store *s, char *err, size_t errlen);
 /* Checkpoints once 2 MiB of log have been written since the last one (old
  * log files go with it) and runs failchk every few seconds. Cheap
@@ -40,8 +52,11 @@ int store_ping(struct store *s, char *err, size_t errlen);
  * its answer, never inside one. */
 void store_maintain(struct store *s);
 /* Runs fn inside a transaction, retrying on deadlock or lock timeout a
- * bounded number of times. fn returns 0 or a Berkeley DB error. Returns
- * 0, or the last error (DB_RUNRECOVERY marks the store panicked). */
+ * bounded number of times. fn returns 0 or a Berkeley DB error. When the
+ * environment panicked (before or during fn), it is reopened once and fn
+ * runs again in the new one: fn must change nothing outside the
+ * transaction but its own outputs. Returns 0, or the last error
+ * (DB_RUNRECOVERY: the environment could not be reopened). */
 int store_txn(struct store *s, int (*fn)(struct store *s, DB_TXN *txn, void *ctx), void *ctx);
 
 
@@ -52,7 +67,8 @@ void store_key(uint8_t *out, const uint8_t tid[STORE_TID], uint64_t n, int nbyte
 
 /* --- threads (threads.c) ------------------------------------------------ */
 /* *rec: new reference. DB_NOTFOUND when there is none. flags: 0 or DB_RMW
- * (read for update: the write lock is taken now, avoiding deadlocks). */
+ * (read for update: the write lock is taken now, avoiding deadlocks).
+ * Without txn, the read runs in a store_txn of its own. */
 int store_thread_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], json_t **rec,
 		     u_int32_t flags);
 /* Writes rec (borrowed), setting its "exp" from status and "updated", and
@@ -67,7 +83,8 @@ void store_expiry_key(uint8_t key[8 + STORE_TID], long long exp, const uint8_t t
  * history are dropped. */
 int store_ckpt_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step,
 		   const json_t *meta, const json_t *state, const json_t *prev);
-/* The state at step: new reference in *state, meta (new) when asked. */
+/* The state at step: new reference in *state, meta (new) when asked.
+ * Without txn, the read runs in a store_txn of its own. */
 int store_ckpt_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step,
 		   json_t **state, json_t **meta);
 /* Checkpoints newest first, each {step, parent, node, next, status, ts, state}: new. */

@@ -6,8 +6,8 @@
 #include "util/log.h"
 
 
-int store_thread_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], json_t **rec,
-		     u_int32_t flags)
+static int store_thread_read(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], json_t **rec,
+			     u_int32_t flags)
 {
 	DBT k = { 0 }, v = { 0 };
 	json_error_t jerr;
@@ -27,6 +27,31 @@ int store_thread_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID],
 		return DB_NOTFOUND;
 	}
 	return 0;
+}
+
+struct store_thread_get_ctx {
+	const uint8_t *tid;
+	json_t **rec;
+	u_int32_t flags;
+};
+
+static int store_thread_get_fn(struct store *s, DB_TXN *txn, void *p)
+{
+	struct store_thread_get_ctx *g = p;
+
+	json_decref(*g->rec);
+	return store_thread_read(s, txn, g->tid, g->rec, g->flags);
+}
+
+int store_thread_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], json_t **rec,
+		     u_int32_t flags)
+{
+	struct store_thread_get_ctx g = { tid, rec, flags };
+
+	if (txn)
+		return store_thread_read(s, txn, tid, rec, flags);
+	*rec = NULL;
+	return store_txn(s, store_thread_get_fn, &g);
 }
 
 /* How long a record lives after its last update, by status. */
