@@ -4,19 +4,31 @@ bounded time, while workers are killed at random moments with SIGKILL and
 SIGTERM and clients hang up and reconnect. Pauses are answered by confirms
 that lighttpd sends to whichever worker it likes.
 
+The workers share one listening socket under a prefork parent (the
+shipped lighttpd configuration), so a killed worker may cost the request
+it was serving and nothing else. Every request of the soak is recorded,
+and every answer that is not 2xx, every connection dropped and every
+stream cut or ending in an error event counts as a failure, unless it was
+on a worker killed with SIGKILL: its X-AiVista-Worker header names that
+worker, or, dropped before any header, the worker's "accepted a request
+from port P" log line (log/worker.log) names it. Each SIGKILLed worker
+excuses at most one request, the one it was serving; a SIGTERMed worker
+finishes its request and excuses none.
+
 At the end every thread is driven to completion, and a checker proves:
 each thread completed; what every client received (durable events, by id)
 equals the thread's stored log, with no gap, no duplicate and the same
 order; no transaction or lock is left in the environment (db_stat); a new
 worker opens the environment with no manual recovery.
 
-CHAOS_SECONDS (default 20) sets the length, CHAOS_CLIENTS (default 6) the
-number of concurrent clients."""
+CHAOS_SECONDS (default 20) sets the length, CHAOS_CLIENTS (default 9) the
+number of concurrent clients, CHAOS_WORKERS (default 3) the workers."""
 
 import http.client
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -29,7 +41,8 @@ from avtest import SSEReader  # noqa: E402
 
 TEST_WORKER = os.path.join(avtest.TOP_BUILDDIR, "tests", "engine", "aivista-test.fcgi")
 SECONDS = float(os.environ.get("CHAOS_SECONDS", "20"))
-CLIENTS = int(os.environ.get("CHAOS_CLIENTS", "6"))
+CLIENTS = int(os.environ.get("CHAOS_CLIENTS", "9"))
+WORKERS = int(os.environ.get("CHAOS_WORKERS", "3"))
 KILLS = os.environ.get("CHAOS_KILL", "1") == "1"
 HANGUPS = os.environ.get("CHAOS_HANGUP", "1") == "1"
 
@@ -61,40 +74,108 @@ class Thread:
         return max(self.events) if self.events else 0
 
 
+# Last events a stream ends with when the worker ends it.
+FINAL = ("[DONE]", "workflow_yield", "workflow_paused")
+
+RECORDS = []
+RECORDS_LOCK = threading.Lock()
+
+
+class Record:
+    """One request of the soak and how it ended."""
+
+    def __init__(self, method, path):
+        self.method, self.path = method, path
+        self.port = None        # the client's local port (REMOTE_PORT at the worker)
+        self.status = None
+        self.pid = None         # X-AiVista-Worker
+        self.failure = None     # None, or what went wrong
+        self.t0 = time.time()
+        with RECORDS_LOCK:
+            RECORDS.append(self)
+
+    def fail(self, what):
+        if self.failure is None:
+            self.failure = what
+
+
+def exchange(port, method, path, body=None, timeout=60):
+    """Sends one request: (Record, connection, response or None)."""
+    rec = Record(method, path)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.connect()
+        rec.port = conn.sock.getsockname()[1]
+        headers = {"Content-Type": "application/json"} if body else {}
+        conn.request(method, path, body=body, headers=headers)
+        resp = conn.getresponse()
+    except (OSError, http.client.HTTPException, ValueError) as e:
+        rec.fail("dropped before an answer (%s)" % type(e).__name__)
+        conn.close()
+        return rec, None, None
+    rec.status = resp.status
+    w = resp.getheader("X-AiVista-Worker")
+    rec.pid = int(w) if w and w.isdigit() else None
+    if not 200 <= resp.status < 300:
+        rec.fail("answered %d" % resp.status)
+    return rec, conn, resp
+
+
 def stream(port, method, path, body, th, hangup_after=None, timeout=60, started=None):
     """Reads one stream into th (a new thread's stream: th None, and the
     Thread made from its thread_start is appended to started); hangs up
     early after that many events. Returns True when it ended normally."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    rec, conn, resp = exchange(port, method, path, body, timeout)
+    if resp is None:
+        return False
     try:
-        headers = {"Content-Type": "application/json"} if body else {}
-        conn.request(method, path, body=body, headers=headers)
-        resp = conn.getresponse()
-        if resp.status != 200:
+        if rec.failure:
             resp.read()
             return False
-        n = 0
+        n, last = 0, None
         for ev in SSEReader(resp):
             if th is None and isinstance(ev["data"], dict) and ev["data"].get("type") == "thread_start":
                 th = Thread(ev["data"]["threadId"])
                 started.append(th)
             if th is not None:
                 th.take(ev)
+            d = ev["data"]
+            last = d.get("type") if isinstance(d, dict) else d
+            if last == "error":
+                rec.fail("error event %s" % (d.get("code") or d.get("message")))
             n += 1
             if hangup_after is not None and n >= hangup_after:
                 return False
-        return True
-    except (OSError, http.client.HTTPException, ValueError):
+        if last not in FINAL:
+            rec.fail("stream cut after %s" % last)
+            return False
+        return rec.failure is None
+    except (OSError, http.client.HTTPException, ValueError) as e:
+        rec.fail("stream dropped (%s)" % type(e).__name__)
         return False
     finally:
         conn.close()
 
 
-def thread_status(port, tid):
+def fetch(port, method, path, timeout=30):
+    """(status, body) of a plain request, recorded; (None, b"") if dropped."""
+    rec, conn, resp = exchange(port, method, path, None, timeout)
+    if resp is None:
+        return None, b""
     try:
-        status, _, body = avtest.http_request(port, "GET", "/api/threads/" + tid, timeout=30)
+        return resp.status, resp.read()
+    except (OSError, http.client.HTTPException, ValueError) as e:
+        rec.fail("dropped while reading (%s)" % type(e).__name__)
+        return None, b""
+    finally:
+        conn.close()
+
+
+def thread_status(port, tid):
+    status, body = fetch(port, "GET", "/api/threads/" + tid)
+    try:
         return json.loads(body) if status == 200 else None
-    except (OSError, http.client.HTTPException, ValueError):
+    except ValueError:
         return None
 
 
@@ -143,6 +224,7 @@ def client(port, deadline, rng, out, lock):
 
 
 def killer(lt, deadline, rng, kills):
+    """Kills a serving worker now and then; kills gets (pid, signal)."""
     while KILLS and time.time() < deadline:
         time.sleep(rng.uniform(0.5, 1.5))
         pids = lt.worker_pids()
@@ -152,9 +234,42 @@ def killer(lt, deadline, rng, kills):
         sig = rng.choice([signal.SIGKILL, signal.SIGKILL, signal.SIGTERM])
         try:
             os.kill(pid, sig)
-            kills.append(sig)
+            kills.append((pid, sig))
         except ProcessLookupError:
             pass
+
+
+def accepted_by(worker_log):
+    """{client port: [worker pids]} from the workers' "accepted" lines."""
+    out = {}
+    pat = re.compile(r"aivista\[(\d+)\] debug .*accepted a request from port (\d+)")
+    for line in avtest.tail(worker_log, 10 ** 7).splitlines():
+        m = pat.search(line)
+        if m:
+            out.setdefault(int(m.group(2)), []).append(int(m.group(1)))
+    return out
+
+
+def unexcused(records, kills, worker_log):
+    """The failed requests no SIGKILL explains, and the number excused.
+    A failure is on a killed worker when its X-AiVista-Worker header, or
+    (no header) the log line of the worker that accepted its connection,
+    names a worker killed with SIGKILL; each such worker excuses one."""
+    killed = set(pid for pid, sig in kills if sig == signal.SIGKILL)
+    ports = accepted_by(worker_log)
+    budget = dict((pid, 1) for pid in killed)
+    bad, excused = [], 0
+    for r in records:
+        if r.failure is None:
+            continue
+        pids = [r.pid] if r.pid else ports.get(r.port, [])
+        victim = next((p for p in pids if budget.get(p, 0) > 0), None)
+        if victim is not None:
+            budget[victim] -= 1
+            excused += 1
+        else:
+            bad.append(r)
+    return bad, excused
 
 
 def finish(port, th, rng):
@@ -169,8 +284,7 @@ def finish(port, th, rng):
 
 
 def stored_log(port, tid):
-    status, _, body = avtest.http_request(port, "GET", "/api/agent/stream?threadId=%s&lastEventId=0"
-                                          % tid, timeout=60)
+    status, body = fetch(port, "GET", "/api/agent/stream?threadId=%s&lastEventId=0" % tid, 60)
     return [(int(e["id"]), e["data"]) for e in SSEReader(iter([body])) if "id" in e]
 
 
@@ -192,12 +306,34 @@ def db_stat_active(store):
     return active, locks
 
 
+def check_failures(t, soak, after, kills, worker_log):
+    """No failed request but those a SIGKILLed worker was serving."""
+    failed = [r for r in soak if r.failure]
+    bad, excused = unexcused(soak, kills, worker_log)
+    kinds = {}
+    for r in failed:
+        k = r.failure.split(" (")[0]
+        kinds[k] = kinds.get(k, 0) + 1
+    t.diag("during the soak: %d requests, %d failed (%s), %d of them on a SIGKILLed worker"
+           % (len(soak), len(failed), kinds, excused))
+    for r in bad[:10]:
+        t.diag("  %s %s: %s (worker %s, port %s)" % (r.method, r.path[:60], r.failure, r.pid, r.port))
+    t.is_(len(bad), 0, "every request not on a SIGKILLed worker was answered 2xx and in full "
+          "(%d requests, %d kills)" % (len(soak), len(kills)))
+    late = [r for r in after if r.failure]
+    for r in late[:5]:
+        t.diag("  after: %s %s: %s (worker %s)" % (r.method, r.path[:60], r.failure, r.pid))
+    t.is_(len(late), 0, "once the kills stop, every request succeeds (%d requests)" % len(after))
+
+
 def main(t):
     if not os.access(TEST_WORKER, os.X_OK):
         raise avtest.SetupError("no test worker at %s" % TEST_WORKER)
     d = t.tmpdir("chaos")
-    lt = avtest.Lighttpd(t, d, workers=4, worker=TEST_WORKER,
-                         settings={"server": {"keepalive_ms": "500"}}).start()
+    lt = avtest.Lighttpd(t, d, workers=WORKERS, worker=TEST_WORKER,
+                         settings={"server": {"keepalive_ms": "500", "log_level": "debug"}}).start()
+    t.diag("lighttpd %d, prefork parent %s, workers %s" % (lt.pid, lt.parent_pids(),
+                                                          lt.worker_pids()))
     port = lt.port
     rng = random.Random(int(os.environ.get("CHAOS_SEED", "7")))
     deadline = time.time() + SECONDS
@@ -209,12 +345,14 @@ def main(t):
         w.start()
     for w in workers + [k]:
         w.join()
-    t.diag("threads started: %d, workers killed: %d (%d SIGKILL, %d SIGTERM)" % (
-        len(threads), len(kills), sum(1 for s in kills if s == signal.SIGKILL),
-        sum(1 for s in kills if s == signal.SIGTERM)))
+    soak = list(RECORDS)
+    t.diag("threads started: %d, requests: %d, workers killed: %d (%d SIGKILL, %d SIGTERM)" % (
+        len(threads), len(soak), len(kills), sum(1 for _, s in kills if s == signal.SIGKILL),
+        sum(1 for _, s in kills if s == signal.SIGTERM)))
     t.ok(len(threads) >= CLIENTS and len(kills) >= 3, "the soak ran threads while killing workers")
-    avtest.wait_for(lambda: len(lt.worker_pids()) >= 4 or None, 30)
+    avtest.wait_for(lambda: len(lt.worker_pids()) >= WORKERS or None, 30)
     unfinished = [th.tid for th in threads if not finish(port, th, rng)]
+    check_failures(t, soak, list(RECORDS[len(soak):]), kills, lt.worker_log)
     t.is_(unfinished, [], "every thread completed once driven on (%d threads)" % len(threads))
     mismatched, gaps, dupes = [], [], 0
     for th in threads:
