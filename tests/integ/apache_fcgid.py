@@ -133,6 +133,7 @@ def main(t):
     fig = ws.stream_checks(t, srv, side, LABEL, WORKERS, disconnect_slack=2.0, busy_limit=BUSY_S)
     ws.check_no_gzip(t, srv, LABEL)
     ws.check_body_sizes(t, srv, LABEL, MAX_BODY)
+    ws.check_access_logs(t, srv, LABEL)
     t.is_(srv.error_lines(r"busy timeout"), [],
           "%s: no worker was killed for FcgidBusyTimeout" % LABEL)
     pids = srv.worker_pids()

@@ -171,6 +171,7 @@ class Apache:
         for d in (self.log_dir, self.run_dir, self.docroot):
             os.makedirs(d, exist_ok=True)
         self.error_log = os.path.join(self.log_dir, "error.log")
+        self.api_log = os.path.join(self.log_dir, "aivista-access.log")
         self.out_log = os.path.join(self.log_dir, "apache.out")
         self.conf = os.path.join(dir, "httpd.conf")
         self.site = os.path.join(dir, "site.conf")
@@ -192,7 +193,8 @@ class Apache:
             "ErrorLog %s" % self.error_log,
             "LogLevel info",
             'LogFormat "%h %t \\"%r\\" %>s %b %D" timed',
-            "CustomLog %s/access.log timed" % self.log_dir,
+            # As the deployment notes say: API requests only in the app's log.
+            "CustomLog %s/access.log timed env=!aivista_api" % self.log_dir,
             "TypesConfig /etc/mime.types",
             "Timeout 60",
             "StartServers 1",
@@ -337,7 +339,8 @@ class ApacheFcgid(Apache):
         avtest.write_file(self.site, apache_template(
             os.path.join("contrib", "apache", "aivista-fcgid.conf"),
             {"url": self.url, "www": self.www, "worker": self.worker,
-             "conf": self.worker_conf, "workers": self.workers},
+             "conf": self.worker_conf, "workers": self.workers,
+             "access_log": self.api_log},
             self.directives))
 
 
@@ -370,7 +373,7 @@ class ApacheProxy(Apache):
         avtest.write_file(self.site, apache_template(
             os.path.join("contrib", "apache", "aivista-proxy.conf"),
             {"url": self.url, "www": self.www, "socket": self.sock,
-             "timeout": self.timeout}))
+             "timeout": self.timeout, "access_log": self.api_log}))
 
     def unit_command(self):
         """The worker's command line from contrib/systemd/aivista@.service,
@@ -814,6 +817,18 @@ def check_no_gzip(t, srv, label):
                          "one by one")
     t.ok("content-encoding" not in s.headers,
          "%s: the event stream is not compressed (no-gzip)" % label)
+
+
+def check_access_logs(t, srv, label):
+    """After the checks (threads read by path and by query), the access logs
+    have the API requests with thread paths masked, and no thread ID."""
+    api = avtest.tail(srv.api_log, 10 ** 6)
+    site = avtest.tail(os.path.join(srv.log_dir, "access.log"), 10 ** 6)
+    tid = re.compile(r"v1\.[A-Za-z0-9_-]{22}\.")
+    t.ok("/api/threads/* " in api and "/api/agent/stream " in api,
+         "%s: the API's access log has the requests, thread paths masked" % label)
+    t.ok(not tid.search(api + site) and "threadId" not in api + site,
+         "%s: no access log has a thread ID or a query string" % label)
 
 
 def stop_clean(t, srv, label):
