@@ -23,6 +23,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
+import fcgi_client  # noqa: E402
 from avtest import SSEReader  # noqa: E402
 
 TEST_WORKER = os.path.join(avtest.TOP_BUILDDIR, "tests", "engine", "aivista-test.fcgi")
@@ -359,20 +360,66 @@ def test_kill_mid_step(t, a, b, other_tid):
 
 
 def test_recovery_after_kill(t, d, b):
-    """A new process finds the killed one registered: it recovers the
-    environment; the old survivors then see the panic, answer 503 once
-    and exit, as the web server would respawn them."""
+    """A new process finds the killed one registered: failchk cleans up
+    after it, with no recovery, so the processes already running never
+    see a panic and answer as before."""
     fresh = avtest.Worker(t, d, name="d", settings=SETTINGS).start()
     h = fresh.request("GET", "/api/health").json()
-    t.is_(h.get("store", {}).get("reachable"), True, "a new worker recovered the environment")
+    t.is_(h.get("store", {}).get("reachable"), True, "a new worker opens the store after the kill")
     r = b.request("GET", "/api/health")
-    if r.status == 503:
-        t.ok(True, "an old worker reports the recovery as 503")
-        t.ok(avtest.wait_for(lambda: not b.alive() or None, 20), "and exits to be respawned")
-    else:
-        t.is_(r.status, 200, "an old worker still answers (no recovery was needed)")
-        t.ok(True, "no restart needed")
+    t.is_(r.status, 200, "an old worker still answers 200: no panic, no recovery")
+    t.ok(b.alive(), "and it keeps running")
     return fresh
+
+
+def test_step_crashes(t, d, other_tid):
+    """A step that takes down every worker that runs it: each takeover from
+    the dead worker counts; after max_step_crashes of them the thread
+    fails with step_crashed instead of taking down another worker."""
+    settings = dict(SETTINGS, engine=dict(SETTINGS["engine"], max_step_crashes="2"))
+    w = avtest.Worker(t, d, name="crash0", settings=settings).start()
+    resp, evs, tid = start_thread(w, topic="crash", crash="finish")
+    q = ask(evs)
+    t.ok(tid and q, "crash: the thread pauses before the node that crashes")
+    if not (tid and q):
+        return
+    crashes = 0
+    try:
+        post_json(w, "/api/agent/confirm", {"threadId": tid, "interruptId": q["interruptId"],
+                                            "action": "approve"})
+    except (OSError, EOFError, ValueError, fcgi_client.FcgiError):
+        pass
+    w.wait()
+    crashes += not w.alive()
+    last = None
+    for i in range(1, 5):
+        w = avtest.Worker(t, d, name="crash%d" % i, settings=settings).start()
+        try:
+            last = w.request("GET", "/api/agent/stream?threadId=" + tid,
+                             headers={"Last-Event-ID": "0"})
+        except (OSError, EOFError, ValueError, fcgi_client.FcgiError):
+            last = None
+        w.wait(3)
+        if w.alive():
+            break
+        crashes += 1
+    t.is_(crashes, 3, "crash: the step took down max_step_crashes + 1 = 3 workers")
+    t.ok(w.alive(), "crash: the next worker stays up")
+    evs = sse_events(last) if last is not None else []
+    errs = [e["data"] for e in evs if isinstance(e["data"], dict) and e["data"].get("type") == "error"]
+    t.is_([e.get("code") for e in errs], ["step_crashed"], "crash: the thread ends with step_crashed")
+    t.is_(errs[0].get("node") if errs else None, "finish", "crash: the error names the node")
+    t.is_(types(evs)[-1] if evs else None, "[DONE]", "crash: the stream ends")
+    st = w.request("GET", "/api/threads/" + tid).json()
+    t.is_(st.get("status"), "error", "crash: the thread's status is error")
+    again = sse_events(w.request("GET", "/api/agent/stream?threadId=" + tid))
+    t.is_(types(again)[-1] if again else None, "[DONE]", "crash: a later GET replays and ends")
+    t.ok(w.alive(), "crash: and takes down no worker")
+    t.is_(w.request("GET", "/api/threads/" + other_tid).json().get("status"), "paused",
+          "crash: another thread is untouched")
+    resp, evs, tid2 = start_thread(w, topic="after", pause=False)
+    t.is_(types(evs)[-1] if evs else None, "[DONE]", "crash: a new thread runs to its end")
+    w.kill()
 
 
 def test_expiry(t, d):
@@ -652,10 +699,12 @@ def main(t):
     test_kill_mid_step(t, a, b, other)
     b2 = test_recovery_after_kill(t, d, b)
     st = b2.request("GET", "/api/threads/" + other)
-    t.is_(st.json().get("status"), "paused", "after recovery the other thread is still paused")
+    t.is_(st.json().get("status"), "paused", "after the kill the other thread is still paused")
     r = post_json(b2, "/api/agent/confirm", {"threadId": other, "interruptId": ask(evs)["interruptId"],
                                              "action": "approve"})
     t.is_(types(sse_events(r))[-1], "[DONE]", "and it completes when confirmed")
+    resp, evs, other = start_thread(b2, topic="bystander 2")
+    test_step_crashes(t, d, other)
     for w in (b, c, b2):
         w.kill()
     test_expiry(t, d)
