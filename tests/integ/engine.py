@@ -16,7 +16,9 @@ import hashlib
 import hmac
 import json
 import os
+import shutil
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -372,6 +374,44 @@ def test_recovery_after_kill(t, d, b):
     return fresh
 
 
+def test_panic_reopen(t, d):
+    """The environment is recovered from outside (db_recover) while two
+    workers have it open, which panics their handles: each reopens it on
+    its next request and answers it, and keeps running."""
+    recover = shutil.which("db5.3_recover") or shutil.which("db_recover")
+    if recover is None:
+        t.skip("no db_recover", "panic: workers reopen the store")
+        return
+    store = os.path.join(d, "pstore")
+    settings = dict(SETTINGS, store={"dir": store})
+    a = avtest.Worker(t, d, name="pa", settings=settings).start()
+    b = avtest.Worker(t, d, name="pb", settings=settings).start()
+    resp, evs, tid = start_thread(a, topic="before the panic")
+    q = ask(evs)
+    t.ok(tid and q, "panic: a thread paused before")
+    if not (tid and q):
+        return
+    r = subprocess.run([recover, "-h", store], capture_output=True, text=True)
+    t.is_(r.returncode, 0, "panic: db_recover ran on the store in use")
+    st = b.request("GET", "/api/threads/" + tid)
+    t.is_((st.status, st.json().get("status")), (200, "paused"),
+          "panic: worker B's next request reopens the store and reads the thread")
+    r2 = post_json(a, "/api/agent/confirm", {"threadId": tid, "interruptId": q["interruptId"],
+                                             "action": "approve"})
+    evs2 = sse_events(r2)
+    t.is_((r2.status, types(evs2)[-1] if evs2 else None), (200, "[DONE]"),
+          "panic: worker A's next request (a confirm) commits and completes the thread")
+    t.is_(ids(evs2)[0] if ids(evs2) else None, ids(evs)[-1] + 1,
+          "panic: its events follow on the ones sent before, no repeat")
+    t.is_(a.request("GET", "/api/health").status, 200, "panic: worker A healthy")
+    t.is_(b.request("GET", "/api/health").status, 200, "panic: worker B healthy")
+    t.ok(a.alive() and b.alive(), "panic: both workers still running")
+    logs = open(a.log, errors="replace").read() + open(b.log, errors="replace").read()
+    t.ok("reopened after a panic" in logs, "panic: the workers logged the reopen")
+    a.kill()
+    b.kill()
+
+
 def test_step_crashes(t, d, other_tid):
     """A step that takes down every worker that runs it: each takeover from
     the dead worker counts; after max_step_crashes of them the thread
@@ -705,6 +745,7 @@ def main(t):
     t.is_(types(sse_events(r))[-1], "[DONE]", "and it completes when confirmed")
     resp, evs, other = start_thread(b2, topic="bystander 2")
     test_step_crashes(t, d, other)
+    test_panic_reopen(t, d)
     for w in (b, c, b2):
         w.kill()
     test_expiry(t, d)
