@@ -46,23 +46,5 @@ struct store *admin_store_open(struct admin *a)
  * process. */
 int admin_env_in_use(const char *dir, long *pid)
 {
-	char path[4096];
-	struct flock fl;
-	int fd, rc;
-
-	snprintf(path, sizeof path, "%s/__db.register", dir);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -1;
-	memset(&fl, 0, sizeof fl);
-	fl.l_type = F_WRLCK;
-	fl.l_whence = SEEK_SET;
-	rc = fcntl(fd, F_GETLK, &fl);
-	close(fd);
-	if (rc < 0)
-		return -1;
-	if (fl.l_type == F_UNLCK)
-		return 0;
-	*pid = (long)fl.l_pid;
-	return 1;
+	return store_env_in_use(dir, pid);
 }

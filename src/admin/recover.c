@@ -1,8 +1,8 @@
 /* aivista-admin recover [--fatal]: runs Berkeley DB recovery on the store
  * while no worker has it open (after a crash that left it needing
- * recovery, or with --fatal on a store restored from files). Workers run
- * normal recovery themselves when they find a dead peer registered; this
- * is for the cases they cannot handle. Afterwards the shared regions are
+ * recovery, or with --fatal on a store restored from files). Workers clean
+ * up after a dead peer themselves (failchk, or normal recovery when that
+ * is not enough); this is for the cases they cannot handle. Afterwards the shared regions are
  * removed, so the next worker creates them with its own settings, and the
  * store is opened once as a worker would open it, to check it. */
 #include "config.h"

@@ -70,6 +70,7 @@ static const struct conf_key conf_keys[] = {
 	K_LONG("engine", "steps_per_request", steps_per_request, "0", 0, 100000),
 	K_LONG("engine", "request_budget_ms", request_budget_ms, "25000", 10, 3600000),
 	K_LONG("engine", "max_iterations", max_iterations, "12", 1, 10000),
+	K_LONG("engine", "max_step_crashes", max_step_crashes, "2", 0, 1000),
 	K_LONG("engine", "node_timeout_ms", node_timeout_ms, "120000", 100, 3600000),
 	K_LONG("engine", "hitl_timeout_ms", hitl_timeout_ms, "0", 0, 31536000000L),
 	K_ENUM("engine", "hitl_default", hitl_default, "approve", "approve|reject"),

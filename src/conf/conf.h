@@ -45,6 +45,7 @@ struct conf {
 	long steps_per_request;
 	long request_budget_ms;
 	long max_iterations;
+	long max_step_crashes;  /* takeovers from a dead worker at one step before the thread fails */
 	long node_timeout_ms;
 	long hitl_timeout_ms;   /* 0: a pause waits until the thread expires */
 	char *hitl_default;     /* approve | reject: the decision taken at the timeout */

@@ -39,6 +39,8 @@ static int commit_lease(struct commit *c, json_t *rec, long long now)
 		return EAGAIN;
 	if (c->take_lease && !lease_free(rec, now))
 		return EBUSY;
+	if (c->take_lease)
+		lease_count_crash(rec);
 	if (c->release)
 		json_object_set_new(rec, "lease", json_null());
 	else if (c->need_lease || c->take_lease)
@@ -89,6 +91,7 @@ static int commit_fn(struct store *s, DB_TXN *txn, void *p)
 	if (rc == 0 && c->step >= 0) {
 		rc = store_ckpt_put(s, txn, c->run->tid, c->step, c->meta, c->run->state, c->prev);
 		json_object_set_new(rec, "step", json_integer(c->step));
+		lease_crash_clear(rec);
 	}
 	if (rc == 0)
 		rc = commit_events(c, s, txn, rec);

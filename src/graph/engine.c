@@ -295,6 +295,36 @@ static void run_end_stream(struct run *run, int yielded)
 	}
 }
 
+/* The step the thread is at took down the worker running it more than
+ * [engine] max_step_crashes times: the thread fails instead of taking down
+ * another. 0 when it did not. */
+static int run_crashed(struct run *run)
+{
+	long n = lease_crashes(run->rec);
+	const char *node = run_str(run->rec, "next");
+	struct commit c;
+	json_t *ev;
+
+	if (n <= run->app->conf.max_step_crashes)
+		return 0;
+	log_error("thread %s: node %s took down a worker %ld times: the thread fails", run->tid_str,
+		  node, n);
+	commit_init(&c, run);
+	c.need_lease = 1;
+	c.release = 1;
+	ev = run_event(run, "error", node);
+	json_object_set_new(ev, "code", json_string("step_crashed"));
+	json_object_set_new(ev, "message", json_string("this step stopped the server process running it "
+							"again and again ([engine] max_step_crashes)"));
+	json_array_append_new(c.events, ev);
+	json_object_set_new(c.changes, "status", json_string("error"));
+	json_object_set_new(c.changes, "next", json_null());
+	if (commit_run(&c) == 0)
+		run_send_committed(run, c.sent);
+	commit_free(&c);
+	return 1;
+}
+
 enum problem run_loop(struct run *run)
 {
 	const struct conf *cf = &run->app->conf;
@@ -312,6 +342,10 @@ enum problem run_loop(struct run *run)
 	}
 	if (run->pending == NULL)
 		run->pending = json_array();
+	if (run_crashed(run)) {
+		run_end_stream(run, 0);
+		return PB_OK;
+	}
 	while (strcmp(run_str(run->rec, "status"), "running") == 0) {
 		if (run->sse->broken)
 			break;

@@ -39,5 +39,12 @@ int lease_free(const json_t *rec, long long now_ms);
 /* Sets this process's lease in rec (a copy the caller writes). */
 void lease_set(json_t *rec, long long now_ms, long long ms);
 int lease_mine(const json_t *rec);
+/* Taking over the lease of a process that died (rec as read for the
+ * take): counts it against the step the thread was at, in rec's "crash"
+ * ({step, n}); a step that commits clears it (lease_crash_clear). */
+void lease_count_crash(json_t *rec);
+void lease_crash_clear(json_t *rec);
+/* How many times the thread's current step took down the worker running it. */
+long lease_crashes(const json_t *rec);
 
 #endif

@@ -31,6 +31,46 @@ int lease_free(const json_t *rec, long long now_ms)
 	return pid <= 0 || (kill(pid, 0) < 0 && errno == ESRCH);
 }
 
+/* The lease names another process that no longer exists. */
+static int lease_dead(const json_t *rec)
+{
+	json_t *l = json_object_get(rec, "lease");
+	pid_t pid;
+
+	if (!json_is_object(l))
+		return 0;
+	pid = (pid_t)json_integer_value(json_object_get(l, "pid"));
+	return pid > 0 && pid != getpid() && kill(pid, 0) < 0 && errno == ESRCH;
+}
+
+void lease_count_crash(json_t *rec)
+{
+	json_t *step = json_object_get(rec, "step");
+	json_t *crash = json_object_get(rec, "crash");
+	long n = 1;
+
+	if (!lease_dead(rec))
+		return;
+	if (json_is_object(crash) && json_equal(json_object_get(crash, "step"), step))
+		n = (long)json_integer_value(json_object_get(crash, "n")) + 1;
+	json_object_set_new(rec, "crash", json_pack("{s:O, s:i}", "step", step ? step : json_null(),
+						    "n", (int)n));
+}
+
+void lease_crash_clear(json_t *rec)
+{
+	json_object_del(rec, "crash");
+}
+
+long lease_crashes(const json_t *rec)
+{
+	json_t *crash = json_object_get(rec, "crash");
+
+	if (!json_is_object(crash) || !json_equal(json_object_get(crash, "step"), json_object_get(rec, "step")))
+		return 0;
+	return (long)json_integer_value(json_object_get(crash, "n"));
+}
+
 void lease_set(json_t *rec, long long now_ms, long long ms)
 {
 	json_object_set_new(rec, "lease", json_pack("{s:i, s:I}", "pid", (int)getpid(), "until",

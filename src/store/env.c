@@ -29,6 +29,12 @@ static void store_errcall(const DB_ENV *env, const char *prefix, const char *msg
 	log_warn("berkeley db: %s", msg);
 }
 
+/* What failchk reports it freed after a dead process. */
+static void store_msgcall(const DB_ENV *env, const char *msg)
+{
+	log_info("berkeley db: %s", msg);
+}
+
 /* A panic is reported as DB_EVENT_REG_PANIC when another process's open
  * found a dead one and is recovering the environment. */
 static void store_panic(DB_ENV *env, u_int32_t event, void *info)
@@ -54,6 +60,7 @@ static int store_configure(struct store *s, const struct conf *c)
 
 	env->app_private = s;
 	env->set_errcall(env, store_errcall);
+	env->set_msgcall(env, store_msgcall);
 	if ((rc = env->set_cachesize(env, 0, STORE_CACHE_BYTES, 1)) ||
 	    (rc = env->set_lg_max(env, STORE_LOG_FILE_BYTES)) ||
 	    (rc = env->set_lk_detect(env, DB_LOCK_DEFAULT)) ||
@@ -127,20 +134,75 @@ static int store_dir_lock(const char *dir)
 	return fd;
 }
 
-/* DB_REGISTER with DB_FAILCHK: a process that finds a dead one registered
- * runs failchk, which aborts its transactions and releases its locks
- * while the others go on. Only when failchk cannot (the dead process was
- * inside the library) does the environment panic, and the open recovers
- * it (DB_RECOVER applies only then); so does an open that finds the
- * environment already panicked. */
+int store_env_in_use(const char *dir, long *pid)
+{
+	char path[4096];
+	struct flock fl;
+	int fd, rc;
+
+	snprintf(path, sizeof path, "%s/__db.register", dir);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	memset(&fl, 0, sizeof fl);
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	rc = fcntl(fd, F_GETLK, &fl);
+	close(fd);
+	if (rc < 0)
+		return -1;
+	if (fl.l_type == F_UNLCK)
+		return 0;
+	*pid = (long)fl.l_pid;
+	return 1;
+}
+
+/* Joins the environment without registering and runs failchk, so a dead
+ * process is cleaned up before the registering open looks for it.
+ * Berkeley DB 5.3's first failchk after a death fails (EBUSY) freeing the
+ * dead process's open-database entries, though it frees them: the
+ * failchk that DB_REGISTER runs inside the open would then panic the
+ * environment; a second one here succeeds. */
+static void store_env_failchk(struct store *s)
+{
+	u_int32_t flags = DB_INIT_TXN | DB_INIT_LOCK | DB_INIT_LOG | DB_INIT_MPOOL | DB_THREAD;
+	int rc = db_env_create(&s->env, 0);
+
+	if (rc == 0)
+		rc = store_configure(s, s->conf);
+	if (rc == 0)
+		rc = s->env->open(s->env, s->conf->store_dir, flags, 0600);
+	if (rc == 0 && (rc = s->env->failchk(s->env, 0)) != 0 && rc != DB_RUNRECOVERY)
+		rc = s->env->failchk(s->env, 0);
+	if (rc != 0)
+		log_warn("failchk before opening the store: %s", db_strerror(rc));
+	if (s->env)
+		s->env->close(s->env, 0);
+	s->env = NULL;
+}
+
+/* DB_REGISTER: a process that finds a dead one registered cleans up after
+ * it. While other processes have the environment open, that is failchk
+ * (DB_FAILCHK), which aborts the dead one's transactions and releases its
+ * locks while the others go on; only when failchk cannot (the dead process
+ * was inside the library) does the environment panic and this open
+ * recover it. With no other process, recovery is harmless and right
+ * (after a crash of every process, or of the machine), and the open runs
+ * it. DB_RECOVER applies only in those cases, and to an environment found
+ * panicked. */
 static int store_env_open(struct store *s)
 {
 	u_int32_t flags = DB_CREATE | DB_INIT_TXN | DB_INIT_LOCK | DB_INIT_LOG | DB_INIT_MPOOL |
-			  DB_THREAD | DB_REGISTER | DB_FAILCHK | DB_RECOVER;
+			  DB_THREAD | DB_REGISTER | DB_RECOVER;
 	int lock = store_dir_lock(s->conf->store_dir), rc;
+	long pid = 0;
 
 	if (lock < 0)
 		return errno ? errno : EIO;
+	if (store_env_in_use(s->conf->store_dir, &pid) > 0) {
+		store_env_failchk(s);
+		flags |= DB_FAILCHK;
+	}
 	rc = db_env_create(&s->env, 0);
 	if (rc == 0)
 		rc = store_configure(s, s->conf);

@@ -40,6 +40,9 @@ void store_close(struct store *s);
  * it panicked). 0, or a Berkeley DB error: the handles are then closed
  * and the next use tries again (store_usable). */
 int store_reopen(struct store *s);
+/* 1 when another process has the environment in dir open (*pid: one of
+ * them), 0 when none has, -1 when it cannot be told. */
+int store_env_in_use(const char *dir, long *pid);
 /* Before using the handles outside store_txn: reopens a panicked
  * environment. 0 when usable, else DB_RUNRECOVERY. */
 int store_usable(struct store *s);

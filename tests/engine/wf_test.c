@@ -1,8 +1,10 @@
 /* A small workflow for the engine's tests and benchmarks, built only into
  * the test worker: a few counting steps, a draft, a pause for the human
  * (approve / reject / modify), and the end. Input knobs make it slow, make
- * it loop or fail, so tests can kill workers mid-step and hit limits. */
+ * it loop, fail, or crash the process in a node, so tests can kill workers
+ * mid-step and hit limits. */
 #include "config.h"
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,6 +21,15 @@ static int wt_fails_here(struct step_ctx *c)
 	const char *f = json_string_value(json_object_get(c->state, "fail"));
 
 	return f && strcmp(f, c->node) == 0;
+}
+
+/* "crash": a node's name: the process dies there (SIGSEGV), each time. */
+static void wt_crash_here(struct step_ctx *c)
+{
+	const char *f = json_string_value(json_object_get(c->state, "crash"));
+
+	if (f && strcmp(f, c->node) == 0)
+		raise(SIGSEGV);
 }
 
 /* Sleeps for the configured time in slices, with keep-alives. */
@@ -54,6 +65,8 @@ static json_t *wt_init(struct step_ctx *c, const json_t *input, char *err, size_
 		       "decisions");
 	if (json_is_string(json_object_get(input, "fail")))
 		json_object_set(st, "fail", json_object_get(input, "fail"));
+	if (json_is_string(json_object_get(input, "crash")))
+		json_object_set(st, "crash", json_object_get(input, "crash"));
 	if (json_is_string(json_object_get(input, "blob"))) {
 		const char *blob = json_string_value(json_object_get(input, "blob"));
 		char id[64];
@@ -82,8 +95,10 @@ static const char *wt_turn(struct step_ctx *c, json_t *state, const json_t *inpu
 
 static enum node_rc wt_prepare(struct step_ctx *c)
 {
-	json_t *ev = step_event(c, "thought_log");
+	json_t *ev;
 
+	wt_crash_here(c);
+	ev = step_event(c, "thought_log");
 	if (wt_fails_here(c))
 		return step_fail(c, "test_failure", "asked to fail in %s", c->node);
 	json_object_set_new(ev, "message", json_string("preparing"));
@@ -168,6 +183,7 @@ static enum node_rc wt_review(struct step_ctx *c)
 
 static enum node_rc wt_finish(struct step_ctx *c)
 {
+	wt_crash_here(c);
 	if (wt_fails_here(c))
 		return step_fail(c, "test_failure", "asked to fail in %s", c->node);
 	json_object_set(c->state, "result", json_object_get(c->state, "draft"));

@@ -16,13 +16,16 @@ import hashlib
 import hmac
 import json
 import os
+import shutil
 import signal
+import subprocess
 import sys
 import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
+import fcgi_client  # noqa: E402
 from avtest import SSEReader  # noqa: E402
 
 TEST_WORKER = os.path.join(avtest.TOP_BUILDDIR, "tests", "engine", "aivista-test.fcgi")
@@ -359,20 +362,104 @@ def test_kill_mid_step(t, a, b, other_tid):
 
 
 def test_recovery_after_kill(t, d, b):
-    """A new process finds the killed one registered: it recovers the
-    environment; the old survivors then see the panic, answer 503 once
-    and exit, as the web server would respawn them."""
+    """A new process finds the killed one registered: failchk cleans up
+    after it, with no recovery, so the processes already running never
+    see a panic and answer as before."""
     fresh = avtest.Worker(t, d, name="d", settings=SETTINGS).start()
     h = fresh.request("GET", "/api/health").json()
-    t.is_(h.get("store", {}).get("reachable"), True, "a new worker recovered the environment")
+    t.is_(h.get("store", {}).get("reachable"), True, "a new worker opens the store after the kill")
     r = b.request("GET", "/api/health")
-    if r.status == 503:
-        t.ok(True, "an old worker reports the recovery as 503")
-        t.ok(avtest.wait_for(lambda: not b.alive() or None, 20), "and exits to be respawned")
-    else:
-        t.is_(r.status, 200, "an old worker still answers (no recovery was needed)")
-        t.ok(True, "no restart needed")
+    t.is_(r.status, 200, "an old worker still answers 200: no panic, no recovery")
+    t.ok(b.alive(), "and it keeps running")
     return fresh
+
+
+def test_panic_reopen(t, d):
+    """The environment is recovered from outside (db_recover) while two
+    workers have it open, which panics their handles: each reopens it on
+    its next request and answers it, and keeps running."""
+    recover = shutil.which("db5.3_recover") or shutil.which("db_recover")
+    if recover is None:
+        t.skip("no db_recover", "panic: workers reopen the store")
+        return
+    store = os.path.join(d, "pstore")
+    settings = dict(SETTINGS, store={"dir": store})
+    a = avtest.Worker(t, d, name="pa", settings=settings).start()
+    b = avtest.Worker(t, d, name="pb", settings=settings).start()
+    resp, evs, tid = start_thread(a, topic="before the panic")
+    q = ask(evs)
+    t.ok(tid and q, "panic: a thread paused before")
+    if not (tid and q):
+        return
+    r = subprocess.run([recover, "-h", store], capture_output=True, text=True)
+    t.is_(r.returncode, 0, "panic: db_recover ran on the store in use")
+    st = b.request("GET", "/api/threads/" + tid)
+    t.is_((st.status, st.json().get("status")), (200, "paused"),
+          "panic: worker B's next request reopens the store and reads the thread")
+    r2 = post_json(a, "/api/agent/confirm", {"threadId": tid, "interruptId": q["interruptId"],
+                                             "action": "approve"})
+    evs2 = sse_events(r2)
+    t.is_((r2.status, types(evs2)[-1] if evs2 else None), (200, "[DONE]"),
+          "panic: worker A's next request (a confirm) commits and completes the thread")
+    t.is_(ids(evs2)[0] if ids(evs2) else None, ids(evs)[-1] + 1,
+          "panic: its events follow on the ones sent before, no repeat")
+    t.is_(a.request("GET", "/api/health").status, 200, "panic: worker A healthy")
+    t.is_(b.request("GET", "/api/health").status, 200, "panic: worker B healthy")
+    t.ok(a.alive() and b.alive(), "panic: both workers still running")
+    logs = open(a.log, errors="replace").read() + open(b.log, errors="replace").read()
+    t.ok("reopened after a panic" in logs, "panic: the workers logged the reopen")
+    a.kill()
+    b.kill()
+
+
+def test_step_crashes(t, d, other_tid):
+    """A step that takes down every worker that runs it: each takeover from
+    the dead worker counts; after max_step_crashes of them the thread
+    fails with step_crashed instead of taking down another worker."""
+    settings = dict(SETTINGS, engine=dict(SETTINGS["engine"], max_step_crashes="2"))
+    w = avtest.Worker(t, d, name="crash0", settings=settings).start()
+    resp, evs, tid = start_thread(w, topic="crash", crash="finish")
+    q = ask(evs)
+    t.ok(tid and q, "crash: the thread pauses before the node that crashes")
+    if not (tid and q):
+        return
+    crashes = 0
+    try:
+        post_json(w, "/api/agent/confirm", {"threadId": tid, "interruptId": q["interruptId"],
+                                            "action": "approve"})
+    except (OSError, EOFError, ValueError, fcgi_client.FcgiError):
+        pass
+    w.wait()
+    crashes += not w.alive()
+    last = None
+    for i in range(1, 5):
+        w = avtest.Worker(t, d, name="crash%d" % i, settings=settings).start()
+        try:
+            last = w.request("GET", "/api/agent/stream?threadId=" + tid,
+                             headers={"Last-Event-ID": "0"})
+        except (OSError, EOFError, ValueError, fcgi_client.FcgiError):
+            last = None
+        w.wait(3)
+        if w.alive():
+            break
+        crashes += 1
+    t.is_(crashes, 3, "crash: the step took down max_step_crashes + 1 = 3 workers")
+    t.ok(w.alive(), "crash: the next worker stays up")
+    evs = sse_events(last) if last is not None else []
+    errs = [e["data"] for e in evs if isinstance(e["data"], dict) and e["data"].get("type") == "error"]
+    t.is_([e.get("code") for e in errs], ["step_crashed"], "crash: the thread ends with step_crashed")
+    t.is_(errs[0].get("node") if errs else None, "finish", "crash: the error names the node")
+    t.is_(types(evs)[-1] if evs else None, "[DONE]", "crash: the stream ends")
+    st = w.request("GET", "/api/threads/" + tid).json()
+    t.is_(st.get("status"), "error", "crash: the thread's status is error")
+    again = sse_events(w.request("GET", "/api/agent/stream?threadId=" + tid))
+    t.is_(types(again)[-1] if again else None, "[DONE]", "crash: a later GET replays and ends")
+    t.ok(w.alive(), "crash: and takes down no worker")
+    t.is_(w.request("GET", "/api/threads/" + other_tid).json().get("status"), "paused",
+          "crash: another thread is untouched")
+    resp, evs, tid2 = start_thread(w, topic="after", pause=False)
+    t.is_(types(evs)[-1] if evs else None, "[DONE]", "crash: a new thread runs to its end")
+    w.kill()
 
 
 def test_expiry(t, d):
@@ -652,10 +739,13 @@ def main(t):
     test_kill_mid_step(t, a, b, other)
     b2 = test_recovery_after_kill(t, d, b)
     st = b2.request("GET", "/api/threads/" + other)
-    t.is_(st.json().get("status"), "paused", "after recovery the other thread is still paused")
+    t.is_(st.json().get("status"), "paused", "after the kill the other thread is still paused")
     r = post_json(b2, "/api/agent/confirm", {"threadId": other, "interruptId": ask(evs)["interruptId"],
                                              "action": "approve"})
     t.is_(types(sse_events(r))[-1], "[DONE]", "and it completes when confirmed")
+    resp, evs, other = start_thread(b2, topic="bystander 2")
+    test_step_crashes(t, d, other)
+    test_panic_reopen(t, d)
     for w in (b, c, b2):
         w.kill()
     test_expiry(t, d)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <glob.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1041,6 +1042,8 @@ static void t_txn(void)
 		{ "not found: not retried", { DB_NOTFOUND }, 1, DB_NOTFOUND, 1, 1 },
 		{ "EINVAL: not retried", { EINVAL }, 1, EINVAL, 1, 1 },
 		{ "key exists: not retried", { DB_KEYEXIST }, 1, DB_KEYEXIST, 1, 1 },
+		{ "panic, then success: reopened, run again", { DB_RUNRECOVERY, 0 }, 2, 0, 2, 2 },
+		{ "panic every time: one reopen, then gives up", { DB_RUNRECOVERY }, 1, DB_RUNRECOVERY, 2, 2 },
 	};
 	static const int two_fail[] = { DB_LOCK_DEADLOCK, DB_LOCK_DEADLOCK, 0 };
 	uint8_t tid[STORE_TID];
@@ -1158,6 +1161,177 @@ static void t_many_openers(void)
 	}
 	is_int(found, ST_FORKS, "the parent finds every child's record");
 	is_int(st_count(f.s->threads, NULL, 0), ST_FORKS, "and no others");
+	fx_done(&f);
+}
+
+/* --- a process that dies, a panic ---------------------------------------------- */
+
+/* Results a child sends its parent through a pipe. */
+struct st_report {
+	int open_ok, put_rc, get_rc, panicked;
+	long long nbegins;    /* transactions begun since the environment's regions were made */
+};
+
+static long long st_nbegins(struct store *s)
+{
+	DB_TXN_STAT *st = NULL;
+	long long n;
+
+	if (s->env->txn_stat(s->env, &st, 0) != 0)
+		return -1;
+	n = (long long)st->st_nbegins;
+	free(st);
+	return n;
+}
+
+/* Opens the store, begins a transaction, writes the record of tid (its
+ * write lock held), tells the parent, and waits to be killed. */
+static void st_victim(const struct conf *c, const uint8_t tid[STORE_TID], int ready)
+{
+	char err[512];
+	struct store *s = store_open(c, err, sizeof err);
+	DB_TXN *txn = NULL;
+	json_t *rec = json_pack("{s:s, s:I, s:s}", "status", "running", "updated", (json_int_t)ST_T0,
+				"by", "victim");
+
+	if (s == NULL || s->env->txn_begin(s->env, NULL, &txn, 0) != 0 ||
+	    store_thread_put(s, txn, tid, rec) != 0)
+		_exit(3);
+	if (write(ready, "x", 1) != 1)
+		_exit(4);
+	for (;;)
+		pause();
+}
+
+/* A process started after the death: opens, writes the record of tid,
+ * reads the record of seen, and reports. */
+static void st_newcomer(const struct conf *c, const uint8_t tid[STORE_TID],
+			const uint8_t seen[STORE_TID], int out)
+{
+	struct st_report r = { 0 };
+	char err[512];
+	struct store *s = store_open(c, err, sizeof err);
+	json_t *rec = NULL;
+
+	if (s) {
+		r.open_ok = 1;
+		r.nbegins = st_nbegins(s);
+		r.put_rc = st_put_thread(s, tid, "running", ST_T0);
+		r.get_rc = store_thread_get(s, NULL, seen, &rec, 0);
+		r.panicked = s->panicked;
+		json_decref(rec);
+		store_close(s);
+	}
+	_exit(write(out, &r, sizeof r) == (ssize_t)sizeof r ? 0 : 5);
+}
+
+static pid_t st_fork(void)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		st_bail("fork: %s", strerror(errno));
+	return pid;
+}
+
+static void st_report_read(int fd, pid_t pid, struct st_report *r)
+{
+	memset(r, 0, sizeof *r);
+	if (read(fd, r, sizeof *r) != (ssize_t)sizeof *r)
+		memset(r, 0, sizeof *r);
+	waitpid(pid, NULL, 0);
+}
+
+/* A process killed while it holds a transaction and a write lock: the
+ * next process to open cleans up after it with failchk, without
+ * recovery, and the processes already running never see a panic. */
+static void t_dead_peer(void)
+{
+	uint8_t mine[STORE_TID], locked[STORE_TID], late[STORE_TID];
+	int ready[2], rep[2];
+	struct st_report r;
+	long long before, t0;
+	pid_t victim, newcomer;
+	char ch;
+	struct fx f;
+
+	fx_init(&f, 60, 3600, 20);
+	fx_open(&f);
+	st_tid(mine, 1);
+	st_tid(locked, 2);
+	st_tid(late, 3);
+	is_int(st_put_thread(f.s, mine, "paused", ST_T0), 0, "dead peer: the survivor writes before");
+	if (pipe(ready) < 0 || pipe(rep) < 0)
+		st_bail("pipe: %s", strerror(errno));
+	if ((victim = st_fork()) == 0)
+		st_victim(&f.conf, locked, ready[1]);
+	if (read(ready[0], &ch, 1) != 1)
+		st_bail("the victim did not start");
+	kill(victim, SIGKILL);
+	waitpid(victim, NULL, 0);
+	before = st_nbegins(f.s);
+	if ((newcomer = st_fork()) == 0)
+		st_newcomer(&f.conf, late, mine, rep[1]);
+	st_report_read(rep[0], newcomer, &r);
+	ok(r.open_ok, "dead peer: a process started after the kill opens the store");
+	ok(r.nbegins >= before && before > 0,
+	   "dead peer: it opened without recovery (the regions kept: %lld transactions begun, "
+	   "%lld before)", r.nbegins, before);
+	is_int(r.put_rc, 0, "dead peer: the new process writes");
+	is_int(r.get_rc, 0, "dead peer: and reads the survivor's record");
+	t0 = st_now_us();
+	is_int(st_put_thread(f.s, locked, "done", ST_T0), 0,
+	       "dead peer: the survivor writes the record the dead process had locked (%.0f ms)",
+	       (st_now_us() - t0) / 1000.0);
+	is_str(st_status(f.s, locked), "done", "dead peer: the dead process's write was rolled back");
+	is_str(st_status(f.s, late), "running", "dead peer: the survivor reads the new process's record");
+	ok(f.s->panicked == 0 && st_nbegins(f.s) > r.nbegins,
+	   "dead peer: the survivor never saw a panic (its regions are the same, never recovered)");
+	close(ready[0]);
+	close(ready[1]);
+	close(rep[0]);
+	close(rep[1]);
+	fx_done(&f);
+}
+
+/* Another process panics the environment: the survivor reopens it and
+ * goes on, its first use a read, then a write; what was committed
+ * before stays. */
+static void t_panic_reopen(void)
+{
+	uint8_t before[STORE_TID], after[STORE_TID];
+	struct st_report r;
+	int rep[2];
+	pid_t pid;
+	struct fx f;
+
+	fx_init(&f, 60, 3600, 20);
+	fx_open(&f);
+	st_tid(before, 1);
+	st_tid(after, 2);
+	is_int(st_put_thread(f.s, before, "paused", ST_T0), 0, "panic: a record committed before");
+	if ((pid = st_fork()) == 0) {
+		char err[512];
+		struct store *s = store_open(&f.conf, err, sizeof err);
+
+		_exit(s && s->env->set_flags(s->env, DB_PANIC_ENVIRONMENT, 1) == 0 ? 0 : 3);
+	}
+	waitpid(pid, NULL, 0);
+	is_str(st_status(f.s, before), "paused", "panic: the survivor's next read reopens and finds the record");
+	is_int(st_put_thread(f.s, after, "running", ST_T0), 0, "panic: and its next write commits");
+	is_int(f.s->panicked, 0, "panic: the survivor's store is usable again");
+	if (pipe(rep) < 0)
+		st_bail("pipe: %s", strerror(errno));
+	if ((pid = st_fork()) == 0)
+		st_newcomer(&f.conf, before, after, rep[1]);
+	st_report_read(rep[0], pid, &r);
+	ok(r.open_ok && r.put_rc == 0 && r.get_rc == 0 && !r.panicked,
+	   "panic: a process started afterwards opens, writes and reads the survivor's write");
+	is_int(st_put_thread(f.s, after, "done", ST_T0), 0, "panic: and the survivor still writes");
+	close(rep[0]);
+	close(rep[1]);
 	fx_done(&f);
 }
 
@@ -1301,6 +1475,8 @@ static const struct st_case st_cases[] = {
 	{ "assets", t_assets },
 	{ "transactions", t_txn },
 	{ "many openers", t_many_openers },
+	{ "dead peer", t_dead_peer },
+	{ "panic", t_panic_reopen },
 	{ "log bound", t_log_bound },
 };
 
