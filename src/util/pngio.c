@@ -76,15 +76,16 @@ static void pngio_flush_cb(png_structp png)
 	(void)png;
 }
 
-static int pngio_too_large(struct pngio_job *j, const char *fmt, long long v)
-{
-	snprintf(j->why, j->whylen, fmt, v);
-	return PNGIO_E_TOO_LARGE;
-}
-
 static long pngio_side(const struct pngio_limits *lim)
 {
 	return lim->max_side > 0 && lim->max_side < PNGIO_SIDE_MAX ? lim->max_side : PNGIO_SIDE_MAX;
+}
+
+static int pngio_over_side(struct pngio_job *j)
+{
+	snprintf(j->why, j->whylen, "the PNG image is wider or taller than %ld pixels",
+		 pngio_side(j->lim));
+	return PNGIO_E_TOO_LARGE;
 }
 
 /* Everything before the first IDAT, then the size against the budget. */
@@ -104,9 +105,12 @@ static int pngio_head(struct pngio_job *j)
 	stored = png_get_rowbytes(j->png, j->info);
 	rgba = (size_t)w * 4;
 	j->head.bytes = (long long)h * (long long)(stored > rgba ? stored : rgba);
-	if (j->head.bytes > j->lim->max_bytes)
-		return pngio_too_large(j, "the PNG image's pixels take more than %lld bytes",
-				       j->lim->max_bytes);
+	if (j->head.bytes > j->lim->max_bytes) {
+		snprintf(j->why, j->whylen, "the PNG image's pixels take %lld bytes once inflated, "
+			 "more than the %lld allowed", j->head.bytes, j->lim->max_bytes > 0 ?
+			 j->lim->max_bytes : 0);
+		return PNGIO_E_TOO_LARGE;
+	}
 	return PNGIO_OK;
 }
 
@@ -140,9 +144,7 @@ static int pngio_job_run(struct pngio_job *j, enum pngio_mode mode,
 	int rc;
 
 	if (setjmp(png_jmpbuf(j->png)))
-		return j->over_limit ? pngio_too_large(j, "the PNG image is wider or taller than "
-						       "%lld pixels", pngio_side(j->lim))
-				     : PNGIO_E_FORMAT;
+		return j->over_limit ? pngio_over_side(j) : PNGIO_E_FORMAT;
 	png_set_read_fn(j->png, j, pngio_read_cb);
 	png_set_user_limits(j->png, (png_uint_32)pngio_side(j->lim), (png_uint_32)pngio_side(j->lim));
 	png_set_chunk_malloc_max(j->png, PNGIO_CHUNK_MALLOC_MAX);
