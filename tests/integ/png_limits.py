@@ -1,7 +1,7 @@
 """PNG images a request brings, through the worker (offline provider).
 
 The note request that crashed a worker: referenceImageUrl a data URL of a
-PNG with two IHDR chunks, a first one 1000000x1 and a later one 1x1,
+PNG with two IHDR chunks, a first one 1000000x1 and one 1x1 after the IDAT,
 answered 413 image_too_large, the worker alive, no thread left running;
 two small IHDR chunks answered 400 with libpng's reason; a reference of
 67108864x1 16-bit RGBA and three 2500x2500 references (over
@@ -35,21 +35,24 @@ def ihdr(w, h, depth=8, ctype=2):
     return chunk(b"IHDR", struct.pack("!IIBBBBB", w, h, depth, ctype, 0, 0, 0))
 
 
-def png(w, h, depth=8, ctype=2, first=None):
-    """A grey-ish PNG; first: an IHDR chunk put before the real one."""
+def png(w, h, depth=8, ctype=2, first=None, later=False):
+    """A grey-ish PNG; first: an IHDR chunk put before the real one, which
+    comes after the IDAT when later."""
     unit = {0: 1, 2: 3, 4: 2, 6: 4}[ctype] * depth // 8
     raw = b"".join(b"\0" + b"\x80" * (w * unit) for _ in range(h))
-    return (b"\x89PNG\r\n\x1a\n" + (first or b"") + ihdr(w, h, depth, ctype)
-            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+    idat = chunk(b"IDAT", zlib.compress(raw, 9))
+    head = ihdr(w, h, depth, ctype)
+    return (b"\x89PNG\r\n\x1a\n" + (first or b"") + (idat + head if later else head + idat)
+            + chunk(b"IEND", b""))
 
 
 def data_url(b):
     return "data:image/png;base64," + base64.b64encode(b).decode()
 
 
-# The reproducer: 1000000x1 first, 1x1 after (the old reader sized its
-# buffers by the last and read the rows by the first).
-TWO_IHDR = png(1, 1, first=ihdr(1000000, 1))
+# The reproducer: IHDR 1000000x1, IDAT, IHDR 1x1 (the old reader sized its
+# buffers by the last IHDR and read the rows by the one before the IDAT).
+TWO_IHDR = png(1, 1, first=ihdr(1000000, 1), later=True)
 TWO_SMALL_IHDR = png(1, 1, first=ihdr(8, 1))
 
 

@@ -317,7 +317,7 @@ struct mal_case {
 
 static const struct mal_case mal_cases[] = {
 	{ "a valid 4x4 RGB", M_OK, PNGIO_OK, NULL },
-	{ "IHDR 1000000x1, then IHDR 1x1 (the heap overflow)", M_TWO_IHDR_BIG, PNGIO_E_TOO_LARGE, "wider" },
+	{ "IHDR 1000000x1, IDAT, IHDR 1x1 (the heap overflow)", M_TWO_IHDR_BIG, PNGIO_E_TOO_LARGE, "wider" },
 	{ "IHDR 8x1, then IHDR 4x4", M_TWO_IHDR, PNGIO_E_FORMAT, "IHDR" },
 	{ "IHDR after IDAT", M_IHDR_AFTER_IDAT, PNGIO_E_FORMAT, "damaged" },
 	{ "bad CRC in IHDR", M_CRC_IHDR, PNGIO_E_FORMAT, "CRC" },
@@ -350,8 +350,13 @@ static void mal_build(enum mal m, struct buf *b)
 	buf_add(b, "\x89PNG\r\n\x1a\n", 8);
 	if (m == M_SIGNATURE)
 		return;
-	if (m == M_TWO_IHDR_BIG)
+	if (m == M_TWO_IHDR_BIG) {
 		ihdr(b, 1000000, 1, 8, 2, 0, 0);
+		idat(b, 3, 1, 0, 0);
+		ihdr(b, 1, 1, 8, 2, 0, 0);
+		chunk(b, "IEND", (const unsigned char *)"", 0, 0);
+		return;
+	}
 	if (m == M_TWO_IHDR)
 		ihdr(b, 8, 1, 8, 2, 0, 0);
 	if (m == M_HUGE || m == M_OVER_BYTES || m == M_ZERO_W || m == M_ZERO_H) {
