@@ -54,6 +54,10 @@ struct conf_key {
 static const struct conf_key conf_keys[] = {
 	K_LONG("server", "max_body_bytes", max_body_bytes, "16777216", 1024, 1L << 30),
 	K_LONG("server", "mask_max_bytes", mask_max_bytes, "8388608", 1024, 1L << 30),
+	K_LONG("server", "reference_max_side", reference_max_side, "8192", 16, 1000000),
+	K_LONG("server", "reference_max_pixel_bytes", reference_max_pixel_bytes, "67108864", 1024, 1L << 34),
+	K_LONG("server", "inpaint_max_side", inpaint_max_side, "4096", 16, 1000000),
+	K_LONG("server", "inpaint_max_pixel_bytes", inpaint_max_pixel_bytes, "134217728", 1024, 1L << 34),
 	K_LONG("server", "json_max_depth", json_max_depth, "64", 2, 1000),
 	K_LONG("server", "keepalive_ms", keepalive_ms, "15000", 10, 300000),
 	K_LONG("server", "stream_max_ms", stream_max_ms, "240000", 1000, 86400000),

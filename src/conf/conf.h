@@ -27,6 +27,13 @@ struct conf {
 	/* [server] */
 	long max_body_bytes;
 	long mask_max_bytes;
+	/* PNG pixels, checked from the header before any row is inflated:
+	 * reference images (all of one request together) and inpainting (the
+	 * base image and the mask together) */
+	long reference_max_side;
+	long reference_max_pixel_bytes;
+	long inpaint_max_side;
+	long inpaint_max_pixel_bytes;
 	long json_max_depth;
 	long keepalive_ms;
 	long stream_max_ms;

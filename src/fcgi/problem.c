@@ -2,6 +2,7 @@
 #include "config.h"
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <jansson.h>
 #include "fcgi/problem.h"
 #include "fcgi/req.h"
@@ -22,6 +23,7 @@ static const struct problem_def problem_table[PB_COUNT] = {
 	[PB_BAD_LENGTH] = { 400, "bad_content_length", "Body does not match Content-Length" },
 	[PB_UNSUPPORTED_MEDIA] = { 415, "unsupported_media_type", "Unsupported media type" },
 	[PB_TOO_LARGE] = { 413, "body_too_large", "Request body too large" },
+	[PB_IMAGE_TOO_LARGE] = { 413, "image_too_large", "Image too large" },
 	[PB_NOT_FOUND] = { 404, "not_found", "Not found" },
 	[PB_METHOD] = { 405, "method_not_allowed", "Method not allowed" },
 	[PB_BAD_SIGNATURE] = { 403, "bad_thread_id", "Thread ID is not valid" },
@@ -49,6 +51,14 @@ const char *problem_code(enum problem p)
 const char *problem_title(enum problem p)
 {
 	return problem_table[p].title;
+}
+
+enum problem problem_by_code(const char *code, enum problem dflt)
+{
+	for (int p = 0; code && *code && p < PB_COUNT; p++)
+		if (strcmp(problem_table[p].code, code) == 0)
+			return (enum problem)p;
+	return dflt;
 }
 
 enum problem problem_send(struct req *r, enum problem p, const char *fmt, ...)

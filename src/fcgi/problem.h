@@ -13,6 +13,7 @@ enum problem {
 	PB_BAD_LENGTH,
 	PB_UNSUPPORTED_MEDIA,
 	PB_TOO_LARGE,
+	PB_IMAGE_TOO_LARGE,
 	PB_NOT_FOUND,
 	PB_METHOD,
 	PB_BAD_SIGNATURE,
@@ -31,6 +32,9 @@ enum problem {
 int problem_status(enum problem p);
 const char *problem_code(enum problem p);
 const char *problem_title(enum problem p);
+/* The problem whose code is code, or dflt when there is none (NULL or ""
+ * included). */
+enum problem problem_by_code(const char *code, enum problem dflt);
 /* Reports p once: as application/problem+json while no header has gone
  * out, as an SSE "error" event after. Returns p, so handlers can
  * "return problem_send(...)". */

@@ -78,7 +78,8 @@ static int entry_purge_fn(struct store *s, DB_TXN *txn, void *p)
 
 /* The workflow's initial state; assets it stored for a refused input are
  * removed again. */
-static json_t *entry_init(struct run *run, const json_t *input, char *err, size_t errlen)
+static json_t *entry_init(struct run *run, const json_t *input, char *err, size_t errlen,
+			  enum problem *p)
 {
 	struct step_ctx ctx;
 	json_t *state;
@@ -88,8 +89,10 @@ static json_t *entry_init(struct run *run, const json_t *input, char *err, size_
 	ctx.node = "init";
 	ctx.input = input;
 	state = run->wf->init(&ctx, input, err, errlen);
-	if (state == NULL)
+	if (state == NULL) {
+		*p = problem_by_code(ctx.err_code, PB_BAD_REQUEST);
 		store_txn(run->st, entry_purge_fn, run);
+	}
 	return state;
 }
 
@@ -108,9 +111,9 @@ enum problem engine_start(struct req *r, const struct workflow *wf, const json_t
 		return r->failed;
 	run.wf = wf;
 	tid_new(&r->app->keys, run.tid_str, run.tid);
-	run.state = entry_init(&run, input, err, sizeof err);
+	run.state = entry_init(&run, input, err, sizeof err, &p);
 	if (run.state == NULL)
-		return req_fail(r, PB_BAD_REQUEST, "input: %s", err);
+		return req_fail(r, p, "input: %s", err);
 	commit_init(&c, &run);
 	c.create = 1;
 	c.take_lease = 1;
@@ -206,7 +209,8 @@ enum problem engine_turn(struct req *r, const char *id, const json_t *input, int
 	if (next == NULL || wf_node(run.wf, next) == NULL) {
 		commit_free(&c);
 		run_free(&run);
-		return req_fail(r, PB_BAD_REQUEST, "input: %s", err[0] ? err : "not accepted");
+		return req_fail(r, problem_by_code(ctx.err_code, PB_BAD_REQUEST), "input: %s",
+				err[0] ? err : "not accepted");
 	}
 	c.take_lease = 1;
 	c.check = entry_turn_check;

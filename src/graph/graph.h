@@ -46,11 +46,13 @@ struct workflow {
 	/* The initial state for a new thread from the request's input (borrowed).
 	 * New reference, or NULL with err filled (the client's mistake). Large
 	 * input (a mask, a base image) goes into assets with step_asset_put(c),
-	 * so the state carries only its id; c->state is NULL here. */
+	 * so the state carries only its id; c->state is NULL here. The answer
+	 * is 400 bad_request, or the problem whose code the hook put in
+	 * c->err_code (e.g. "image_too_large": 413). */
 	json_t *(*init)(struct step_ctx *c, const json_t *input, char *err, size_t errlen);
 	/* A new user turn on a finished thread: updates state (c->state is the
-	 * same), returns the node to run (static), or NULL with err filled.
-	 * NULL hook: one turn only. */
+	 * same), returns the node to run (static), or NULL with err filled
+	 * (and c->err_code, as for init). NULL hook: one turn only. */
 	const char *(*turn)(struct step_ctx *c, json_t *state, const json_t *input, char *err,
 			    size_t errlen);
 };

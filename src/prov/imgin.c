@@ -8,6 +8,7 @@
 #include "prov/fetch.h"
 #include "prov/imgin.h"
 #include "store/store.h"
+#include "util/pngio.h"
 #include "util/xmalloc.h"
 
 void imgin_free(struct imgin *im)
@@ -172,4 +173,20 @@ int imgin_load(struct store *st, const struct conf *c, const char *s, size_t max
 		return imgin_check(out, max);
 	}
 	return imgin_decode(s, max, out);
+}
+
+int imgin_png_check(struct imgin *im, long max_side, long long *budget)
+{
+	struct pngio_limits lim = { max_side, *budget };
+	struct pngio_info info;
+	int rc;
+
+	if (strcmp(im->mime, "image/png") != 0)
+		return 0;
+	rc = pngio_info(im->data, im->len, &lim, &info, im->error, sizeof im->error);
+	if (rc == PNGIO_OK) {
+		*budget -= info.bytes;
+		return 0;
+	}
+	return rc == PNGIO_E_TOO_LARGE ? IMGIN_TOO_LARGE : -1;
 }

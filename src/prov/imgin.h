@@ -29,4 +29,11 @@ int imgin_load(struct store *st, const struct conf *c, const char *s, size_t max
 	       struct imgin *out);
 void imgin_free(struct imgin *im);
 
+#define IMGIN_TOO_LARGE (-2)
+/* A PNG's header, as libpng reads it, against max_side and the bytes left
+ * in *budget (its inflated pixels are taken from it); no pixel is
+ * inflated. Other types pass. 0, IMGIN_TOO_LARGE, or -1 when libpng
+ * refuses the file; im->error says why. */
+int imgin_png_check(struct imgin *im, long max_side, long long *budget);
+
 #endif

@@ -13,7 +13,7 @@
 #include "prov/prov.h"
 #include "prov/sse_delta.h"
 #include "util/xmalloc.h"
-#include "util/png.h"
+#include "util/pngio.h"
 
 #define OPENAI_EMBED_BATCH 10   /* the smallest batch limit among the services (DashScope v3) */
 
@@ -272,19 +272,23 @@ static json_t *openai_image_body(const struct conf_provider *cf, const struct im
 }
 
 /* The mask arrives as painted (white = repaint); an images/edits service
- * wants the area to repaint transparent, on the image's own size. */
-static int openai_mask(const struct image_call *c, struct buf *img, struct buf *mask, char *why,
-		       size_t n)
+ * wants the area to repaint transparent, on the image's own size. Both
+ * are decoded within lim ([server] inpaint_max_side and
+ * inpaint_max_pixel_bytes, for the two together). */
+static int openai_mask(const struct image_call *c, const struct pngio_limits *lim, struct buf *img,
+		       struct buf *mask, char *why, size_t n)
 {
-	struct png_image base, m;
+	struct pngio_image base, m;
+	struct pngio_limits left = *lim;
 	int rc = -1;
 
 	if (c->base_mime == NULL || strcmp(c->base_mime, "image/png") != 0 ||
 	    c->mask_mime == NULL || strcmp(c->mask_mime, "image/png") != 0)
 		return snprintf(why, n, "this provider repaints PNG images with a PNG mask"), -1;
-	if (png_decode(c->base, c->base_len, 4096L * 4096, &base, why, n) < 0)
+	if (pngio_decode(c->base, c->base_len, &left, &base, why, n) < 0)
 		return -1;
-	if (png_decode(c->mask, c->mask_len, 4096L * 4096, &m, why, n) == 0) {
+	left.max_bytes -= (long long)base.w * base.h * 4;
+	if (pngio_decode(c->mask, c->mask_len, &left, &m, why, n) == 0) {
 		if (m.w != base.w || m.h != base.h) {
 			snprintf(why, n, "the mask (%dx%d) is not the size of the image (%dx%d)", m.w, m.h,
 				 base.w, base.h);
@@ -296,19 +300,19 @@ static int openai_mask(const struct image_call *c, struct buf *img, struct buf *
 				px[0] = px[1] = px[2] = 0;
 				px[3] = white ? 0 : 255;
 			}
-			rc = png_encode(&base, img) == 0 && png_encode(&m, mask) == 0 ? 0 : -1;
+			rc = pngio_encode(&base, img) == 0 && pngio_encode(&m, mask) == 0 ? 0 : -1;
 			if (rc < 0)
 				snprintf(why, n, "the image is too large to send");
 		}
-		png_image_free(&m);
+		pngio_image_free(&m);
 	}
-	png_image_free(&base);
+	pngio_image_free(&base);
 	return rc;
 }
 
 /* An inpainting: POST images/edits as a multipart form. */
 static void openai_edit(struct http *hh, const struct conf_provider *cf, const struct image_call *c,
-			struct openai_image *st, struct prov_answer *a)
+			const struct pngio_limits *lim, struct openai_image *st, struct prov_answer *a)
 {
 	struct buf img, mask;
 	char size[32], why[200], *url;
@@ -319,7 +323,7 @@ static void openai_edit(struct http *hh, const struct conf_provider *cf, const s
 		 c->height > 0 ? c->height : 1024);
 	if (c->base == NULL || c->mask == NULL || c->prompt == NULL) {
 		prov_fail(a, PROV_REFUSED, "inpainting needs an image, a mask and a prompt");
-	} else if (openai_mask(c, &img, &mask, why, sizeof why) < 0) {
+	} else if (openai_mask(c, lim, &img, &mask, why, sizeof why) < 0) {
 		prov_fail(a, PROV_REFUSED, "%s", why);
 	} else {
 		struct http_part parts[] = {
@@ -347,6 +351,8 @@ static int openai_image(struct prov *p, const struct conf_provider *cf, const st
 	struct http *hh = http_new(h);
 	struct openai_image *st = xcalloc(n ? n : 1, sizeof *st);
 	char *url = http_url(cf->base_url, "images/generations");
+	const struct pngio_limits lim = { prov_conf(p)->inpaint_max_side,
+					  prov_conf(p)->inpaint_max_pixel_bytes };
 	int ok;
 
 	for (size_t i = 0; i < n; i++) {
@@ -355,7 +361,7 @@ static int openai_image(struct prov *p, const struct conf_provider *cf, const st
 
 		st[i].a = &out[i];
 		if (c->base || c->mask) {
-			openai_edit(hh, cf, c, &st[i], &out[i]);
+			openai_edit(hh, cf, c, &lim, &st[i], &out[i]);
 			continue;
 		}
 		if (c->prompt == NULL || c->prompt[0] == '\0') {

@@ -63,6 +63,21 @@ static void image_push_message(json_t *state, const char *role, const char *cont
 		json_array_remove(msgs, 0);
 }
 
+/* A PNG of an inpainting request against [server] inpaint_max_side and
+ * what is left of inpaint_max_pixel_bytes. 0, or -1 with err (and
+ * c->err_code when it is too large). */
+static int image_png_in(struct step_ctx *c, struct imgin *im, long long *budget, const char *what,
+			char *err, size_t n)
+{
+	int rc = imgin_png_check(im, step_conf(c)->inpaint_max_side, budget);
+
+	if (rc == IMGIN_TOO_LARGE)
+		snprintf(c->err_code, sizeof c->err_code, "image_too_large");
+	if (rc < 0)
+		snprintf(err, n, "%s: %s", what, im->error);
+	return rc < 0 ? -1 : 0;
+}
+
 /* The mask and the base image of an inpainting request, stored once as
  * assets: the state keeps their ids. */
 static int image_mask_in(struct step_ctx *c, const json_t *mask, json_t *user, char *err, size_t n)
@@ -72,6 +87,7 @@ static int image_mask_in(struct step_ctx *c, const json_t *mask, json_t *user, c
 	const char *url = json_string_value(json_object_get(mask, "imageUrl"));
 	json_t *coords = json_object_get(mask, "coordinates");
 	struct imgin m, base;
+	long long budget = cf->inpaint_max_pixel_bytes;
 	char id[64];
 
 	if (!json_is_object(mask) || b64 == NULL)
@@ -82,6 +98,10 @@ static int image_mask_in(struct step_ctx *c, const json_t *mask, json_t *user, c
 		return snprintf(err, n, "maskData.coordinates must be an array of points"), -1;
 	if (imgin_decode(b64, (size_t)cf->mask_max_bytes, &m) < 0)
 		return snprintf(err, n, "maskData.base64: %s", m.error), -1;
+	if (image_png_in(c, &m, &budget, "maskData.base64", err, n) < 0) {
+		imgin_free(&m);
+		return -1;
+	}
 	if (step_asset_put(c, m.mime, m.data, m.len, id, sizeof id) < 0) {
 		imgin_free(&m);
 		return snprintf(err, n, "the mask could not be stored"), -1;
@@ -90,6 +110,10 @@ static int image_mask_in(struct step_ctx *c, const json_t *mask, json_t *user, c
 	json_object_set_new(user, "maskAsset", json_string(id));
 	if (imgin_load(step_store(c), cf, url, (size_t)cf->fetch_max_bytes, &base) < 0)
 		return snprintf(err, n, "maskData.imageUrl: %s", base.error), -1;
+	if (image_png_in(c, &base, &budget, "maskData.imageUrl", err, n) < 0) {
+		imgin_free(&base);
+		return -1;
+	}
 	if (base.asset[0] == '\0' && step_asset_put(c, base.mime, base.data, base.len, id, sizeof id) < 0) {
 		imgin_free(&base);
 		return snprintf(err, n, "the base image could not be stored"), -1;

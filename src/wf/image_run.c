@@ -10,6 +10,7 @@
 #include "prov/prov.h"
 #include "store/store.h"
 #include "util/clock.h"
+#include "util/pngio.h"
 #include "wf/image.h"
 
 static const char *image_action(const json_t *state)
@@ -116,6 +117,28 @@ static int image_load_asset(struct step_ctx *c, const char *field, unsigned char
 	return 0;
 }
 
+/* The inpainting base image and mask (PNG) against [server]
+ * inpaint_max_side and inpaint_max_pixel_bytes, from their headers, before
+ * a provider inflates them. 0, or -1 with why. */
+static int image_inpaint_fits(struct step_ctx *c, const struct image_call *call, char *why, size_t n)
+{
+	const struct conf *cf = step_conf(c);
+	struct pngio_limits lim = { cf->inpaint_max_side, cf->inpaint_max_pixel_bytes };
+	const unsigned char *data[2] = { call->base, call->mask };
+	const size_t len[2] = { call->base_len, call->mask_len };
+	const char *mime[2] = { call->base_mime, call->mask_mime };
+	struct pngio_info info;
+
+	for (int k = 0; k < 2; k++) {
+		if (data[k] == NULL || mime[k] == NULL || strcmp(mime[k], "image/png") != 0)
+			continue;
+		if (pngio_info(data[k], len[k], &lim, &info, why, n) == PNGIO_E_TOO_LARGE)
+			return -1;
+		lim.max_bytes -= info.bytes;
+	}
+	return 0;
+}
+
 static const char *image_task_type(const char *action)
 {
 	if (strcmp(action, "inpainting") == 0)
@@ -203,7 +226,7 @@ enum node_rc image_executor(struct step_ctx *c)
 							      "final")) ?: "";
 	struct image_call call = { .prompt = final };
 	unsigned char *base = NULL, *mask = NULL;
-	char *bmime = NULL, *mmime = NULL, *adj = NULL, what[128];
+	char *bmime = NULL, *mmime = NULL, *adj = NULL, what[128], why[200];
 	enum node_rc rc;
 
 	c->deadline_ms = clock_mono_ms() + cf->image_executor_timeout_ms + cf->prov[PROV_IMAGE].timeout_ms;
@@ -234,7 +257,12 @@ enum node_rc image_executor(struct step_ctx *c)
 		call.height = (int)image_param(c->state, "height");
 	}
 	call.timeout_ms = cf->prov[PROV_IMAGE].timeout_ms;
-	rc = image_exec_call(c, &call, action);
+	if (call.base && image_inpaint_fits(c, &call, why, sizeof why) < 0) {
+		c->next = image_set_error(c, "image_too_large", why);
+		rc = NODE_NEXT;
+	} else {
+		rc = image_exec_call(c, &call, action);
+	}
 	free(base);
 	free(mask);
 	free(bmime);
@@ -387,6 +415,8 @@ static const char *image_friendly(const char *code, int zh)
 		  "There is no picture to adjust yet: describe one first." },
 		{ "planner_timeout", "理解请求超时了，请稍后再试", "Understanding the request took too long: "
 		  "please try again." },
+		{ "image_too_large", "图片或蒙版太大，请换一张小一些的图片",
+		  "The picture or the mask is too large: use a smaller picture." },
 		{ "executor_failed", "图片生成失败，请稍后重试或换个描述",
 		  "The picture could not be made: try again, or describe it differently." },
 	};

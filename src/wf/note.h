@@ -208,9 +208,12 @@ struct note_img_info {
 /* Width and height from the header (PNG IHDR, JPEG SOF, GIF, WebP VP8,
  * VP8L, VP8X, SVG width/height or viewBox). 0, or -1 when unknown. */
 int note_img_size(const unsigned char *p, size_t n, int *w, int *h);
-/* Everything that can be read: size, and for PNG (inflated) and SVG the
- * dominant colours. Never fails; out says what it could not read. */
-void note_img_read(const unsigned char *p, size_t n, const char *mime, struct note_img_info *out);
+/* Everything that can be read: size, and for PNG (inflated within lim)
+ * and SVG the dominant colours. Never fails; out says what it could not
+ * read. */
+struct pngio_limits;
+void note_img_read(const unsigned char *p, size_t n, const char *mime, const struct pngio_limits *lim,
+		   struct note_img_info *out);
 /* The analysis as JSON, labelled as metadata-only. New reference. */
 json_t *note_img_analysis(const struct note_img_info *in);
 

@@ -1,41 +1,42 @@
 /* What a reference image tells without a vision model: its media type,
  * byte size and pixel size (PNG IHDR, JPEG SOF, GIF, WebP VP8/VP8L/VP8X,
  * SVG width/height or viewBox), and, where the pixels can be read here,
- * its dominant colours, brightness, saturation and warmth: PNG (inflated
- * with zlib, unfiltered row by row, every colour type, bit depths 1 to
- * 16, not interlaced) and SVG (the colours its source names). JPEG, GIF
+ * its dominant colours, brightness, saturation and warmth: PNG (read by
+ * libpng through pngio.c, row by row, every colour type and depth,
+ * within the caller's limits) and SVG (the colours its source names). JPEG, GIF
  * and WebP pixels would need their decoders; their analysis says so. The
  * result is labelled metadata-only: it never claims to see what the
  * picture shows. */
 #include "config.h"
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "util/png.h"
+#include "util/pngio.h"
 #include "util/xmalloc.h"
 #include "wf/note.h"
 
 #define NOTE_IMG_MAX_SIDE 20000
-#define NOTE_IMG_MAX_PIXELS (64u * 1024 * 1024)
 #define NOTE_IMG_BINS 4096          /* 4 bits per channel */
-
-static uint32_t note_be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 static int note_size_ok(long w, long h)
 {
 	return w > 0 && h > 0 && w <= NOTE_IMG_MAX_SIDE && h <= NOTE_IMG_MAX_SIDE;
 }
 
+/* The size as libpng reads it: the one IHDR, in its place, or nothing. */
 static int note_png_size(const unsigned char *p, size_t n, int *w, int *h)
 {
-	if (n < 24 || memcmp(p, "\x89PNG\r\n\x1a\n", 8) || memcmp(p + 12, "IHDR", 4))
+	static const struct pngio_limits lim = { NOTE_IMG_MAX_SIDE, LLONG_MAX };
+	struct pngio_info info;
+	char why[160];
+
+	if (n < 8 || memcmp(p, "\x89PNG\r\n\x1a\n", 8) ||
+	    pngio_info(p, n, &lim, &info, why, sizeof why) != PNGIO_OK)
 		return -1;
-	*w = (int)note_be32(p + 16);
-	*h = (int)note_be32(p + 20);
+	*w = info.w;
+	*h = info.h;
 	return note_size_ok(*w, *h) ? 0 : -1;
 }
 
@@ -218,25 +219,26 @@ static int note_png_row(void *ctx, int y, const unsigned char *rgba, int w)
 	return 0;
 }
 
-static int note_png_colours(const unsigned char *p, size_t n, struct note_img_info *out)
+/* out->width and out->height (libpng's, from note_img_size) choose the
+ * sampling step before the rows come. */
+static int note_png_colours(const unsigned char *p, size_t n, const struct pngio_limits *lim,
+			    struct note_img_info *out)
 {
 	struct note_png_sample s = { xcalloc(1, sizeof *s.hs), 1 };
-	uint64_t pixels;
-	int w = 0, h = 0, rc;
+	uint64_t pixels = (uint64_t)out->width * (uint64_t)out->height;
+	struct pngio_info info;
+	char why[160];
+	int rc;
 
-	if (note_png_size(p, n, &w, &h) == 0) {
-		pixels = (uint64_t)w * (uint64_t)h;
-		while (pixels / ((uint64_t)s.step * (uint64_t)s.step) > 1024 * 1024)
-			s.step++;
-	}
-	rc = png_read_rows(p, n, NOTE_IMG_MAX_PIXELS, &w, &h, note_png_row, &s);
-	if (rc == PNG_E_INTERLACED)
-		snprintf(out->why, sizeof out->why, "隔行扫描的 PNG，未读取像素");
-	else if (rc == PNG_E_TOO_LARGE)
+	while (pixels / ((uint64_t)s.step * (uint64_t)s.step) > 1024 * 1024)
+		s.step++;
+	memset(&info, 0, sizeof info);
+	rc = pngio_read_rows(p, n, lim, &info, note_png_row, &s, why, sizeof why);
+	if (rc == PNGIO_E_TOO_LARGE)
 		snprintf(out->why, sizeof out->why, "图片太大，未读取像素");
-	else if (rc == PNG_E_FORMAT || rc == PNG_E_LAYOUT || !note_size_ok(w, h))
+	else if (rc != PNGIO_OK && info.w == 0)
 		snprintf(out->why, sizeof out->why, "PNG 文件头不完整或不受支持");
-	else if (rc != PNG_OK || s.hs->pixels == 0)
+	else if (rc != PNGIO_OK || s.hs->pixels == 0)
 		snprintf(out->why, sizeof out->why, "PNG 像素数据无法解压");
 	else
 		note_hist_result(s.hs, out);
@@ -292,7 +294,8 @@ static int note_svg_colours(const unsigned char *p, size_t n, struct note_img_in
 	return out->npalette > 0 ? 0 : -1;
 }
 
-void note_img_read(const unsigned char *p, size_t n, const char *mime, struct note_img_info *out)
+void note_img_read(const unsigned char *p, size_t n, const char *mime, const struct pngio_limits *lim,
+		   struct note_img_info *out)
 {
 	memset(out, 0, sizeof *out);
 	snprintf(out->mime, sizeof out->mime, "%s", mime ? mime : "");
@@ -301,7 +304,7 @@ void note_img_read(const unsigned char *p, size_t n, const char *mime, struct no
 	snprintf(out->method, sizeof out->method, "header");
 	note_img_size(p, n, &out->width, &out->height);
 	if (strcmp(out->mime, "image/png") == 0) {
-		if (note_png_colours(p, n, out) == 0)
+		if (note_png_colours(p, n, lim, out) == 0)
 			snprintf(out->method, sizeof out->method, "png-pixels");
 	} else if (strcmp(out->mime, "image/svg+xml") == 0) {
 		if (note_svg_colours(p, n, out) == 0)

@@ -13,6 +13,7 @@
 #include "prov/imgin.h"
 #include "store/store.h"
 #include "util/buf.h"
+#include "util/pngio.h"
 #include "wf/note.h"
 
 #define NOTE_URL_MAX 2048
@@ -32,9 +33,25 @@ static int note_is_asset_ref(const char *s)
 						 "0123456789-_") == n;
 }
 
+/* A reference's PNG header against [server] reference_max_side and what
+ * is left of the request's reference_max_pixel_bytes. 0, or -1 with err
+ * (and c->err_code when it is too large). */
+static int note_ref_png(struct step_ctx *c, struct imgin *im, long long *budget, const char *what,
+			char *err, size_t n)
+{
+	int rc = imgin_png_check(im, step_conf(c)->reference_max_side, budget);
+
+	if (rc == IMGIN_TOO_LARGE)
+		snprintf(c->err_code, sizeof c->err_code, "image_too_large");
+	if (rc < 0)
+		snprintf(err, n, "%s: %s", what, im->error);
+	return rc < 0 ? -1 : 0;
+}
+
 /* One reference as the state keeps it: an asset URL or an http(s) URL.
  * New reference, or NULL with err. */
-static json_t *note_ref_one(struct step_ctx *c, const char *s, const char *what, char *err, size_t n)
+static json_t *note_ref_one(struct step_ctx *c, const char *s, const char *what, long long *budget,
+			    char *err, size_t n)
 {
 	const struct conf *cf = step_conf(c);
 	struct imgin im;
@@ -50,6 +67,10 @@ static json_t *note_ref_one(struct step_ctx *c, const char *s, const char *what,
 	if (imgin_decode(s, (size_t)cf->fetch_max_bytes, &im) < 0)
 		return snprintf(err, n, "%s: %s (a data URL, base64, an asset id or an http(s) URL)",
 				what, im.error), NULL;
+	if (note_ref_png(c, &im, budget, what, err, n) < 0) {
+		imgin_free(&im);
+		return NULL;
+	}
 	if (step_asset_put(c, im.mime, im.data, im.len, id, sizeof id) < 0) {
 		imgin_free(&im);
 		return snprintf(err, n, "%s: the image could not be stored", what), NULL;
@@ -60,7 +81,7 @@ static json_t *note_ref_one(struct step_ctx *c, const char *s, const char *what,
 }
 
 static int note_ref_add(struct step_ctx *c, const json_t *v, const char *what, json_t *inputs,
-			char *err, size_t n)
+			long long *budget, char *err, size_t n)
 {
 	const char *s = json_string_value(v), *type = "style";
 	json_t *url;
@@ -75,7 +96,7 @@ static int note_ref_add(struct step_ctx *c, const json_t *v, const char *what, j
 		return snprintf(err, n, "%s must be an image (text, or {url, type})", what), -1;
 	if (json_array_size(inputs) >= NOTE_MAX_REFERENCES)
 		return snprintf(err, n, "at most %d reference images", NOTE_MAX_REFERENCES), -1;
-	if ((url = note_ref_one(c, s, what, err, n)) == NULL)
+	if ((url = note_ref_one(c, s, what, budget, err, n)) == NULL)
 		return -1;
 	json_array_append_new(inputs, json_pack("{s:o, s:s, s:i}", "url", url, "type", type, "index",
 						(int)json_array_size(inputs)));
@@ -88,6 +109,7 @@ int note_ref_inputs(struct step_ctx *c, const json_t *input, json_t *state, char
 											 "referenceImages");
 	json_t *inputs = json_object_get(state, "referenceInputs"), *v, *urls = json_array();
 	char what[48];
+	long long budget = step_conf(c)->reference_max_pixel_bytes;
 	size_t i;
 
 	if (list && !json_is_null(list) && !json_is_array(list))
@@ -95,13 +117,13 @@ int note_ref_inputs(struct step_ctx *c, const json_t *input, json_t *state, char
 	if (one && !json_is_null(one)) {
 		if (!json_is_string(one))
 			return json_decref(urls), snprintf(err, errlen, "referenceImageUrl must be text"), -1;
-		if (note_ref_add(c, one, "referenceImageUrl", inputs, err, errlen) < 0)
+		if (note_ref_add(c, one, "referenceImageUrl", inputs, &budget, err, errlen) < 0)
 			return json_decref(urls), -1;
 		json_object_set(state, "referenceImageUrl", json_object_get(json_array_get(inputs, 0), "url"));
 	}
 	json_array_foreach(list, i, v) {
 		snprintf(what, sizeof what, "referenceImages[%zu]", i);
-		if (note_ref_add(c, v, what, inputs, err, errlen) < 0)
+		if (note_ref_add(c, v, what, inputs, &budget, err, errlen) < 0)
 			return json_decref(urls), -1;
 		json_array_append(urls, json_object_get(json_array_get(inputs, json_array_size(inputs) - 1),
 							"url"));
@@ -121,10 +143,14 @@ static const char *note_ref_kind(const char *type)
 	return "style_ref";
 }
 
-static json_t *note_ref_analyse(struct step_ctx *c, const json_t *in)
+/* One reference's analysis (new reference), or NULL with why when its
+ * PNG is over the limits: the step then fails. */
+static json_t *note_ref_analyse(struct step_ctx *c, const json_t *in, long long *budget, char *why,
+				size_t whylen)
 {
 	const struct conf *cf = step_conf(c);
 	const char *url = json_string_value(json_object_get(in, "url")) ?: "";
+	struct pngio_limits lim = { cf->reference_max_side, *budget };
 	struct note_img_info info;
 	struct imgin im;
 	json_t *a;
@@ -132,7 +158,13 @@ static json_t *note_ref_analyse(struct step_ctx *c, const json_t *in)
 	if (imgin_load(step_store(c), cf, url, (size_t)cf->fetch_max_bytes, &im) < 0)
 		return json_pack("{s:O, s:s, s:s}", "index", json_object_get(in, "index"), "url", url,
 				 "error", im.error);
-	note_img_read(im.data, im.len, im.mime, &info);
+	if (imgin_png_check(&im, cf->reference_max_side, budget) == IMGIN_TOO_LARGE) {
+		snprintf(why, whylen, "reference image %lld: %s",
+			 (long long)json_integer_value(json_object_get(in, "index")) + 1, im.error);
+		imgin_free(&im);
+		return NULL;
+	}
+	note_img_read(im.data, im.len, im.mime, &lim, &info);
 	imgin_free(&im);
 	a = note_img_analysis(&info);
 	json_object_set(a, "index", json_object_get(in, "index"));
@@ -171,6 +203,8 @@ enum node_rc note_reference(struct step_ctx *c)
 {
 	const json_t *inputs = json_object_get(c->state, "referenceInputs"), *in;
 	json_t *out = json_array();
+	long long budget = step_conf(c)->reference_max_pixel_bytes;
+	char why[300];
 	struct buf b;
 	size_t i;
 
@@ -179,7 +213,12 @@ enum node_rc note_reference(struct step_ctx *c)
 		json_t *a;
 
 		note_progress(c, "正在读取参考图 %zu/%zu", i + 1, json_array_size(inputs));
-		a = note_ref_analyse(c, in);
+		a = note_ref_analyse(c, in, &budget, why, sizeof why);
+		if (a == NULL) {
+			json_decref(out);
+			buf_free(&b);
+			return note_abort(c, "image_too_large", why);
+		}
 		note_ref_line(&b, a);
 		json_array_append_new(out, a);
 		step_keepalive(c);

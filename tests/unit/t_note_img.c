@@ -2,8 +2,8 @@
  * JPEG, GIF, WebP (VP8, VP8L, VP8X) and SVG headers; PNG pixels of every
  * colour type and of bit depths 1 to 16, rows written with each of the
  * five filters (so unfiltering is checked against a known picture);
- * transparent pixels left out; interlaced, truncated and garbage input
- * told apart; SVG source colours; and the analysis labelled as
+ * transparent pixels left out; interlaced read, truncated, oversized,
+ * doubled-IHDR and garbage input told apart; SVG source colours; and the analysis labelled as
  * metadata-only. The PNGs are made here, with zlib. */
 #include "config.h"
 #include <stdint.h>
@@ -12,6 +12,7 @@
 #include <zlib.h>
 #include "tap.h"
 #include "util/buf.h"
+#include "util/pngio.h"
 #include "wf/note.h"
 
 /* ---- a small PNG writer ---- */
@@ -81,9 +82,11 @@ static void png_make(struct buf *out, int w, int h, int depth, int ctype, int in
 	free(z);
 }
 
+static const struct pngio_limits lim = { 8192, 64L << 20 };
+
 static void read_png(struct buf *b, struct note_img_info *in)
 {
-	note_img_read((const unsigned char *)b->data, b->len, "image/png", in);
+	note_img_read((const unsigned char *)b->data, b->len, "image/png", &lim, in);
 }
 
 /* Left half red, right half blue, 8-bit RGB, every filter in turn. */
@@ -171,20 +174,35 @@ static void test_pixel_formats(void)
 
 static void test_png_refusals(void)
 {
-	unsigned char raw[12] = { 1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3 };
 	struct note_img_info in;
 	struct buf b;
 
-	png_make(&b, 2, 2, 8, 2, 1, raw, 6, 3, 0, NULL, 0);
+	struct pngio_limits small = { 8192, 15 };
+
+	/* 2x2 Adam7: passes 1 (1x1), 6 (1x1) and 7 (2x1), each row with its
+	 * filter byte. */
+	unsigned char passes[15] = { 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 1, 2, 3 };
+	unsigned char ihdr[13] = { 0, 0, 0, 2, 0, 0, 0, 2, 8, 2, 0, 0, 1 }, z[64];
+	uLongf zlen = sizeof z;
+
+	compress(z, &zlen, passes, sizeof passes);
+	buf_init(&b, 1 << 20);
+	buf_add(&b, "\x89PNG\r\n\x1a\n", 8);
+	chunk(&b, "IHDR", ihdr, 13);
+	chunk(&b, "IDAT", z, zlen);
+	chunk(&b, "IEND", (const unsigned char *)"", 0);
 	read_png(&b, &in);
-	ok(in.npalette == 0 && *in.why && in.width == 2, "interlaced: size read, pixels not, and why");
-	b.len -= 30;
+	ok(in.npalette == 1 && in.palette[0].r == 1 && in.width == 2, "interlaced: read whole");
+	note_img_read((const unsigned char *)b.data, b.len, "image/png", &small, &in);
+	ok(in.npalette == 0 && strstr(in.why, "太大") && in.width == 2,
+	   "over the byte limit: size read, pixels not, and why");
+	b.len -= 20;
 	read_png(&b, &in);
 	ok(in.npalette == 0 && in.width == 2, "truncated: the size from IHDR, no colours");
 	buf_free(&b);
-	note_img_read((const unsigned char *)"\x89PNG\r\n\x1a\n", 8, "image/png", &in);
+	note_img_read((const unsigned char *)"\x89PNG\r\n\x1a\n", 8, "image/png", &lim, &in);
 	ok(in.npalette == 0 && in.width == 0, "a signature alone: nothing");
-	note_img_read((const unsigned char *)"hello", 5, "text/plain", &in);
+	note_img_read((const unsigned char *)"hello", 5, "text/plain", &lim, &in);
 	ok(in.npalette == 0 && in.width == 0 && *in.why, "not an image: nothing, and why");
 }
 
@@ -219,6 +237,28 @@ static const struct size_case size_cases[] = {
 	{ "empty", (const unsigned char *)"", 0, 0, 0, -1 },
 };
 
+/* The PNG size is libpng's: the one IHDR where it belongs. A first IHDR
+ * of 300x1 and a later one of 1x1 is no size at all (the header parser
+ * took the first, the pixel reader sized its rows by the last). */
+static void test_png_sizes(void)
+{
+	unsigned char raw[3] = { 9, 9, 9 }, big[13] = { 0, 0, 0x01, 0x2c, 0, 0, 0, 1, 8, 2, 0, 0, 0 };
+	struct buf b, two;
+	int w = -1, h = -1;
+
+	png_make(&b, 1, 1, 8, 2, 0, raw, 3, 3, 0, NULL, 0);
+	is_int(note_img_size((unsigned char *)b.data, b.len, &w, &h), 0, "PNG 1x1: read");
+	is_int(w * 10000 + h, 10001, "  ... 1x1");
+	buf_init(&two, 1 << 20);
+	buf_add(&two, b.data, 8);
+	chunk(&two, "IHDR", big, 13);
+	buf_add(&two, b.data + 8, b.len - 8);
+	is_int(note_img_size((unsigned char *)two.data, two.len, &w, &h), -1,
+	       "PNG with IHDR 300x1 then IHDR 1x1: no size");
+	buf_free(&b);
+	buf_free(&two);
+}
+
 static void test_sizes(void)
 {
 	for (size_t i = 0; i < sizeof size_cases / sizeof size_cases[0]; i++) {
@@ -238,7 +278,7 @@ static void test_svg_and_analysis(void)
 	struct note_img_info in;
 	json_t *j;
 
-	note_img_read((const unsigned char *)svg, strlen(svg), "image/svg+xml", &in);
+	note_img_read((const unsigned char *)svg, strlen(svg), "image/svg+xml", &lim, &in);
 	is_str(in.method, "svg-source", "SVG: colours from its source");
 	ok(in.npalette == 2 && in.palette[0].r == 255 && in.palette[0].share == 0.75,
 	   "  ... red three times of four, #abc (a reference) not a colour");
@@ -256,7 +296,7 @@ static void test_svg_and_analysis(void)
 	       "  ... palette in hex");
 	is_str(json_string_value(json_object_get(j, "temperature")), "warm", "  ... warm");
 	json_decref(j);
-	note_img_read(jpeg, sizeof jpeg, "image/jpeg", &in);
+	note_img_read(jpeg, sizeof jpeg, "image/jpeg", &lim, &in);
 	j = note_img_analysis(&in);
 	ok(json_integer_value(json_object_get(j, "width")) == 1080 && json_object_get(j, "colourNote") &&
 	   json_is_null(json_object_get(j, "brightness")),
@@ -270,6 +310,7 @@ int main(void)
 	test_pixel_formats();
 	test_png_refusals();
 	test_sizes();
+	test_png_sizes();
 	test_svg_and_analysis();
 	return tap_done();
 }
