@@ -43,16 +43,21 @@ static int fetch_v6_public(const unsigned char *b)
 {
 	static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 	static const unsigned char nat64[12] = { 0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0 };
-	static const unsigned char zero[15] = { 0 };
+	static const unsigned char zero[12] = { 0 };
 
 	if (memcmp(b, mapped, 12) == 0 || memcmp(b, nat64, 12) == 0)
 		return fetch_v4_public((uint32_t)b[12] << 24 | (uint32_t)b[13] << 16 |
 				       (uint32_t)b[14] << 8 | b[15]);
-	if (memcmp(b, zero, 15) == 0)                    /* :: and ::1 */
+	if (memcmp(b, zero, 12) == 0)                    /* ::/96: ::, ::1, IPv4-compatible */
 		return 0;
+	if (b[0] == 0x20 && b[1] == 0x02)                /* 6to4: the IPv4 address inside */
+		return fetch_v4_public((uint32_t)b[2] << 24 | (uint32_t)b[3] << 16 |
+				       (uint32_t)b[4] << 8 | b[5]);
 	if ((b[0] & 0xfe) == 0xfc || b[0] == 0xff)       /* unique local, multicast */
 		return 0;
 	if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80)       /* link-local */
+		return 0;
+	if (b[0] == 0xfe && (b[1] & 0xc0) == 0xc0)       /* site-local (fec0::/10, deprecated) */
 		return 0;
 	if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x0d && b[3] == 0xb8) /* documentation */
 		return 0;
