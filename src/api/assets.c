@@ -19,7 +19,7 @@ enum problem api_asset_get(struct req *r)
 	int rc;
 
 	if (r->app->store == NULL)
-		return req_fail(r, PB_STORE_UNAVAILABLE, "%s", r->app->store_err);
+		return req_fail(r, PB_STORE_UNAVAILABLE, APP_STORE_DOWN);
 	snprintf(etag, sizeof etag, "\"%s\"", r->captures[0]);
 	/* An SVG could carry script: the policy lets it show, never run. */
 	snprintf(extra, sizeof extra,

@@ -88,8 +88,11 @@ static int image_mask_in(struct step_ctx *c, const json_t *mask, json_t *user, c
 	}
 	imgin_free(&m);
 	json_object_set_new(user, "maskAsset", json_string(id));
-	if (imgin_load(step_store(c), cf, url, (size_t)cf->fetch_max_bytes, &base) < 0)
+	if (imgin_load(step_store(c), cf, url, (size_t)cf->fetch_max_bytes, &base) < 0) {
+		if (base.store_rc)
+			step_store_failed(c, base.store_rc);
 		return snprintf(err, n, "maskData.imageUrl: %s", base.error), -1;
+	}
 	if (base.asset[0] == '\0' && step_asset_put(c, base.mime, base.data, base.len, id, sizeof id) < 0) {
 		imgin_free(&base);
 		return snprintf(err, n, "the base image could not be stored"), -1;
