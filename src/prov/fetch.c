@@ -95,6 +95,29 @@ static int fetch_host_allowed(const struct conf *c, const char *host)
 	return 0;
 }
 
+int fetch_url_trust(const struct conf *c, const char *url, int *trusted, char *err, size_t errlen)
+{
+	CURLU *u = curl_url();
+	char *scheme = NULL, *host = NULL;
+	int rc = -1;
+
+	*trusted = 0;
+	if (curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
+		snprintf(err, errlen, "not a URL that can be fetched");
+	} else if (strcasecmp(scheme, "http") != 0 && strcasecmp(scheme, "https") != 0) {
+		snprintf(err, errlen, "only http and https URLs are fetched, not %s", scheme);
+	} else {
+		*trusted = c->fetch_allow_private || fetch_host_allowed(c, host);
+		rc = 0;
+	}
+	curl_free(scheme);
+	curl_free(host);
+	curl_url_cleanup(u);
+	return rc;
+}
+
 /* Checks one URL: scheme, host, every resolved address. On success pin
  * gets "host:port:address" for CURLOPT_RESOLVE. */
 static int fetch_check(const struct conf *c, const char *url, char *pin, size_t pinlen,
