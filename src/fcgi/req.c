@@ -298,10 +298,17 @@ int req_send_headers(struct req *r, int status, const char *content_type, const 
 
 int req_send_json(struct req *r, int status, const char *content_type, const json_t *j)
 {
+	return req_send_json_with(r, status, content_type, j, NULL);
+}
+
+int req_send_json_with(struct req *r, int status, const char *content_type, const json_t *j,
+		       const char *extra)
+{
 	char *s = json_dumps(j, JSON_COMPACT);
 	int rc = -1;
 
-	if (s && req_send_headers(r, status, content_type, "Cache-Control: no-store\r\n") == 0)
+	if (s && req_send_headers(r, status, content_type,
+				  extra ? extra : "Cache-Control: no-store\r\n") == 0)
 		rc = req_write(r, s, strlen(s));
 	if (rc == 0)
 		rc = req_write(r, "\n", 1);

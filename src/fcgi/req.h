@@ -58,6 +58,10 @@ char *req_query_get(const struct req *r, const char *key);
 int req_send_headers(struct req *r, int status, const char *content_type, const char *extra);
 /* Headers plus a JSON body (not stolen). */
 int req_send_json(struct req *r, int status, const char *content_type, const json_t *j);
+/* The same with other header lines than "Cache-Control: no-store" (extra,
+ * each line ending in \r\n; NULL: that one). */
+int req_send_json_with(struct req *r, int status, const char *content_type, const json_t *j,
+		       const char *extra);
 int req_write(struct req *r, const char *p, size_t n);
 /* Records why the request failed, for the dispatcher to report once
  * (problem_send). Returns p, so a handler can "return req_fail(...)". */
