@@ -9,10 +9,14 @@ struct store;
 struct kb;
 struct prov;
 
+/* What clients are told when the store cannot be opened; the reason
+ * (store_err, which names the directory) is for the log only. */
+#define APP_STORE_DOWN "the store is not available (the worker's log says why)"
+
 struct app {
 	struct conf conf;
 	struct store *store;     /* NULL when the store could not be opened */
-	char store_err[256];     /* why, for /api/health */
+	char store_err[256];     /* why, for the log only: it names the directory */
 	struct tid_keys keys;    /* thread ID keys, loaded with the store */
 	struct prov *prov;       /* the model providers, from the configuration */
 	long long start_ms;

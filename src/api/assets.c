@@ -19,23 +19,22 @@ enum problem api_asset_get(struct req *r)
 	int rc;
 
 	if (r->app->store == NULL)
-		return req_fail(r, PB_STORE_UNAVAILABLE, "%s", r->app->store_err);
+		return req_fail(r, PB_STORE_UNAVAILABLE, APP_STORE_DOWN);
 	snprintf(etag, sizeof etag, "\"%s\"", r->captures[0]);
 	/* An SVG could carry script: the policy lets it show, never run. */
 	snprintf(extra, sizeof extra,
 		 "ETag: %s\r\nCache-Control: private, max-age=31536000, immutable\r\n"
 		 "Content-Security-Policy: default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
 		 "sandbox\r\n", etag);
-	if (inm && strstr(inm, etag)) {
-		req_send_headers(r, 304, "application/octet-stream", extra);
-		return PB_OK;
-	}
+	/* Looked up first: a 304 says the asset exists, so only one that does gets it. */
 	rc = store_asset_get(r->app->store, r->captures[0], &ctype, &data, &len);
 	if (rc == DB_NOTFOUND)
 		return req_fail(r, PB_NOT_FOUND, "no asset %s", r->captures[0]);
 	if (rc)
 		return req_fail(r, PB_STORE_UNAVAILABLE, "reading the asset: %s", db_strerror(rc));
-	if (req_send_headers(r, 200, ctype, extra) == 0 && strcmp(r->method, "HEAD") != 0)
+	if (inm && strstr(inm, etag))
+		req_send_headers(r, 304, ctype, extra);
+	else if (req_send_headers(r, 200, ctype, extra) == 0 && strcmp(r->method, "HEAD") != 0)
 		req_write(r, data, len);
 	free(ctype);
 	free(data);

@@ -1,5 +1,5 @@
 /* GET /api/health: liveness, version, store status and provider kinds.
- * Nothing secret: no paths to keys, no keys, no URLs with credentials. */
+ * Nothing secret: no paths, no keys, no URLs with credentials. */
 #include "config.h"
 #include <unistd.h>
 #include <jansson.h>
@@ -8,17 +8,19 @@
 #include "fcgi/req.h"
 #include "store/store.h"
 #include "util/clock.h"
+#include "util/log.h"
 
+/* Why the store does not answer goes to the log only: it names the
+ * store's directory and the system's words, which are not for clients. */
 static json_t *api_health_store(struct app *app)
 {
 	char err[256] = "";
 	int ok = app->store && store_ping(app->store, err, sizeof err) == 0;
 
-	if (app->store == NULL)
-		snprintf(err, sizeof err, "%s", app->store_err);
 	if (ok)
 		return json_pack("{s:b, s:s}", "reachable", 1, "durability", app->conf.durability);
-	return json_pack("{s:b, s:s}", "reachable", 0, "error", err);
+	log_warn("health: the store is not available: %s", app->store ? err : app->store_err);
+	return json_pack("{s:b, s:s}", "reachable", 0, "error", APP_STORE_DOWN);
 }
 
 enum problem api_health(struct req *r)

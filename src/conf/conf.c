@@ -61,6 +61,7 @@ static const struct conf_key conf_keys[] = {
 	K_LONG("server", "json_max_depth", json_max_depth, "64", 2, 1000),
 	K_LONG("server", "keepalive_ms", keepalive_ms, "15000", 10, 300000),
 	K_LONG("server", "stream_max_ms", stream_max_ms, "240000", 1000, 86400000),
+	K_LONG("server", "max_followers", max_followers, "4", 1, 1000),
 	K_ENUM("server", "log_level", log_level, "info", "error|warn|info|debug"),
 	K_STR("store", "dir", store_dir, AV_LOCALSTATEDIR "/lib/aivista"),
 	K_STR("store", "key_file", key_file, ""),

@@ -37,6 +37,7 @@ struct conf {
 	long json_max_depth;
 	long keepalive_ms;
 	long stream_max_ms;
+	long max_followers;  /* streams following one thread another worker runs */
 	char *log_level;
 	/* [store] */
 	char *store_dir;

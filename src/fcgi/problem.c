@@ -13,6 +13,7 @@ struct problem_def {
 	int status;
 	const char *code;
 	const char *title;
+	int retry_after;   /* seconds to wait before trying again (Retry-After, retry:), or 0 */
 };
 
 static const struct problem_def problem_table[PB_COUNT] = {
@@ -33,8 +34,8 @@ static const struct problem_def problem_table[PB_COUNT] = {
 	[PB_NOT_PAUSED] = { 409, "not_paused", "Thread is not waiting for this decision" },
 	[PB_ALREADY_CONFIRMED] = { 409, "already_confirmed", "Decision already given" },
 	[PB_BAD_EVENT_ID] = { 400, "bad_event_id", "Last-Event-ID is not valid for this thread" },
-	[PB_STORE_UNAVAILABLE] = { 503, "store_unavailable", "Store unavailable" },
-	[PB_OVERLOADED] = { 503, "overloaded", "Overloaded, try again" },
+	[PB_STORE_UNAVAILABLE] = { 503, "store_unavailable", "Store unavailable", 5 },
+	[PB_OVERLOADED] = { 503, "overloaded", "Overloaded, try again", 2 },
 	[PB_INTERNAL] = { 500, "internal", "Internal error" },
 };
 
@@ -63,7 +64,7 @@ enum problem problem_by_code(const char *code, enum problem dflt)
 
 enum problem problem_send(struct req *r, enum problem p, const char *fmt, ...)
 {
-	char detail[512];
+	char detail[512], extra[80];
 	va_list ap;
 	json_t *j;
 
@@ -72,6 +73,8 @@ enum problem problem_send(struct req *r, enum problem p, const char *fmt, ...)
 	va_end(ap);
 	log_info("%s %s -> %d %s: %s", r->method, r->uri, problem_status(p), problem_code(p), detail);
 	if (r->sse) {
+		if (problem_table[p].retry_after)
+			sse_retry(r->sse, problem_table[p].retry_after * 1000);
 		j = json_pack("{s:s, s:s, s:s, s:n}", "type", "error", "code", problem_code(p),
 			      "message", detail, "node");
 		sse_event(r->sse, 0, j);
@@ -80,7 +83,10 @@ enum problem problem_send(struct req *r, enum problem p, const char *fmt, ...)
 	}
 	j = json_pack("{s:s, s:s, s:i, s:s, s:s}", "type", "about:blank", "title", problem_title(p),
 		      "status", problem_status(p), "detail", detail, "code", problem_code(p));
-	req_send_json(r, problem_status(p), "application/problem+json", j);
+	snprintf(extra, sizeof extra, "Cache-Control: no-store\r\nRetry-After: %d\r\n",
+		 problem_table[p].retry_after);
+	req_send_json_with(r, problem_status(p), "application/problem+json", j,
+			   problem_table[p].retry_after ? extra : NULL);
 	json_decref(j);
 	return p;
 }

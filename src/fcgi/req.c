@@ -155,12 +155,29 @@ int req_json_depth_ok(const char *p, size_t n, long max)
 	return 1;
 }
 
+/* True when ct's media type (type/subtype, before any ";" parameters,
+ * spaces around it allowed) is exactly want, in any case. */
+static int req_media_type_is(const char *ct, const char *want)
+{
+	size_t n = strlen(want), end;
+
+	ct += strspn(ct, " \t");
+	if (strncasecmp(ct, want, n) != 0)
+		return 0;
+	end = n + strspn(ct + n, " \t");
+	return ct[end] == '\0' || ct[end] == ';';
+}
+
+int req_content_type_json(const char *ct)
+{
+	/* text/plain: what a form or sendBeacon can send without a preflight. */
+	return ct == NULL || *ct == '\0' || req_media_type_is(ct, "application/json") ||
+	       req_media_type_is(ct, "text/plain");
+}
+
 static int req_content_type_ok(const struct req *r)
 {
-	const char *ct = req_param(r, "CONTENT_TYPE");
-
-	return ct == NULL || *ct == '\0' || strncasecmp(ct, "application/json", 16) == 0 ||
-	       strncasecmp(ct, "text/plain", 10) == 0;
+	return req_content_type_json(req_param(r, "CONTENT_TYPE"));
 }
 
 enum problem req_body_json(struct req *r, json_t **out, char *detail, size_t detail_len)
@@ -281,10 +298,17 @@ int req_send_headers(struct req *r, int status, const char *content_type, const 
 
 int req_send_json(struct req *r, int status, const char *content_type, const json_t *j)
 {
+	return req_send_json_with(r, status, content_type, j, NULL);
+}
+
+int req_send_json_with(struct req *r, int status, const char *content_type, const json_t *j,
+		       const char *extra)
+{
 	char *s = json_dumps(j, JSON_COMPACT);
 	int rc = -1;
 
-	if (s && req_send_headers(r, status, content_type, "Cache-Control: no-store\r\n") == 0)
+	if (s && req_send_headers(r, status, content_type,
+				  extra ? extra : "Cache-Control: no-store\r\n") == 0)
 		rc = req_write(r, s, strlen(s));
 	if (rc == 0)
 		rc = req_write(r, "\n", 1);

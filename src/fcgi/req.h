@@ -58,6 +58,10 @@ char *req_query_get(const struct req *r, const char *key);
 int req_send_headers(struct req *r, int status, const char *content_type, const char *extra);
 /* Headers plus a JSON body (not stolen). */
 int req_send_json(struct req *r, int status, const char *content_type, const json_t *j);
+/* The same with other header lines than "Cache-Control: no-store" (extra,
+ * each line ending in \r\n; NULL: that one). */
+int req_send_json_with(struct req *r, int status, const char *content_type, const json_t *j,
+		       const char *extra);
 int req_write(struct req *r, const char *p, size_t n);
 /* Records why the request failed, for the dispatcher to report once
  * (problem_send). Returns p, so a handler can "return req_fail(...)". */
@@ -66,6 +70,9 @@ enum problem req_fail(struct req *r, enum problem p, const char *fmt, ...)
 
 /* Exposed for tests: true when text nests arrays/objects no deeper than max. */
 int req_json_depth_ok(const char *p, size_t n, long max);
+/* Exposed for tests: true when a Content-Type value (NULL: none) may be
+ * read as JSON: application/json or text/plain, parameters allowed. */
+int req_content_type_json(const char *ct);
 /* Exposed for tests: parses a Content-Length value; -1 when it is not one. */
 long long req_parse_length(const char *s);
 

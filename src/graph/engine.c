@@ -210,6 +210,7 @@ static int run_step(struct run *run)
 	name = node->name; /* static: run->rec changes with every commit */
 	visits = json_integer_value(json_object_get(json_object_get(run->rec, "visits"), name));
 	run_ctx_init(run, &ctx, node);
+	run->store_rc = 0;
 	commit_init(&c, run);
 	c.need_lease = 1;
 	c.prev = json_deep_copy(run->state);
@@ -219,6 +220,12 @@ static int run_step(struct run *run)
 				name, visits);
 	else
 		nrc = node->run(&ctx);
+	if (run->store_rc) {
+		/* The store failed under the node: nothing of this step is kept. */
+		json_decref(ctx.interrupt);
+		commit_free(&c);
+		return run->store_rc;
+	}
 	json_array_extend(c.events, run->pending);
 	json_array_clear(run->pending);
 	ev = run_changes(c.prev, run->state);

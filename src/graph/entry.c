@@ -21,7 +21,7 @@ static void entry_run_init(struct run *run, struct req *r)
 static enum problem entry_store(struct req *r)
 {
 	if (r->app->store == NULL)
-		return req_fail(r, PB_STORE_UNAVAILABLE, "%s", r->app->store_err);
+		return req_fail(r, PB_STORE_UNAVAILABLE, APP_STORE_DOWN);
 	return PB_OK;
 }
 
@@ -112,6 +112,10 @@ enum problem engine_start(struct req *r, const struct workflow *wf, const json_t
 	run.wf = wf;
 	tid_new(&r->app->keys, run.tid_str, run.tid);
 	run.state = entry_init(&run, input, err, sizeof err, &p);
+	if (run.store_rc) {
+		run_free(&run);
+		return req_fail(r, PB_STORE_UNAVAILABLE, "the input could not be stored");
+	}
 	if (run.state == NULL)
 		return req_fail(r, p, "input: %s", err);
 	commit_init(&c, &run);
@@ -142,9 +146,12 @@ enum problem engine_start(struct req *r, const struct workflow *wf, const json_t
 	return p;
 }
 
-/* Waits, with keep-alives, for another worker's lease to end. 0 when free. */
-static int entry_wait_free(struct run *run)
+/* Waits, with keep-alives, for another worker's lease to end. 0 when
+ * free, else -1 (*store_rc: the store's error, 0 when the time is up or
+ * the client left). */
+static int entry_wait_free(struct run *run, int *store_rc)
 {
+	*store_rc = 0;
 	while (!lease_free(run->rec, clock_wall_ms())) {
 		json_t *rec;
 
@@ -152,7 +159,7 @@ static int entry_wait_free(struct run *run)
 		    sse_keepalive(run->sse) < 0)
 			return -1;
 		usleep(50000);
-		if (store_thread_get(run->st, NULL, run->tid, &rec, DB_READ_COMMITTED) != 0)
+		if ((*store_rc = store_thread_get(run->st, NULL, run->tid, &rec, DB_READ_COMMITTED)) != 0)
 			return -1;
 		json_decref(run->rec);
 		run->rec = rec;
@@ -175,13 +182,16 @@ enum problem engine_turn(struct req *r, const char *id, const json_t *input, int
 	char err[256] = "";
 	const char *next;
 	enum problem p = PB_OK;
-	int rc;
+	int rc, waited;
 
 	if (run_open(&run, r, id)) {
 		run_free(&run);
 		return r->failed;
 	}
-	if (enqueue && entry_wait_free(&run) < 0)
+	waited = enqueue ? entry_wait_free(&run, &rc) : 0;
+	if (waited < 0 && rc)
+		p = req_fail(r, PB_STORE_UNAVAILABLE, "the thread cannot be read");
+	else if (waited < 0)
 		p = req_fail(r, PB_BUSY, "thread %s stayed busy for the whole request budget", id);
 	else if (!lease_free(run.rec, clock_wall_ms()) || strcmp(entry_status(&run), "running") == 0)
 		p = req_fail(r, PB_BUSY, "thread %s is running: GET the stream to follow it, or send "
@@ -206,9 +216,11 @@ enum problem engine_turn(struct req *r, const char *id, const json_t *input, int
 	ctx.state = run.state;
 	ctx.input = input;
 	next = run.wf->turn(&ctx, run.state, input, err, sizeof err);
-	if (next == NULL || wf_node(run.wf, next) == NULL) {
+	if (run.store_rc || next == NULL || wf_node(run.wf, next) == NULL) {
 		commit_free(&c);
 		run_free(&run);
+		if (run.store_rc)
+			return req_fail(r, PB_STORE_UNAVAILABLE, "the input could not be stored");
 		return req_fail(r, problem_by_code(ctx.err_code, PB_BAD_REQUEST), "input: %s",
 				err[0] ? err : "not accepted");
 	}

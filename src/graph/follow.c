@@ -1,8 +1,15 @@
 /* Replaying a thread's durable events to a client that (re)connects, then
  * running the thread if it is runnable, or following it while another
- * worker runs it, until it pauses, ends or the stream's time is up. */
+ * worker runs it, until it pauses, ends or the stream's time is up.
+ * Following holds a worker, so one thread has at most [server]
+ * max_followers: each is a place {"<pid>": until} in the thread record,
+ * counted by every worker, and a place whose process died or whose time
+ * passed is free again. */
 #include "config.h"
 #include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "graph/run.h"
@@ -11,6 +18,89 @@
 #define FOLLOW_BATCH 256
 #define FOLLOW_BATCH_BYTES (1u << 20)
 #define FOLLOW_POLL_US 50000
+#define FOLLOW_SLACK_MS 5000   /* a place outlives the stream's budget by this much */
+
+/* One follower's place: taken (join), or given back. */
+struct follow_place {
+	const uint8_t *tid;
+	int max;
+	int join;
+	long long until;
+	int full;     /* out: every place is taken */
+};
+
+static int follow_place_live(const char *pid, const json_t *until, long long now)
+{
+	long p = strtol(pid, NULL, 10);
+
+	return p > 0 && p != (long)getpid() && json_integer_value(until) >= now &&
+	       (kill((pid_t)p, 0) == 0 || errno == EPERM);
+}
+
+/* In a transaction: drops dead places and this process's, then takes one
+ * for it if asked and one is free. */
+static int follow_place_fn(struct store *s, DB_TXN *txn, void *ctx)
+{
+	struct follow_place *fp = ctx;
+	long long now = clock_wall_ms();
+	json_t *rec, *live = json_object(), *v;
+	const char *k;
+	char me[24];
+	int rc = store_thread_get(s, txn, fp->tid, &rec, DB_RMW);
+
+	fp->full = 0;
+	if (rc) {
+		json_decref(live);
+		return rc;
+	}
+	json_object_foreach(json_object_get(rec, "followers"), k, v)
+		if (follow_place_live(k, v, now))
+			json_object_set(live, k, v);
+	if (fp->join && (long)json_object_size(live) >= fp->max)
+		fp->full = 1;
+	else if (fp->join) {
+		snprintf(me, sizeof me, "%ld", (long)getpid());
+		json_object_set_new(live, me, json_integer(fp->until));
+	}
+	json_object_set_new(rec, "followers", live);
+	rc = fp->full ? 0 : store_thread_put(s, txn, fp->tid, rec);
+	json_decref(rec);
+	return rc;
+}
+
+/* Takes a place to follow the thread. PB_OK, or the problem reported. */
+static enum problem follow_enter(struct run *run, int *joined)
+{
+	struct follow_place fp = { run->tid, (int)run->app->conf.max_followers, 1,
+				   clock_wall_ms() + run_budget_ms(run) + FOLLOW_SLACK_MS, 0 };
+	int rc = store_txn(run->st, follow_place_fn, &fp);
+
+	if (rc)
+		return req_fail(run->r, PB_STORE_UNAVAILABLE, "the thread cannot be followed now");
+	if (fp.full)
+		return req_fail(run->r, PB_OVERLOADED, "thread %s already has %ld followers "
+				"([server] max_followers): try again shortly", run->tid_str,
+				run->app->conf.max_followers);
+	*joined = 1;
+	return PB_OK;
+}
+
+static void follow_leave(struct run *run, int *joined)
+{
+	struct follow_place fp = { run->tid, 0, 0, 0, 0 };
+
+	if (*joined)
+		store_txn(run->st, follow_place_fn, &fp);
+	*joined = 0;
+}
+
+/* True when the thread runs in another live worker: this stream would wait. */
+static int follow_would_wait(const struct run *run)
+{
+	const char *status = json_string_value(json_object_get(run->rec, "status"));
+
+	return status && strcmp(status, "running") == 0 && !lease_free(run->rec, clock_wall_ms());
+}
 
 /* Sends every stored event after *after. 0, or a store error. */
 static int follow_drain(struct run *run, long long *after)
@@ -63,7 +153,7 @@ static int follow_reload(struct run *run)
 	return rc;
 }
 
-enum problem run_follow(struct run *run, long long after)
+static enum problem follow_loop(struct run *run, long long after, int *joined)
 {
 	if (run_sse(run) < 0)
 		return PB_OK;
@@ -83,8 +173,10 @@ enum problem run_follow(struct run *run, long long after)
 				sse_done(run->sse);
 			return PB_OK;
 		}
-		if (lease_free(run->rec, clock_wall_ms()) && follow_take(run) == 0)
+		if (lease_free(run->rec, clock_wall_ms()) && follow_take(run) == 0) {
+			follow_leave(run, joined);
 			return run_loop(run);
+		}
 		if (clock_mono_ms() - run->t0 >= run_budget_ms(run)) {
 			json_t *ev = sse_event_new("workflow_yield");
 
@@ -95,8 +187,23 @@ enum problem run_follow(struct run *run, long long after)
 			json_decref(ev);
 			return PB_OK;
 		}
+		if (!*joined && follow_enter(run, joined) != PB_OK)
+			return run->r->failed;
 		usleep(FOLLOW_POLL_US);
 		if (sse_keepalive(run->sse) < 0)
 			return PB_OK;
 	}
+}
+
+enum problem run_follow(struct run *run, long long after)
+{
+	int joined = 0;
+	enum problem p;
+
+	/* Refused before the stream starts, when it is clear it would wait. */
+	if (follow_would_wait(run) && follow_enter(run, &joined) != PB_OK)
+		return run->r->failed;
+	p = follow_loop(run, after, &joined);
+	follow_leave(run, &joined);
+	return p;
 }

@@ -73,9 +73,16 @@ json_t *step_event(struct step_ctx *c, const char *type);
  * their current values (stolen; NULL for none). New reference. */
 json_t *step_interrupt_new(const char *kind, const char *question, const char *resume_node,
 			   json_t *editable);
-/* Stores a blob as an asset of this thread; id gets its id. 0 or -1. */
+/* Stores a blob as an asset of this thread; id gets its id. 0 or -1. A
+ * failure of the store itself is recorded as step_store_failed() does; a
+ * thread past [store] max_asset_bytes is not (that one is the input's). */
 int step_asset_put(struct step_ctx *c, const char *ctype, const void *data, size_t len,
 		   char *id, size_t idlen);
+/* Records that the store failed under the node (rc: the store's error):
+ * never the client's mistake, so the request answers 503
+ * store_unavailable, from init and turn hooks too, and the step is not
+ * committed: the thread resumes from its last checkpoint. */
+void step_store_failed(struct step_ctx *c, int rc);
 enum node_rc step_fail(struct step_ctx *c, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

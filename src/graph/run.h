@@ -23,6 +23,7 @@ struct run {
 	json_t *pending;      /* durable events of the step being run */
 	long long t0;         /* monotonic start of the request */
 	int steps;            /* steps run by this request */
+	int store_rc;         /* a store error a node or hook met (step_store_failed), or 0 */
 };
 
 /* One transaction: checks, record changes, an optional checkpoint and

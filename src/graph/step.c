@@ -1,5 +1,6 @@
 /* What a node may do during its step (see graph.h). */
 #include "config.h"
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -70,10 +71,18 @@ int step_asset_put(struct step_ctx *c, const char *ctype, const void *data, size
 
 	if (rc) {
 		log_error("storing an asset: %s", db_strerror(rc));
+		if (rc != ENOSPC)
+			step_store_failed(c, rc);
 		return -1;
 	}
 	snprintf(id, idlen, "%s", a.id);
 	return 0;
+}
+
+void step_store_failed(struct step_ctx *c, int rc)
+{
+	if (c->run->store_rc == 0)
+		c->run->store_rc = rc ? rc : EIO;
 }
 
 enum node_rc step_fail(struct step_ctx *c, const char *code, const char *fmt, ...)

@@ -232,7 +232,7 @@ static int dashscope_image(struct prov *p, const struct conf_provider *cf,
 			   const struct image_call *calls, size_t n, const struct prov_hooks *h,
 			   struct prov_answer *out)
 {
-	struct http *hh = http_new(h);
+	struct http *hh = http_new(prov_conf(p), h);
 	struct dashscope_task *t = xcalloc(n ? n : 1, sizeof *t);
 	char *url = http_url(cf->base_url, DASHSCOPE_GENERATE);
 	int ok = 0;

@@ -43,16 +43,21 @@ static int fetch_v6_public(const unsigned char *b)
 {
 	static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 	static const unsigned char nat64[12] = { 0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0 };
-	static const unsigned char zero[15] = { 0 };
+	static const unsigned char zero[12] = { 0 };
 
 	if (memcmp(b, mapped, 12) == 0 || memcmp(b, nat64, 12) == 0)
 		return fetch_v4_public((uint32_t)b[12] << 24 | (uint32_t)b[13] << 16 |
 				       (uint32_t)b[14] << 8 | b[15]);
-	if (memcmp(b, zero, 15) == 0)                    /* :: and ::1 */
+	if (memcmp(b, zero, 12) == 0)                    /* ::/96: ::, ::1, IPv4-compatible */
 		return 0;
+	if (b[0] == 0x20 && b[1] == 0x02)                /* 6to4: the IPv4 address inside */
+		return fetch_v4_public((uint32_t)b[2] << 24 | (uint32_t)b[3] << 16 |
+				       (uint32_t)b[4] << 8 | b[5]);
 	if ((b[0] & 0xfe) == 0xfc || b[0] == 0xff)       /* unique local, multicast */
 		return 0;
 	if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80)       /* link-local */
+		return 0;
+	if (b[0] == 0xfe && (b[1] & 0xc0) == 0xc0)       /* site-local (fec0::/10, deprecated) */
 		return 0;
 	if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x0d && b[3] == 0xb8) /* documentation */
 		return 0;
@@ -88,6 +93,29 @@ static int fetch_host_allowed(const struct conf *c, const char *host)
 		p += strspn(p, ", ");
 	}
 	return 0;
+}
+
+int fetch_url_trust(const struct conf *c, const char *url, int *trusted, char *err, size_t errlen)
+{
+	CURLU *u = curl_url();
+	char *scheme = NULL, *host = NULL;
+	int rc = -1;
+
+	*trusted = 0;
+	if (curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
+		snprintf(err, errlen, "not a URL that can be fetched");
+	} else if (strcasecmp(scheme, "http") != 0 && strcasecmp(scheme, "https") != 0) {
+		snprintf(err, errlen, "only http and https URLs are fetched, not %s", scheme);
+	} else {
+		*trusted = c->fetch_allow_private || fetch_host_allowed(c, host);
+		rc = 0;
+	}
+	curl_free(scheme);
+	curl_free(host);
+	curl_url_cleanup(u);
+	return rc;
 }
 
 /* Checks one URL: scheme, host, every resolved address. On success pin

@@ -22,5 +22,11 @@ int fetch_image(const struct conf *c, const char *url, struct fetch_result *out)
 void fetch_result_free(struct fetch_result *r);
 /* True when an address is public (fetching it is allowed by default). */
 int fetch_addr_public(const struct sockaddr *sa);
+/* For a link that comes from outside but is fetched by other means (a
+ * provider's image, see http.c): 0 when it is an http(s) URL with a host,
+ * *trusted set when [fetch] lets its host be at any address (allow_private,
+ * allow_hosts); the caller then checks every address it connects to with
+ * fetch_addr_public unless trusted. Else -1 with err. */
+int fetch_url_trust(const struct conf *c, const char *url, int *trusted, char *err, size_t errlen);
 
 #endif

@@ -11,9 +11,11 @@
 #include <strings.h>
 #include <curl/curl.h>
 #include <sodium.h>
+#include "prov/fetch.h"
 #include "prov/http.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "util/scrub.h"
 #include "util/xmalloc.h"
 #include "prov/imgin.h"
 
@@ -53,19 +55,24 @@ struct http_xfer {
 	int streamed;           /* bytes went to cb->stream: no retry */
 	int too_large;
 	int stopped;            /* cb->stream asked to stop */
+	int hops;               /* downloads: redirects followed so far */
+	int trusted;            /* downloads: the link's host may be any address ([fetch]) */
+	int blocked;            /* downloads: a connection to a non-public address was refused */
 	char errbuf[CURL_ERROR_SIZE];
 };
 
 struct http {
+	const struct conf *c;
 	CURLM *multi;
 	const struct prov_hooks *hooks;
 	struct http_xfer *xfers;
 };
 
-struct http *http_new(const struct prov_hooks *hooks)
+struct http *http_new(const struct conf *c, const struct prov_hooks *hooks)
 {
 	struct http *h = xcalloc(1, sizeof *h);
 
+	h->c = c;
 	h->multi = curl_multi_init();
 	if (h->multi == NULL) {
 		/* curl out of memory: the same as ours */
@@ -203,6 +210,7 @@ void http_xfer_send(struct http_xfer *x, const char *method, const char *url, co
 	x->body = body ? json_dumps(body, JSON_COMPACT) : NULL;   /* new string */
 	x->flags = flags;
 	x->attempt = 0;
+	x->hops = 0;
 	x->start_at = clock_mono_ms() + (delay_ms > 0 ? delay_ms : 0);
 	x->state = HTTP_X_WAIT;
 	x->resent = 1;
@@ -215,24 +223,18 @@ long http_xfer_left_ms(const struct http_xfer *x)
 	return left > 0 ? (long)left : 0;
 }
 
-/* Replaces every copy of the key in a message with asterisks, in case a
- * provider or a library repeats it. */
+/* Takes every trace of the key out of a message, in case a provider or a
+ * library repeats it. */
 static void http_scrub(const struct http_xfer *x, char *msg)
 {
-	const char *key = x->cf->api_key;
-	size_t n = key ? strlen(key) : 0;
-
-	if (n < 4)
-		return;
-	for (char *p = strstr(msg, key); p; p = strstr(p + n, key))
-		memset(p, '*', n);
+	scrub_secret(msg, x->cf->api_key);
 }
 
 /* Ends x: its answer is final. */
 static void http_xfer_end(struct http_xfer *x)
 {
 	x->state = HTTP_X_DONE;
-	http_scrub(x, x->answer->error);
+	http_scrub(x, x->answer->detail);
 	if (x->cb->done)
 		x->cb->done(x, x->ctx);
 }
@@ -319,6 +321,35 @@ static void http_set_headers(struct http_xfer *x)
 	}
 }
 
+/* Every address a download connects to passes the [fetch] rules, unless
+ * its host is trusted there: checked here, on the address itself, so a
+ * name that resolves differently later cannot slip by. */
+static curl_socket_t http_opensocket(void *ctx, curlsocktype purpose, struct curl_sockaddr *a)
+{
+	struct http_xfer *x = ctx;
+
+	if (!x->trusted && !fetch_addr_public(&a->addr)) {
+		x->blocked = 1;
+		return CURL_SOCKET_BAD;
+	}
+	return socket(a->family, a->socktype, a->protocol);
+}
+
+/* A download: redirects are followed by hand (each hop checked anew), no
+ * proxy (the address checks are about a direct connection), and a fresh
+ * connection, never one left open to the provider's own API. */
+static void http_set_download(struct http_xfer *x)
+{
+	CURL *e = x->easy;
+
+	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(e, CURLOPT_PROXY, "");
+	curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
+	curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L);
+	curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, http_opensocket);
+	curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, x);
+}
+
 static void http_set_limits(struct http_xfer *x, long left)
 {
 	CURL *e = x->easy;
@@ -334,10 +365,21 @@ static void http_set_limits(struct http_xfer *x, long left)
 	curl_easy_setopt(e, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
-	if (x->flags & HTTP_DOWNLOAD) {
-		curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-		curl_easy_setopt(e, CURLOPT_MAXREDIRS, (long)HTTP_MAX_REDIRECTS);
-	}
+	if (x->flags & HTTP_DOWNLOAD)
+		http_set_download(x);
+}
+
+/* A link from a provider's answer (or a redirect's): http(s), and whether
+ * [fetch] trusts its host. 0, or -1 with the transfer ended. */
+static int http_download_check(struct http_xfer *x)
+{
+	char why[200];
+
+	if (fetch_url_trust(x->h->c, x->url, &x->trusted, why, sizeof why) == 0)
+		return 0;
+	prov_fail(x->answer, PROV_BAD_ANSWER, "the image link is refused: %s", why);
+	http_xfer_end(x);
+	return -1;
 }
 
 /* Sets up the easy handle for the exchange (TLS verification, proxies
@@ -351,12 +393,14 @@ static void http_xfer_start(struct http_xfer *x)
 		http_xfer_timeout(x);
 		return;
 	}
+	if ((x->flags & HTTP_DOWNLOAD) && http_download_check(x) < 0)
+		return;
 	buf_reset(&x->reply.body);
 	x->reply.status = 0;
 	x->reply.ctype[0] = '\0';
 	x->got = 0;
 	x->stream_mode = -1;
-	x->streamed = x->too_large = x->stopped = 0;
+	x->streamed = x->too_large = x->stopped = x->blocked = 0;
 	x->errbuf[0] = '\0';
 	http_set_headers(x);
 	curl_easy_reset(e);
@@ -509,6 +553,31 @@ static void http_status_failed(struct http_xfer *x, long status)
 	http_xfer_end(x);
 }
 
+/* A download's redirect: the next hop is a new exchange, checked again
+ * when it starts. */
+static void http_redirect(struct http_xfer *x)
+{
+	char *loc = NULL;
+
+	curl_easy_getinfo(x->easy, CURLINFO_REDIRECT_URL, &loc);
+	if (loc == NULL || x->hops >= HTTP_MAX_REDIRECTS) {
+		if (loc)
+			prov_fail(x->answer, PROV_BAD_ANSWER, "the image link redirects more than %d times",
+				  HTTP_MAX_REDIRECTS);
+		else
+			prov_fail(x->answer, PROV_BAD_ANSWER, "the image link answered HTTP %ld without "
+				  "a Location", x->reply.status);
+		http_xfer_end(x);
+		return;
+	}
+	free(x->url);
+	x->url = xstrdup(loc);
+	x->hops++;
+	x->attempt = 0;
+	x->start_at = clock_mono_ms();
+	x->state = HTTP_X_WAIT;
+}
+
 static void http_xfer_finished(struct http_xfer *x, CURLcode rc)
 {
 	char *ct = NULL;
@@ -526,8 +595,14 @@ static void http_xfer_finished(struct http_xfer *x, CURLcode rc)
 		prov_fail(x->answer, PROV_TOO_LARGE, "the answer passed the cap of %ld bytes",
 			  x->cf->max_response_bytes);
 		http_xfer_end(x);
+	} else if (x->blocked && rc != CURLE_OK) {
+		prov_fail(x->answer, PROV_BAD_ANSWER, "the image link leads to an address that is not "
+			  "public (refused: [fetch] allow_private = no)");
+		http_xfer_end(x);
 	} else if (rc != CURLE_OK) {
 		http_transport_failed(x, rc);
+	} else if ((x->flags & HTTP_DOWNLOAD) && x->reply.status >= 300 && x->reply.status < 400) {
+		http_redirect(x);
 	} else if (x->reply.status < 200 || x->reply.status > 299) {
 		http_status_failed(x, x->reply.status);
 	} else {

@@ -7,7 +7,10 @@
  * download the image). The engine owns what every call shares: the key in
  * the Authorization header, the time limits, the retries with backoff on
  * connection errors, 429 and 5xx (honouring Retry-After), the size cap,
- * and the mapping of failures to prov_status. */
+ * and the mapping of failures to prov_status. A file a provider's answer
+ * links to is downloaded under the [fetch] address rules, as a URL a user
+ * gives is: the link comes from outside, only the configured base URLs are
+ * trusted. */
 #ifndef AV_PROV_HTTP_H
 #define AV_PROV_HTTP_H
 #include <stddef.h>
@@ -23,7 +26,9 @@ enum http_flag {
 	HTTP_AUTH = 1 << 0,      /* send Authorization: Bearer <the role's key> */
 	HTTP_STREAM = 1 << 1,    /* a 2xx text/event-stream body goes to cb->stream as it comes */
 	HTTP_DOWNLOAD = 1 << 2,  /* a file (an image the provider made): a few
-				  * http(s) redirects are followed; never with HTTP_AUTH */
+				  * http(s) redirects are followed, each hop and every
+				  * address connected to checked by the [fetch] rules, no
+				  * proxy, no connection shared; never with HTTP_AUTH */
 };
 
 /* The reply to the current exchange. */
@@ -45,8 +50,9 @@ struct http_cb {
 	void (*done)(struct http_xfer *x, void *ctx);
 };
 
-/* hooks (may be NULL) get tick calls while the set runs; borrowed. */
-struct http *http_new(const struct prov_hooks *hooks);
+/* c: the configuration whose [fetch] rules downloads follow; hooks (may
+ * be NULL) get tick calls while the set runs. Both borrowed. */
+struct http *http_new(const struct conf *c, const struct prov_hooks *hooks);
 /* Frees the set and every transfer in it. http_free(NULL) does nothing. */
 void http_free(struct http *h);
 

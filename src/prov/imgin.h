@@ -17,6 +17,7 @@ struct imgin {
 	char mime[32];        /* by the bytes, not by what the sender said */
 	char error[256];
 	char asset[64];       /* the asset id, when it came from the store */
+	int store_rc;         /* the store failed reading it (not the sender's mistake), or 0 */
 };
 
 /* The media type of image bytes (PNG, JPEG, GIF, WebP, SVG), or NULL. */

@@ -173,7 +173,7 @@ static int openai_count_ok(const struct prov_answer *out, size_t n)
 static int openai_chat(struct prov *p, const struct conf_provider *cf, const struct chat_call *calls,
 		       size_t n, const struct prov_hooks *h, struct prov_answer *out)
 {
-	struct http *hh = http_new(h);
+	struct http *hh = http_new(prov_conf(p), h);
 	struct openai_chat *st = xcalloc(n ? n : 1, sizeof *st);
 	char *url = http_url(cf->base_url, "chat/completions");
 	int ok;
@@ -348,7 +348,7 @@ static void openai_edit(struct http *hh, const struct conf_provider *cf, const s
 static int openai_image(struct prov *p, const struct conf_provider *cf, const struct image_call *calls,
 			size_t n, const struct prov_hooks *h, struct prov_answer *out)
 {
-	struct http *hh = http_new(h);
+	struct http *hh = http_new(prov_conf(p), h);
 	struct openai_image *st = xcalloc(n ? n : 1, sizeof *st);
 	char *url = http_url(cf->base_url, "images/generations");
 	const struct pngio_limits lim = { prov_conf(p)->inpaint_max_side,
@@ -408,7 +408,7 @@ static int openai_search(struct prov *p, const struct conf_provider *cf, const c
 
 	if (query == NULL || query[0] == '\0')
 		return prov_fail(out, PROV_REFUSED, "a search needs a question");
-	hh = http_new(h);
+	hh = http_new(prov_conf(p), h);
 	url = http_url(cf->base_url, "chat/completions");
 	body = json_pack("{s:s?, s:[{s:s, s:s}, {s:s, s:s}], s:b, s:b}", "model", cf->model,
 			 "messages", "role", "system", "content", openai_search_prompt,
@@ -480,7 +480,7 @@ static void openai_embed_merge(struct openai_embed *st, size_t nb, struct prov_a
 	out->vectors = json_array();
 	for (size_t b = 0; b < nb; b++) {
 		if (st[b].a.status != PROV_OK) {
-			prov_fail(out, st[b].a.status, "%s", st[b].a.error);
+			prov_fail(out, st[b].a.status, "%s", st[b].a.detail);
 			out->http_status = st[b].a.http_status;
 			json_decref(out->vectors);
 			out->vectors = NULL;
@@ -505,7 +505,7 @@ static int openai_embed(struct prov *p, const struct conf_provider *cf, const js
 		if (!json_is_string(json_array_get(texts, i)))
 			return prov_fail(out, PROV_REFUSED, "the texts to embed must be strings");
 	st = xcalloc(nb ? nb : 1, sizeof *st);
-	hh = http_new(h);
+	hh = http_new(prov_conf(p), h);
 	url = http_url(cf->base_url, "embeddings");
 	for (size_t b = 0; b < nb; b++) {
 		json_t *input = json_array(), *body;      /* new, new */

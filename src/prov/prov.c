@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "prov/prov.h"
+#include "util/log.h"
+#include "util/scrub.h"
 #include "util/xmalloc.h"
 
 struct prov {
@@ -18,9 +20,21 @@ static const char *const prov_status_names[PROV_NSTATUS] = {
 	"ok", "timeout", "rate_limited", "refused", "unavailable", "bad_answer", "too_large",
 };
 
+static const char *const prov_status_messages[PROV_NSTATUS] = {
+	"", "the model service did not answer in time",
+	"the model service is rate limiting requests: try again later",
+	"the model service refused the request", "the model service is not available",
+	"the model service's answer could not be used", "the model service's answer is too large",
+};
+
 const char *prov_status_name(enum prov_status s)
 {
 	return s < PROV_NSTATUS ? prov_status_names[s] : "unknown";
+}
+
+const char *prov_status_message(enum prov_status s)
+{
+	return s < PROV_NSTATUS ? prov_status_messages[s] : "the model service failed";
 }
 
 void prov_answer_init(struct prov_answer *a)
@@ -44,8 +58,9 @@ int prov_fail(struct prov_answer *a, enum prov_status s, const char *fmt, ...)
 	va_list ap;
 
 	a->status = s;
+	snprintf(a->error, sizeof a->error, "%s", prov_status_message(s));
 	va_start(ap, fmt);
-	vsnprintf(a->error, sizeof a->error, fmt, ap);
+	vsnprintf(a->detail, sizeof a->detail, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -129,6 +144,20 @@ json_t *prov_json_from_text(const char *text)
 	return NULL;
 }
 
+/* Each failed answer's detail, scrubbed of the role's key, to the log:
+ * clients only ever see the status and its generic message. */
+static void prov_report(const struct prov *p, enum conf_prov_role role, struct prov_answer *out,
+			size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (out[i].status == PROV_OK)
+			continue;
+		scrub_secret(out[i].detail, p->c->prov[role].api_key);
+		log_warn("provider %s (%s): %s: %s", conf_role_name(role), p->ops[role]->kind,
+			 prov_status_name(out[i].status), out[i].detail);
+	}
+}
+
 static void prov_answers_init(struct prov_answer *out, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -168,6 +197,7 @@ int prov_chat_many(struct prov *p, const struct chat_call *calls, size_t n,
 	ops->chat(p, &p->c->prov[PROV_CHAT], calls, n, h, out);
 	for (size_t i = 0; i < n; i++)
 		prov_chat_json(&calls[i], &out[i]);
+	prov_report(p, PROV_CHAT, out, n);
 	return prov_all_ok(out, n);
 }
 
@@ -189,6 +219,7 @@ int prov_image_many(struct prov *p, const struct image_call *calls, size_t n,
 		return -1;
 	}
 	ops->image(p, &p->c->prov[PROV_IMAGE], calls, n, h, out);
+	prov_report(p, PROV_IMAGE, out, n);
 	return prov_all_ok(out, n);
 }
 
@@ -207,6 +238,7 @@ int prov_search(struct prov *p, const char *query, long timeout_ms, const struct
 	if (ops->search == NULL)
 		return prov_fail(out, PROV_UNAVAILABLE, "web search is not available (%s)", ops->kind);
 	ops->search(p, &p->c->prov[PROV_SEARCH], query, timeout_ms, h, out);
+	prov_report(p, PROV_SEARCH, out, 1);
 	return out->status == PROV_OK ? 0 : -1;
 }
 
@@ -219,5 +251,6 @@ int prov_embed(struct prov *p, const json_t *texts, const struct prov_hooks *h,
 	if (ops->embed == NULL)
 		return prov_fail(out, PROV_UNAVAILABLE, "embeddings are not available (%s)", ops->kind);
 	ops->embed(p, &p->c->prov[PROV_EMBEDDINGS], texts, h, out);
+	prov_report(p, PROV_EMBEDDINGS, out, 1);
 	return out->status == PROV_OK ? 0 : -1;
 }

@@ -4,7 +4,9 @@
  * OpenAI-compatible services (openai.c: DeepSeek, Qwen's compatible mode)
  * or DashScope (dashscope.c). Each vendor is one file exporting one
  * struct prov_ops. Calls never crash and never exit: every failure comes
- * back as a typed status with a message that holds no secret. */
+ * back as a typed status with a generic message for clients; what the
+ * provider said, or where it could not be reached, goes to the log, with
+ * the key scrubbed from it. */
 #ifndef AV_PROV_H
 #define AV_PROV_H
 #include <stddef.h>
@@ -27,11 +29,16 @@ enum prov_status {
 /* "ok", "timeout", "rate_limited", "refused", "unavailable", "bad_answer",
  * "too_large": the codes error events carry. */
 const char *prov_status_name(enum prov_status s);
+/* The generic message clients get for a status. */
+const char *prov_status_message(enum prov_status s);
 
 /* What a call gives back. Everything in it is owned by it. */
 struct prov_answer {
 	enum prov_status status;
-	char error[256];        /* why, when status != PROV_OK (no keys, no URLs with keys) */
+	char error[256];        /* when status != PROV_OK: a generic message for clients, by
+				 * status only (events, state); never the provider's words */
+	char detail[256];       /* what happened, for the log only: may quote the provider or
+				 * name its address; keys scrubbed */
 	int http_status;        /* last HTTP status seen, 0 for none */
 	char *text;             /* chat: the whole reply; search: the facts. Kept on
 				 * PROV_BAD_ANSWER too (the raw reply, for fallbacks). */
@@ -46,7 +53,8 @@ struct prov_answer {
 
 void prov_answer_init(struct prov_answer *a);
 void prov_answer_free(struct prov_answer *a);
-/* Sets status and the message; returns -1 (for "return prov_fail(...)"). */
+/* Sets status, the generic error for it and the detail (the message);
+ * returns -1 (for "return prov_fail(...)"). */
 int prov_fail(struct prov_answer *a, enum prov_status s, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

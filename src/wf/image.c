@@ -108,8 +108,11 @@ static int image_mask_in(struct step_ctx *c, const json_t *mask, json_t *user, c
 	}
 	imgin_free(&m);
 	json_object_set_new(user, "maskAsset", json_string(id));
-	if (imgin_load(step_store(c), cf, url, (size_t)cf->fetch_max_bytes, &base) < 0)
+	if (imgin_load(step_store(c), cf, url, (size_t)cf->fetch_max_bytes, &base) < 0) {
+		if (base.store_rc)
+			step_store_failed(c, base.store_rc);
 		return snprintf(err, n, "maskData.imageUrl: %s", base.error), -1;
+	}
 	if (image_png_in(c, &base, &budget, "maskData.imageUrl", err, n) < 0) {
 		imgin_free(&base);
 		return -1;

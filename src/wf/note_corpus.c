@@ -33,6 +33,8 @@ static const struct kb_field note_corpus_fields[] = {
 static struct kb *note_kb;
 static long long note_kb_retry_ms;
 static char note_kb_err[256];
+/* What events say; the reason names the file, so it goes to the log only. */
+#define NOTE_CORPUS_DOWN "the notes corpus cannot be loaded (the worker's log says why)"
 
 static int note_date_ok(const char *d)
 {
@@ -73,7 +75,7 @@ struct kb *note_corpus(const struct conf *cf, char *err, size_t errlen)
 	if (note_kb)
 		return note_kb;
 	if (now < note_kb_retry_ms) {
-		snprintf(err, errlen, "%s", note_kb_err);
+		snprintf(err, errlen, "%s", NOTE_CORPUS_DOWN);
 		return NULL;
 	}
 	kb = kb_load(path, note_corpus_fields, note_kb_err, sizeof note_kb_err);
@@ -84,7 +86,7 @@ struct kb *note_corpus(const struct conf *cf, char *err, size_t errlen)
 	if (kb == NULL) {
 		log_error("notes corpus %s: %s", path, note_kb_err);
 		note_kb_retry_ms = now + NOTE_CORPUS_RETRY_MS;
-		snprintf(err, errlen, "%s", note_kb_err);
+		snprintf(err, errlen, "%s", NOTE_CORPUS_DOWN);
 		return NULL;
 	}
 	note_kb = kb;

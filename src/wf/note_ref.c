@@ -154,8 +154,11 @@ static json_t *note_ref_analyse(struct step_ctx *c, const json_t *in, long long 
 	struct note_img_info info;
 	struct imgin im;
 	json_t *a;
+	int rc = imgin_load(step_store(c), cf, url, (size_t)cf->fetch_max_bytes, &im);
 
-	if (imgin_load(step_store(c), cf, url, (size_t)cf->fetch_max_bytes, &im) < 0)
+	if (rc < 0 && im.store_rc)
+		step_store_failed(c, im.store_rc);
+	if (rc < 0)
 		return json_pack("{s:O, s:s, s:s}", "index", json_object_get(in, "index"), "url", url,
 				 "error", im.error);
 	if (imgin_png_check(&im, cf->reference_max_side, budget) == IMGIN_TOO_LARGE) {

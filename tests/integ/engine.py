@@ -668,6 +668,10 @@ def test_limits_and_assets(t, a):
          "(%d bytes): the input is stored once" % len(hist.body))
     t.is_(a.request("GET", "/api/assets/" + "A" * 43).status, 404, "an unknown asset: 404")
     t.is_(a.request("GET", "/api/assets/not-an-id").status, 404, "a malformed asset id: 404")
+    ghost = "B" * 43
+    r = a.request("GET", "/api/assets/" + ghost, headers={"If-None-Match": '"%s"' % ghost})
+    t.is_((r.status, (avtest.problem(r.body) or {}).get("code")), (404, "not_found"),
+          "If-None-Match naming an asset that does not exist: 404, not 304")
 
     r = post_json(a, "/api/agent/stream", {"threadId": tid, "input": {"topic": "second turn"}})
     ev2 = sse_events(r)

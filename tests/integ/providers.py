@@ -6,7 +6,12 @@ invalid) and streamed (pieces cut inside UTF-8 and lines); retries on 429
 enable_search; embeddings in input order; OpenAI images as base64 and as
 links; DashScope images answered at once, by a task polled until it
 succeeds, fails or never ends; calls at once taking the time of one; and
-the key, sent to the services, never in provcli's output.
+the key, sent to the services, never in provcli's output. Image links
+from an answer are downloaded under the [fetch] address rules, redirects
+included: the fakes' links name "localhost", trusted by allow_hosts, and
+a link or a redirect to 127.0.0.1 is refused. Failures reach clients as
+a generic message; the provider's words go to the log (provcli's stderr)
+with the key scrubbed in any form: whole, cut, masked, after "Bearer".
 """
 
 import hashlib
@@ -61,14 +66,17 @@ class Runner:
         self.n = 0
         self.outputs = []
 
-    def run(self, role, kind, base, model, args=(), conf=None, timeout=60):
-        """provcli with [provider.<role>] set to kind, base, model and conf."""
+    def run(self, role, kind, base, model, args=(), conf=None, timeout=60, fetch=None):
+        """provcli with [provider.<role>] set to kind, base, model and conf,
+        and [fetch] trusting the host the fakes' links name (or fetch)."""
         self.n += 1
         keys = {"kind": kind, "base_url": base, "model": model, "api_key_env": KEY_ENV,
                 "timeout_ms": "10000", "retries": "2", "connect_timeout_ms": "2000"}
         keys.update(conf or {})
+        settings = {"provider." + role: keys,
+                    "fetch": fetch if fetch is not None else {"allow_hosts": "localhost"}}
         path = avtest.write_file(os.path.join(self.d, "p%02d.conf" % self.n),
-                                 avtest.conf_from_sample({"provider." + role: keys}))
+                                 avtest.conf_from_sample(settings))
         env = avtest.clean_env(**{KEY_ENV: KEY, "NO_PROXY": "127.0.0.1,localhost",
                                   "no_proxy": "127.0.0.1,localhost"})
         t0 = time.monotonic()
@@ -84,6 +92,14 @@ class Runner:
         if r.rc != 0 or not r.answers:
             self.t.diag("provcli %s %s exited %d:" % (role, model, r.rc), r.out, r.err)
         return r
+
+
+def key_parts(text):
+    """Pieces of KEY found in text: its random part's 6-character windows
+    (the "sk-test-" prefix is not secret) and its last 4 characters."""
+    secret = KEY[len("sk-test-"):]
+    parts = {secret[i:i + 6] for i in range(len(secret) - 5)} | {KEY[-4:]}
+    return sorted(p for p in parts if p in text)
 
 
 def check_status(t, r, want, name):
@@ -172,7 +188,9 @@ def chat_retries(t, run, oa, base):
                 {"retries": "1"})
     check_status(t, r, "rate_limited", "429 always: rate_limited")
     t.is_(len(oa.requests("/v1/chat/completions")), 2, "429 always: 1 + retries requests")
-    t.like(r.answer.get("error"), "429", "429 always: the error says 429")
+    t.like(r.answer.get("detail"), "429", "429 always: the detail says 429")
+    t.is_(r.answer.get("error"), "the model service is rate limiting requests: try again later",
+          "429 always: clients get the generic message")
 
     oa.reset()
     r = run.run("chat", "openai", base, "error-once", ["--messages", MESSAGES])
@@ -184,7 +202,9 @@ def chat_retries(t, run, oa, base):
     check_status(t, r, "unavailable", "500 always: unavailable")
     t.is_(len(oa.requests("/v1/chat/completions")), 3, "500 always: exactly 1 + retries (2) requests")
     t.is_(r.answer.get("http_status"), 500, "500 always: HTTP status kept")
-    t.like(r.answer.get("error"), "internal failure", "500 always: the provider's message kept")
+    t.like(r.answer.get("detail"), "internal failure", "500 always: the provider's message in the detail")
+    t.ok("internal failure" not in r.answer.get("error", "") and "internal failure" in r.err,
+         "500 always: ... which goes to the log, not to clients")
 
 
 def chat_limits(t, run, oa, base):
@@ -204,17 +224,28 @@ def chat_limits(t, run, oa, base):
                 {"max_response_bytes": "65536"})
     check_status(t, r, "too_large", "over max_response_bytes: too_large")
 
-    r = run.run("chat", "openai", base, "echo-key", ["--messages", MESSAGES])
-    check_status(t, r, "refused", "401: refused")
-    t.is_(r.answer.get("http_status"), 401, "401: HTTP status kept")
-    t.ok(KEY not in r.answer.get("error", KEY) and "Incorrect API key" in r.answer.get("error", ""),
-         "401: the provider's message kept, the key it repeated masked")
+    for model in ("echo-key", "echo-key-masked"):
+        r = run.run("chat", "openai", base, model, ["--messages", MESSAGES])
+        check_status(t, r, "refused", "401 (%s): refused" % model)
+        t.is_(r.answer.get("http_status"), 401, "401 (%s): HTTP status kept" % model)
+        t.is_(r.answer.get("error"), "the model service refused the request",
+              "401 (%s): clients get a generic message" % model)
+        t.ok("Incorrect API key" in r.answer.get("detail", "") and "***" in r.answer.get("detail", ""),
+             "401 (%s): the provider's message in the detail, the key it repeated scrubbed" % model)
+        log = [line for line in r.err.splitlines() if "Incorrect API key" in line]
+        t.ok(log and "refused" in log[0], "401 (%s): the detail is logged" % model)
+        leaks = key_parts(r.out + r.err)
+        if not t.ok(not leaks, "401 (%s): no part of the key in the answer or the log" % model):
+            t.diag("found %r in %r" % (leaks, log))
 
     port = avtest.free_port()
     r = run.run("chat", "openai", "http://127.0.0.1:%d/v1" % port, "plain",
                 ["--messages", MESSAGES], {"retries": "1"})
     check_status(t, r, "unavailable", "connection refused: unavailable")
     t.ok(r.elapsed < 10, "connection refused: answered quickly")
+    t.ok("127.0.0.1" not in r.answer.get("error", "") and str(port) not in r.answer.get("error", ""),
+         "connection refused: clients are not told the provider's address")
+    t.ok("127.0.0.1 port %d" % port in r.err, "connection refused: the log says which address failed")
 
     oa.reset()
     r = run.run("chat", "openai", base, "slow", ["--messages", MESSAGES, "--many", "4"])
@@ -287,6 +318,29 @@ def openai_images(t, run, oa):
     r = run.run("image", "openai", base, "img-url", ["--prompt", "a red square"],
                 {"max_response_bytes": "1024"})
     t.is_(r.status, "ok", "image: a PNG under the cap passes")
+    image_links(t, run, oa, base)
+
+
+def image_links(t, run, oa, base):
+    """Links in an answer pass the [fetch] address rules, each hop of a
+    redirect too; only the configured base URL is trusted."""
+    for model, fetch, want, name in (
+            ("img-url-loopback", None, "bad_answer", "a link to 127.0.0.1 is refused"),
+            ("img-url-redirect", None, "bad_answer",
+             "a trusted link redirecting to 127.0.0.1 is refused"),
+            ("img-url", {}, "bad_answer", "a link to localhost, not trusted, is refused"),
+            ("img-url-hop", None, "ok", "a redirect to a trusted host is followed"),
+            ("img-url-loopback", {"allow_private": "yes"}, "ok",
+             "allow_private = yes: a link to 127.0.0.1 is fetched")):
+        oa.reset()
+        r = run.run("image", "openai", base, model, ["--prompt", "a red square"], fetch=fetch)
+        check_status(t, r, want, "image link: " + name)
+        got = oa.requests("/files/a.png")
+        if want == "ok":
+            t.is_((r.answer.get("sha256"), len(got)), (SHA_A, 1), "image link: %s: the bytes" % name)
+        else:
+            t.is_(len(got), 0, "image link: %s: no connection made" % name)
+            t.like(r.answer.get("detail"), "not public", "image link: %s: the detail says why" % name)
 
 
 def progress_of(r, task=0):
@@ -328,7 +382,8 @@ def dashscope_images(t, run, ds):
     ds.reset()
     r = run.run("image", "dashscope", base, "ds-fail", ["--prompt", "一只猫"], conf)
     check_status(t, r, "bad_answer", "dashscope failed task: bad_answer")
-    t.like(r.answer.get("error"), "FAILED.*inappropriate", "dashscope failed task: its message")
+    t.like(r.answer.get("detail"), "FAILED.*inappropriate", "dashscope failed task: its message, in the detail")
+    t.ok("inappropriate" not in r.answer.get("error", ""), "dashscope failed task: not for clients")
     t.is_(progress_of(r)[-1:], ["failed"], "dashscope failed task: progress says failed")
 
     ds.reset()

@@ -8,7 +8,11 @@ the same chat completions (Qwen's web search). What a fake does is chosen
 by the model name of each request (see CHAT_MODELS and the handlers).
 Both record every request they get (method, path, headers, parsed body,
 time), so a test can check what was sent and how often; both serve the
-images they link to under /files/, small real PNGs made here.
+images they link to under /files/, small real PNGs made here. Their links
+name the host "localhost" (link_url), not the address of their API (url),
+so a test can trust one and not the other under [fetch] allow_hosts;
+/files/to-<name> redirects to a file of the same name at 127.0.0.1,
+/files/via-<name> to the same at localhost.
 """
 
 import base64
@@ -67,6 +71,7 @@ CHAT_MODELS = {
     "slow": "waits 1 s, then the plain answer",
     "huge": "an answer of %d bytes" % HUGE_LEN,
     "echo-key": "401 whose message repeats the key it got",
+    "echo-key-masked": "401 whose message repeats the key cut and masked, as OpenAI does",
     "search": "facts, if enable_search was sent (else 400)",
 }
 
@@ -112,6 +117,11 @@ class FakeBase:
     @property
     def url(self):
         return "http://127.0.0.1:%d" % self._server.server_address[1]
+
+    @property
+    def link_url(self):
+        """The same service by the name links use."""
+        return "http://localhost:%d" % self._server.server_address[1]
 
     def record(self, req):
         with self._lock:
@@ -188,6 +198,11 @@ class HandlerBase(BaseHTTPRequestHandler):
 
     def serve_file(self):
         name = self.path.split("/")[-1]
+        for prefix, base in (("to-", self.fake.url), ("via-", self.fake.link_url)):
+            if name.startswith(prefix):
+                self.send_bytes(302, b"", "text/plain",
+                                {"Location": "%s/files/%s" % (base, name[len(prefix):])})
+                return
         if name in self.files:
             data, ctype = self.files[name]
             self.send_bytes(200, data, ctype)
@@ -276,6 +291,11 @@ class HandlerBase(BaseHTTPRequestHandler):
         elif model == "echo-key":
             got = self.req["headers"].get("authorization", "")
             self.send_json(401, {"error": {"message": "Incorrect API key provided: %s" % got}})
+        elif model == "echo-key-masked":
+            key = self.req["headers"].get("authorization", "").split(" ")[-1]
+            cut = key[:8] + "*" * (len(key) - 12) + key[-4:]
+            self.send_json(401, {"error": {"message": "Incorrect API key provided: %s. Or: %s...%s"
+                                           % (cut, key[:5], key[-3:])}})
         elif model == "search":
             if body.get("enable_search") is not True or body.get("stream") is not False:
                 self.send_json(400, {"error": {"message": "enable_search was not asked for"}})
@@ -312,9 +332,15 @@ class OpenAIHandler(HandlerBase):
             item = {"b64_json": base64.b64encode(PNG_A).decode(),
                     "revised_prompt": "revised: " + body["prompt"]}
         elif model == "img-url":
+            item = {"url": self.fake.link_url + "/files/a.png"}
+        elif model == "img-url-loopback":
             item = {"url": self.fake.url + "/files/a.png"}
+        elif model == "img-url-redirect":
+            item = {"url": self.fake.link_url + "/files/to-a.png"}
+        elif model == "img-url-hop":
+            item = {"url": self.fake.link_url + "/files/via-a.png"}
         elif model == "img-notimage":
-            item = {"url": self.fake.url + "/files/page.html"}
+            item = {"url": self.fake.link_url + "/files/page.html"}
         else:
             item = {}
         self.send_json(200, {"created": 1700000000, "data": [item]})
@@ -362,7 +388,7 @@ class DashScopeHandler(HandlerBase):
 
     def image_done(self):
         return {"choices": [{"finish_reason": "stop", "message": {
-            "role": "assistant", "content": [{"image": self.fake.url + "/files/b.png"}]}}]}
+            "role": "assistant", "content": [{"image": self.fake.link_url + "/files/b.png"}]}}]}
 
     def generate(self, body):
         model = body.get("model", "")
@@ -406,7 +432,7 @@ class DashScopeHandler(HandlerBase):
                 out.update(task_status="FAILED", code="DataInspectionFailed", message=FAIL_MESSAGE)
             elif task["kind"] == "async" and task["polls"] > task["k"]:
                 out.update(task_status="SUCCEEDED",
-                           results=[{"url": self.fake.url + "/files/b.png",
+                           results=[{"url": self.fake.link_url + "/files/b.png",
                                      "actual_prompt": "a revised prompt"}])
             else:
                 out["task_status"] = "PENDING" if task["polls"] == 1 else "RUNNING"

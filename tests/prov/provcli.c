@@ -78,9 +78,9 @@ static void provcli_sha256(const struct prov_answer *a, char *hex, size_t size)
 
 static void provcli_answer(size_t i, const struct prov_answer *a)
 {
-	json_t *j = json_pack("{s:s, s:I, s:s, s:s, s:i}", "type", "answer", "index", (json_int_t)i,
-			      "status", prov_status_name(a->status), "error", a->error,
-			      "http_status", a->http_status);   /* new */
+	json_t *j = json_pack("{s:s, s:I, s:s, s:s, s:s, s:i}", "type", "answer", "index",
+			      (json_int_t)i, "status", prov_status_name(a->status), "error", a->error,
+			      "detail", a->detail, "http_status", a->http_status);   /* new */
 	char hex[crypto_hash_sha256_BYTES * 2 + 1];
 
 	if (a->text)

@@ -325,12 +325,13 @@ static void test_other_tasks(void)
 	   "summarize: a shorter summary and keywords");
 	prov_answer_free(&a);
 	ask("haiku", json_pack("{s:s}", "text", "x"), 1, &a);
-	ok(a.status == PROV_BAD_ANSWER && strstr(a.error, "no rule for task haiku"),
-	   "an unknown task is a bad answer: %s", a.error);
+	ok(a.status == PROV_BAD_ANSWER && strstr(a.detail, "no rule for task haiku"),
+	   "an unknown task is a bad answer: %s", a.detail);
+	is_str(a.error, prov_status_message(PROV_BAD_ANSWER), "  clients get the generic message");
 	prov_answer_free(&a);
 	prov_answer_init(&a);
 	prov_offline_ops.search(NULL, NULL, "今天的新闻", 0, NULL, &a);
-	ok(a.status == PROV_UNAVAILABLE && strstr(a.error, "offline"), "search is unavailable: %s", a.error);
+	ok(a.status == PROV_UNAVAILABLE && strstr(a.detail, "offline"), "search is unavailable: %s", a.detail);
 	prov_answer_free(&a);
 	prov_answer_init(&a);
 	prov_offline_ops.embed(NULL, NULL, NULL, NULL, &a);

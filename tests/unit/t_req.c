@@ -77,6 +77,20 @@ static const struct json_case json_cases[] = {
 	{ "depth 9 is too deep", "[[[[[[[[[]]]]]]]]]", NULL, PB_JSON_TOO_DEEP },
 	{ "brackets inside strings do not count", "[\"[[[[[[[[[[[[\", \"\\\"[[[[[[[[[[\"]", NULL, PB_OK },
 	{ "form data is refused", "a=b", "application/x-www-form-urlencoded", PB_UNSUPPORTED_MEDIA },
+	/* The media type is compared whole: type/subtype, any case, parameters after ";". */
+	{ "upper case", "{}", "APPLICATION/JSON", PB_OK },
+	{ "charset without a space", "{}", "application/json;charset=utf-8", PB_OK },
+	{ "spaces around the type", "{}", " application/json ; charset=utf-8", PB_OK },
+	{ "text/plain with charset", "{}", "text/plain;charset=UTF-8", PB_OK },
+	{ "application/jsonxyz is refused", "{}", "application/jsonxyz", PB_UNSUPPORTED_MEDIA },
+	{ "application/jsonp is refused", "{}", "application/jsonp", PB_UNSUPPORTED_MEDIA },
+	{ "application/json-patch+json is refused", "[]", "application/json-patch+json",
+	  PB_UNSUPPORTED_MEDIA },
+	{ "a longer path is refused", "{}", "application/json/x", PB_UNSUPPORTED_MEDIA },
+	{ "text/plainish is refused", "{}", "text/plainish", PB_UNSUPPORTED_MEDIA },
+	{ "a type cut short is refused", "{}", "application/", PB_UNSUPPORTED_MEDIA },
+	{ "a prefix is refused", "{}", "application/js", PB_UNSUPPORTED_MEDIA },
+	{ "multipart is refused", "{}", "multipart/form-data; boundary=x", PB_UNSUPPORTED_MEDIA },
 };
 
 static enum problem run_json(const struct json_case *c, char *detail, size_t n)
