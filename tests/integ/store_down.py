@@ -11,7 +11,9 @@ mask cannot be stored."""
 import base64
 import json
 import os
+import struct
 import sys
+import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
@@ -43,15 +45,25 @@ def code_of(r):
     return (r.status, (avtest.problem(r.body) or {}).get("code"))
 
 
-def png_like(n):
-    """Bytes that are a PNG by their signature, n of them (the mask is
-    stored as given; it is read only when the step repaints)."""
-    return b"\x89PNG\r\n\x1a\n" + os.urandom(n)
+def png_noise(n):
+    """A real PNG of random RGB pixels, about n bytes (noise does not
+    compress), so storing it needs that much room."""
+    w = 256
+    h = max(1, n // (w * 3))
+    rows = b"".join(b"\x00" + os.urandom(w * 3) for _ in range(h))
+
+    def chunk(tag, data):
+        return (struct.pack(">I", len(data)) + tag + data +
+                struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF))
+
+    return (b"\x89PNG\r\n\x1a\n" +
+            chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
 def inpaint_body(mask_bytes):
-    mask = base64.b64encode(png_like(mask_bytes)).decode()
-    base = "data:image/png;base64," + base64.b64encode(png_like(100)).decode()
+    mask = base64.b64encode(png_noise(mask_bytes)).decode()
+    base = "data:image/png;base64," + base64.b64encode(png_noise(1000)).decode()
     return json.dumps({"workflow": "image", "input": {
         "text": "repaint the sky", "maskData": {"base64": mask, "imageUrl": base}}})
 
