@@ -14,6 +14,10 @@ struct problem_def {
 	const char *code;
 	const char *title;
 	int retry_after;   /* seconds to wait before trying again (Retry-After, retry:), or 0 */
+	/* What the client is told instead of the detail, for the server's own
+	 * failures: their detail (a file, a library's error) goes to the log
+	 * only. NULL: the detail is the client's to read. */
+	const char *public_detail;
 };
 
 static const struct problem_def problem_table[PB_COUNT] = {
@@ -34,9 +38,11 @@ static const struct problem_def problem_table[PB_COUNT] = {
 	[PB_NOT_PAUSED] = { 409, "not_paused", "Thread is not waiting for this decision" },
 	[PB_ALREADY_CONFIRMED] = { 409, "already_confirmed", "Decision already given" },
 	[PB_BAD_EVENT_ID] = { 400, "bad_event_id", "Last-Event-ID is not valid for this thread" },
-	[PB_STORE_UNAVAILABLE] = { 503, "store_unavailable", "Store unavailable", 5 },
+	[PB_STORE_UNAVAILABLE] = { 503, "store_unavailable", "Store unavailable", 5,
+		"the store is not available at the moment: try again shortly (the worker's log says why)" },
 	[PB_OVERLOADED] = { 503, "overloaded", "Overloaded, try again", 2 },
-	[PB_INTERNAL] = { 500, "internal", "Internal error" },
+	[PB_INTERNAL] = { 500, "internal", "Internal error", 0,
+		"the request failed inside the server (the worker's log says why)" },
 };
 
 int problem_status(enum problem p)
@@ -71,7 +77,14 @@ enum problem problem_send(struct req *r, enum problem p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(detail, sizeof detail, fmt, ap);
 	va_end(ap);
-	log_info("%s %s -> %d %s: %s", r->method, r->uri, problem_status(p), problem_code(p), detail);
+	if (problem_table[p].public_detail) {
+		log_warn("%s %s -> %d %s: %s", r->method, r->path, problem_status(p), problem_code(p),
+			 detail);
+		snprintf(detail, sizeof detail, "%s", problem_table[p].public_detail);
+	} else {
+		log_info("%s %s -> %d %s: %s", r->method, r->path, problem_status(p),
+			 problem_code(p), detail);
+	}
 	if (r->sse) {
 		if (problem_table[p].retry_after)
 			sse_retry(r->sse, problem_table[p].retry_after * 1000);

@@ -207,6 +207,33 @@ int main(void)
 		req_free(&r);
 		buf_free(&m.out);
 	}
+	/* The server's own failures: the client gets the code and a fixed
+	 * message; what went wrong (a directory, a library's error) is for the
+	 * log only. */
+	{
+		static const struct { enum problem p; const char *detail; } server_side[] = {
+			{ PB_STORE_UNAVAILABLE, "cannot open the store in /var/lib/aivista: Permission denied" },
+			{ PB_STORE_UNAVAILABLE, "reading the thread: DB_RUNRECOVERY: Fatal error" },
+			{ PB_INTERNAL, "step failed: /srv/x/ckpts.db: Input/output error" },
+		};
+		char *envp[3] = { "REQUEST_METHOD=GET", "REQUEST_URI=/api/threads/x", NULL };
+
+		for (size_t i = 0; i < sizeof server_side / sizeof server_side[0]; i++) {
+			struct memio m;
+			struct req r;
+
+			memio_init(&m, "", 0);
+			req_init(&r, &conf, envp, memio_in(&m), memio_out(&m));
+			problem_send(&r, server_side[i].p, "%s", server_side[i].detail);
+			ok(strstr(m.out.data, problem_code(server_side[i].p)) != NULL &&
+			   strstr(m.out.data, "Permission") == NULL && strstr(m.out.data, "DB_") == NULL &&
+			   strstr(m.out.data, "/srv") == NULL && strstr(m.out.data, "/var") == NULL,
+			   "%s: the answer has the code and no path or library error (%s)",
+			   problem_code(server_side[i].p), server_side[i].detail);
+			req_free(&r);
+			buf_free(&m.out);
+		}
+	}
 	buf_free(&got);
 	conf_free(&conf);
 	return tap_done();
