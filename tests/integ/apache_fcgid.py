@@ -134,6 +134,8 @@ def main(t):
     ws.check_no_gzip(t, srv, LABEL)
     ws.check_body_sizes(t, srv, LABEL, MAX_BODY)
     ws.check_access_logs(t, srv, LABEL)
+    ws.check_worker_log(t, srv, LABEL, lambda: srv.error_lines(r"bad_thread_id"),
+                        "Apache's error log")
     t.is_(srv.error_lines(r"busy timeout"), [],
           "%s: no worker was killed for FcgidBusyTimeout" % LABEL)
     pids = srv.worker_pids()

@@ -41,6 +41,9 @@ def main(t):
     ws.check_no_gzip(t, srv, LABEL)
     ws.check_body_sizes(t, srv, LABEL, MAX_BODY)
     ws.check_access_logs(t, srv, LABEL)
+    ws.check_worker_log(t, srv, LABEL, lambda: avtest.tail(
+        os.path.join(srv.log_dir, "workers.log"), 100000).splitlines(),
+                        "the workers' own log (their service's standard error)")
     t.is_(srv.worker_pids(), pids, "%s: the same %d workers served everything (none died)"
           % (LABEL, WORKERS))
     side.kill()

@@ -831,6 +831,18 @@ def check_access_logs(t, srv, label):
          "%s: no access log has a thread ID or a query string" % label)
 
 
+def check_worker_log(t, srv, label, lines, where):
+    """A request the worker refuses leaves the worker's own line (from its
+    standard error) in the log this deployment keeps for it: lines() reads
+    that log."""
+    forged = "/api/threads/v1.AAAAAAAAAAAAAAAAAAAAAA.forged-for-the-log-check"
+    status, _, _ = srv.request("GET", forged)
+    found = avtest.wait_for(lambda: [l for l in lines() if "-> 403 bad_thread_id" in l] or None,
+                            10)
+    t.ok(status == 403 and found,
+         "%s: the worker's line about a refused request is in %s" % (label, where))
+
+
 def stop_clean(t, srv, label):
     """Stopping the server leaves no worker behind."""
     pids = srv.worker_pids()
