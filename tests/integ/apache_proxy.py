@@ -9,6 +9,7 @@ keep-alives slower than the timeout (the stream is cut: the limit is real).
 """
 
 import os
+import signal
 import sys
 import time
 
@@ -54,6 +55,13 @@ def main(t):
                          user=user, launcher="spawn-fcgi").start()
     status, _, _ = ctl.request("GET", "/api/health")
     t.is_(status, 200, "%s: workers started by spawn-fcgi answer" % LABEL)
+    # spawn-fcgi restarts nothing: the prefork parent it starts does.
+    before = ctl.worker_pids()
+    os.kill(before[0], signal.SIGKILL)
+    after = avtest.wait_for(lambda: [p for p in ctl.worker_pids() if p not in before] or None, 10)
+    status, _, _ = ctl.request("GET", "/api/health")
+    t.ok(after and status == 200, "%s, spawn-fcgi: a worker killed with SIGKILL is replaced "
+         "(%s -> %s) and the pool answers" % (LABEL, before, after))
     ws.check_quiet_control(t, ctl, LABEL)
     ws.stop_clean(t, ctl, LABEL + ", spawn-fcgi")
     t.diag("figures: long stream %.1f s, disconnect freed in %.2f s, all busy: %.2f s (%s); "

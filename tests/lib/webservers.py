@@ -366,6 +366,7 @@ class ApacheProxy(Apache):
         self.sock = os.path.join(self.run_dir, "aivista.sock")
         self.timeout = timeout
         self.pool = []
+        self.parent = None   # the prefork parent spawn-fcgi started, if any
         self.pool_pgid = None
         self.listener = None
 
@@ -399,7 +400,11 @@ class ApacheProxy(Apache):
             if self.user:
                 g = grp.getgrgid(self.user[2]).gr_name
                 cmd += ["-u", self.user[0], "-g", g, "-U", self.user[0], "-G", g]
-            cmd += ["--"] + self.unit_command()
+            # As contrib/systemd/aivista-spawn-fcgi.service: spawn-fcgi
+            # starts one prefork parent, which runs the workers and
+            # restarts any that dies (spawn-fcgi restarts nothing).
+            cmd[cmd.index("-F") + 1] = "1"
+            cmd += ["--"] + self.unit_command() + ["-w", str(self.workers)]
             p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                                  env=avtest.clean_env(), start_new_session=True)
             self.pool_pgid = p.pid
@@ -408,6 +413,11 @@ class ApacheProxy(Apache):
                 raise SetupError("spawn-fcgi failed:\n%s" % avtest.tail(logf))
             with open(pidfile) as f:
                 self.pool = [int(x) for x in f.read().split()]
+            self.parent = self.pool[0]
+            if avtest.wait_for(lambda: len(avtest.proc_children(self.parent)) >= self.workers or None,
+                               avtest.START_TIMEOUT) is None:
+                raise SetupError("the prefork parent did not start %d workers:\n%s" %
+                                 (self.workers, avtest.tail(logf)))
         else:
             # What systemd does for aivista.socket + aivista@N.service.
             if os.path.exists(self.sock):
@@ -434,6 +444,8 @@ class ApacheProxy(Apache):
         return super().start()
 
     def worker_pids(self):
+        if self.parent:
+            return avtest.proc_children(self.parent)
         return [p for p in self.pool if avtest.proc_alive(p)]
 
     def stop_pool(self):
