@@ -18,6 +18,7 @@
 #ifdef HAVE_SYS_PRCTL_H
 #include <sys/prctl.h>
 #endif
+#include "heir.h"
 #include "prefork.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -47,16 +48,16 @@ static void prefork_signal_set(sigset_t *set)
 	sigaddset(set, SIGUSR1);
 }
 
-/* In the child: the parent's blocked signals back as they were, and a
- * SIGTERM (finish the request, then exit) if the parent goes away. */
+/* In the child: the parent's blocked signals back as they were, and
+ * PREFORK_PARENT_GONE if the parent goes away (see prefork.h). */
 static void prefork_child_setup(pid_t parent)
 {
 	sigprocmask(SIG_SETMASK, &prefork_old_mask, NULL);
 #ifdef HAVE_SYS_PRCTL_H
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	prctl(PR_SET_PDEATHSIG, PREFORK_PARENT_GONE);
 #endif
 	if (getppid() != parent)
-		raise(SIGTERM);
+		raise(PREFORK_PARENT_GONE);
 }
 
 /* Returns 1 in the new child, 0 in the parent (also when fork failed:
@@ -208,6 +209,8 @@ int prefork_run(int n, int *is_child)
 		sig = prefork_wait(&set, wait_ms);
 		if (sig == SIGCHLD || sig < 0)
 			prefork_reap(slots, n, clock_mono_ms());
+		if (sig < 0 && heir_orphaned())
+			sig = SIGTERM;
 	}
 	prefork_stop(slots, n, sig);
 	sigprocmask(SIG_SETMASK, &prefork_old_mask, NULL);

@@ -5,8 +5,13 @@
 #ifndef AV_PREFORK_H
 #define AV_PREFORK_H
 
+#include <signal.h>
+
 /* Most children a parent runs (-w). */
 #define PREFORK_MAX 256
+
+/* The signal a child gets when its parent dies (see heir.h). */
+#define PREFORK_PARENT_GONE SIGUSR2
 
 /* Forks n children (1..PREFORK_MAX) and watches them: one that ends is
  * started again, after a pause that grows while children keep dying

@@ -27,6 +27,7 @@
 #include "worker.h"
 #include "kb/kb.h"
 #include "prov/prov.h"
+#include "heir.h"
 #include "prefork.h"
 #include "wf/builtin.h"
 
@@ -34,6 +35,7 @@
 
 static volatile sig_atomic_t main_stop;
 static volatile sig_atomic_t main_busy;
+static volatile sig_atomic_t main_heir;
 static int main_listen_fd;
 
 /* Outside a request the process is blocked in accept(), which SA_RESTART
@@ -44,6 +46,21 @@ static void main_on_signal(int sig)
 	main_stop = 1;
 	if (!main_busy)
 		close(main_listen_fd);
+}
+
+/* The prefork parent died (see heir.h): one worker takes its place, at
+ * once when idle, else after its request; the others stop as on SIGTERM.
+ * The socket stays open in the one that takes over. */
+static void main_on_parent_gone(int sig)
+{
+	main_stop = 1;
+	if (!main_heir && heir_claim()) {
+		main_heir = 1;
+		if (!main_busy)
+			heir_take_over();
+	} else if (!main_busy && !main_heir) {
+		close(main_listen_fd);
+	}
 }
 
 static void main_signals(void)
@@ -57,6 +74,8 @@ static void main_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = main_on_parent_gone;
+	sigaction(PREFORK_PARENT_GONE, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 }
@@ -243,18 +262,19 @@ int worker_main(int argc, char **argv)
 	if (rc != 0)
 		return rc;
 	if (workers > 0) {
+		heir_prepare(argv, fd);
 		rc = prefork_run(workers, &is_child);
 		if (!is_child)
 			return rc;
 	}
 	/* Signal handlers after FCGX_IsCGI (in main_listen), which runs
 	 * FCGX_Init: libfcgi's own handlers are replaced by these. */
+	main_listen_fd = fd;
 	main_signals();
 	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || FCGX_Init() != 0) {
 		log_error("library initialisation failed");
 		return 1;
 	}
-	main_listen_fd = fd;
 	app.start_ms = clock_mono_ms();
 	wf_builtin_register();
 	app.prov = prov_new(&app.conf);
@@ -266,6 +286,8 @@ int worker_main(int argc, char **argv)
 	kb_free(app.styles);
 	conf_free(&app.conf);
 	curl_global_cleanup();
+	if (main_heir)
+		heir_take_over();
 	log_info("worker stopped");
 	return rc;
 }

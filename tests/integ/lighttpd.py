@@ -9,6 +9,7 @@ points until that endpoint exists."""
 
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -125,6 +126,7 @@ def main(t):
     t.is_(errors, [], "no worker logged an error")
 
     check_worker_log(t, t.tmpdir("lighttpd-nostore"))
+    check_parent_killed(t, t.tmpdir("lighttpd-parent"))
 
 
 def check_worker_log(t, d):
@@ -153,6 +155,44 @@ def check_worker_log(t, d):
     line = avtest.wait_for(lambda: [l for l in avtest.tail(srv.worker_log, 1000).splitlines()
                                     if " error " in l and "store" in l], 10)
     t.ok(line, "...and log/worker.log has the worker's error line (%s)" % (line or ["none"])[0])
+    srv.stop()
+
+
+def check_parent_killed(t, d, kills=3):
+    """The prefork parent killed with SIGKILL, again and again: lighttpd
+    finds the socket still answering and starts no parent of its own, so
+    one of the workers takes the parent's place and the pool goes on with
+    fresh workers; once lighttpd stops, nothing of it is left."""
+    srv = Lighttpd(t, d, workers=WORKERS).start()
+    pgid = srv.proc.pid
+    served = []
+    for k in range(kills):
+        parents = [p for p in avtest.group_members(pgid)
+                   if p != srv.proc.pid and avtest.proc_children(p)]
+        if len(parents) != 1:
+            t.ok(False, "parent killed: one prefork parent to kill (found %s)" % parents)
+            return
+        os.kill(parents[0], signal.SIGKILL)
+
+        def pool_back():
+            kids = [p for p in avtest.group_members(pgid)
+                    if p != srv.proc.pid and avtest.proc_children(p)]
+            return kids if kids and kids != parents and \
+                len(avtest.proc_children(kids[0])) == WORKERS else None
+        back = avtest.wait_for(pool_back, 10)
+        answers = [srv.get("/api/health") for _ in range(2 * WORKERS)]
+        served.append((back, [a[0] for a in answers]))
+    t.ok(all(b and codes == [200] * (2 * WORKERS) for b, codes in served),
+         "the prefork parent killed %d times: each time a worker takes its place, starts %d "
+         "workers, and every request is answered (%s)" % (kills, WORKERS, served))
+    lines = avtest.tail(srv.worker_log, 10000).splitlines()
+    t.is_(len([l for l in lines if "takes its place" in l]), kills,
+          "...and worker.log says so each time")
+    os.kill(srv.proc.pid, signal.SIGTERM)
+    avtest.wait_exit(srv.proc, avtest.STOP_TIMEOUT)
+    left = avtest.wait_for(lambda: not avtest.group_members(pgid) or None, 10)
+    t.ok(left, "lighttpd stopped: the pool that took over stops too (left: %s)" %
+         avtest.group_members(pgid))
     srv.stop()
 
 
