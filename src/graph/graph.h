@@ -83,6 +83,13 @@ int step_asset_put(struct step_ctx *c, const char *ctype, const void *data, size
  * store_unavailable, from init and turn hooks too, and the step is not
  * committed: the thread resumes from its last checkpoint. */
 void step_store_failed(struct step_ctx *c, int rc);
+/* A PNG that came with the input, checked from its header against a side
+ * limit and what is left of a byte budget (imgin_png_check). 0, or -1
+ * with err ("what: why") and, when it is too large, c->err_code
+ * "image_too_large". */
+struct imgin;
+int step_png_check(struct step_ctx *c, struct imgin *im, long max_side, long long *budget,
+		   const char *what, char *err, size_t n);
 enum node_rc step_fail(struct step_ctx *c, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

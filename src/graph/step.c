@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "graph/run.h"
+#include "prov/imgin.h"
 #include "util/clock.h"
 #include "util/log.h"
 
@@ -94,4 +95,16 @@ enum node_rc step_fail(struct step_ctx *c, const char *code, const char *fmt, ..
 	vsnprintf(c->err_msg, sizeof c->err_msg, fmt, ap);
 	va_end(ap);
 	return NODE_ERROR;
+}
+
+int step_png_check(struct step_ctx *c, struct imgin *im, long max_side, long long *budget,
+		   const char *what, char *err, size_t n)
+{
+	int rc = imgin_png_check(im, max_side, budget);
+
+	if (rc == IMGIN_TOO_LARGE)
+		snprintf(c->err_code, sizeof c->err_code, "image_too_large");
+	if (rc < 0)
+		snprintf(err, n, "%s: %s", what, im->error);
+	return rc < 0 ? -1 : 0;
 }

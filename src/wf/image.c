@@ -63,21 +63,6 @@ static void image_push_message(json_t *state, const char *role, const char *cont
 		json_array_remove(msgs, 0);
 }
 
-/* A PNG of an inpainting request against [server] inpaint_max_side and
- * what is left of inpaint_max_pixel_bytes. 0, or -1 with err (and
- * c->err_code when it is too large). */
-static int image_png_in(struct step_ctx *c, struct imgin *im, long long *budget, const char *what,
-			char *err, size_t n)
-{
-	int rc = imgin_png_check(im, step_conf(c)->inpaint_max_side, budget);
-
-	if (rc == IMGIN_TOO_LARGE)
-		snprintf(c->err_code, sizeof c->err_code, "image_too_large");
-	if (rc < 0)
-		snprintf(err, n, "%s: %s", what, im->error);
-	return rc < 0 ? -1 : 0;
-}
-
 /* The mask and the base image of an inpainting request, stored once as
  * assets: the state keeps their ids. */
 static int image_mask_in(struct step_ctx *c, const json_t *mask, json_t *user, char *err, size_t n)
@@ -98,7 +83,7 @@ static int image_mask_in(struct step_ctx *c, const json_t *mask, json_t *user, c
 		return snprintf(err, n, "maskData.coordinates must be an array of points"), -1;
 	if (imgin_decode(b64, (size_t)cf->mask_max_bytes, &m) < 0)
 		return snprintf(err, n, "maskData.base64: %s", m.error), -1;
-	if (image_png_in(c, &m, &budget, "maskData.base64", err, n) < 0) {
+	if (step_png_check(c, &m, cf->inpaint_max_side, &budget, "maskData.base64", err, n) < 0) {
 		imgin_free(&m);
 		return -1;
 	}
@@ -113,7 +98,8 @@ static int image_mask_in(struct step_ctx *c, const json_t *mask, json_t *user, c
 			step_store_failed(c, base.store_rc);
 		return snprintf(err, n, "maskData.imageUrl: %s", base.error), -1;
 	}
-	if (image_png_in(c, &base, &budget, "maskData.imageUrl", err, n) < 0) {
+	if (step_png_check(c, &base, cf->inpaint_max_side, &budget, "maskData.imageUrl", err,
+			   n) < 0) {
 		imgin_free(&base);
 		return -1;
 	}

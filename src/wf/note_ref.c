@@ -33,21 +33,6 @@ static int note_is_asset_ref(const char *s)
 						 "0123456789-_") == n;
 }
 
-/* A reference's PNG header against [server] reference_max_side and what
- * is left of the request's reference_max_pixel_bytes. 0, or -1 with err
- * (and c->err_code when it is too large). */
-static int note_ref_png(struct step_ctx *c, struct imgin *im, long long *budget, const char *what,
-			char *err, size_t n)
-{
-	int rc = imgin_png_check(im, step_conf(c)->reference_max_side, budget);
-
-	if (rc == IMGIN_TOO_LARGE)
-		snprintf(c->err_code, sizeof c->err_code, "image_too_large");
-	if (rc < 0)
-		snprintf(err, n, "%s: %s", what, im->error);
-	return rc < 0 ? -1 : 0;
-}
-
 /* One reference as the state keeps it: an asset URL or an http(s) URL.
  * New reference, or NULL with err. */
 static json_t *note_ref_one(struct step_ctx *c, const char *s, const char *what, long long *budget,
@@ -67,7 +52,7 @@ static json_t *note_ref_one(struct step_ctx *c, const char *s, const char *what,
 	if (imgin_decode(s, (size_t)cf->fetch_max_bytes, &im) < 0)
 		return snprintf(err, n, "%s: %s (a data URL, base64, an asset id or an http(s) URL)",
 				what, im.error), NULL;
-	if (note_ref_png(c, &im, budget, what, err, n) < 0) {
+	if (step_png_check(c, &im, cf->reference_max_side, budget, what, err, n) < 0) {
 		imgin_free(&im);
 		return NULL;
 	}
