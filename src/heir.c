@@ -14,6 +14,7 @@
 #include "util/log.h"
 #include "util/xmalloc.h"
 
+#define HEIR_ENV_HEIR "AIVISTA_PREFORK_HEIR"
 #define HEIR_ENV_SERVER "AIVISTA_PREFORK_SERVER"
 #define HEIR_ENV_SOCKET "AIVISTA_PREFORK_SOCKET"
 
@@ -21,8 +22,9 @@ extern char **environ;
 
 static int heir_token = -1;		/* read end of a pipe holding one byte */
 static char **heir_argv;		/* the parent's command line */
-static char **heir_envp;		/* its environment, with the two above */
+static char **heir_envp[2];		/* its environment, marked: [1] names the server */
 static pid_t heir_server;		/* the process that started the first parent */
+static int heir_successor;		/* this parent took a dead one's place */
 static char heir_path[sizeof ((struct sockaddr_un *)0)->sun_path];
 static dev_t heir_dev;
 static ino_t heir_ino;
@@ -49,11 +51,12 @@ static void heir_origin(int listen_fd)
 	unsigned long long dev, ino;
 	struct stat st;
 
-	heir_server = server ? (pid_t)atol(server) : getppid();
+	heir_successor = getenv(HEIR_ENV_HEIR) != NULL;
+	heir_server = heir_successor ? (server ? (pid_t)atol(server) : 0) : getppid();
 	heir_path[0] = '\0';
 	if (heir_socket_path(listen_fd, heir_path, sizeof heir_path) < 0)
 		return;
-	if (sock && sscanf(sock, "%llu:%llu", &dev, &ino) == 2) {
+	if (heir_successor && sock && sscanf(sock, "%llu:%llu", &dev, &ino) == 2) {
 		heir_dev = (dev_t)dev;
 		heir_ino = (ino_t)ino;
 	} else if (stat(heir_path, &st) == 0) {
@@ -64,27 +67,42 @@ static void heir_origin(int listen_fd)
 	}
 }
 
-/* The environment a successor gets: this one, with the origin set. */
-static void heir_environment(void)
+static int heir_own_var(const char *e)
+{
+	static const char *const names[] = { HEIR_ENV_HEIR "=", HEIR_ENV_SERVER "=",
+					     HEIR_ENV_SOCKET "=" };
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strncmp(e, names[i], strlen(names[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* The environment a successor gets: this one, marked as a successor's,
+ * with the socket file, and (with_server) the process to outlive. */
+static char **heir_environment(int with_server)
 {
 	size_t n = 0, k = 0;
-	char buf[96];
+	char **envp, buf[96];
 
 	while (environ[n])
 		n++;
-	heir_envp = xcalloc(n + 3, sizeof *heir_envp);
+	envp = xcalloc(n + 4, sizeof *envp);
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], HEIR_ENV_SERVER "=", sizeof HEIR_ENV_SERVER) != 0 &&
-		    strncmp(environ[i], HEIR_ENV_SOCKET "=", sizeof HEIR_ENV_SOCKET) != 0)
-			heir_envp[k++] = environ[i];
-	snprintf(buf, sizeof buf, HEIR_ENV_SERVER "=%ld", (long)heir_server);
-	heir_envp[k++] = xstrdup(buf);
+		if (!heir_own_var(environ[i]))
+			envp[k++] = environ[i];
+	envp[k++] = HEIR_ENV_HEIR "=1";
+	if (with_server) {
+		snprintf(buf, sizeof buf, HEIR_ENV_SERVER "=%ld", (long)heir_server);
+		envp[k++] = xstrdup(buf);
+	}
 	if (heir_path[0]) {
 		snprintf(buf, sizeof buf, HEIR_ENV_SOCKET "=%llu:%llu",
 			 (unsigned long long)heir_dev, (unsigned long long)heir_ino);
-		heir_envp[k++] = xstrdup(buf);
+		envp[k++] = xstrdup(buf);
 	}
-	heir_envp[k] = NULL;
+	envp[k] = NULL;
+	return envp;
 }
 
 int heir_prepare(char **argv, int listen_fd)
@@ -93,7 +111,8 @@ int heir_prepare(char **argv, int listen_fd)
 
 	heir_argv = argv;
 	heir_origin(listen_fd);
-	heir_environment();
+	heir_envp[0] = heir_environment(0);
+	heir_envp[1] = heir_server > 1 ? heir_environment(1) : heir_envp[0];
 	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0 || write(p[1], "h", 1) != 1) {
 		log_error("cannot prepare a successor for the prefork parent: %s", strerror(errno));
 		return -1;
@@ -121,7 +140,10 @@ void heir_take_over(void)
 	/* The new image would keep this handler's mask (the signal blocked). */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	execve("/proc/self/exe", heir_argv, heir_envp);
+	/* The web server is watched only if it is still there (spawn-fcgi,
+	 * say, left long ago: then nothing is). */
+	execve("/proc/self/exe", heir_argv,
+	       heir_envp[heir_server > 1 && (kill(heir_server, 0) == 0 || errno == EPERM)]);
 	_exit(1);
 }
 
@@ -129,9 +151,9 @@ int heir_orphaned(void)
 {
 	struct stat st;
 
-	if (heir_server <= 1 || getppid() == heir_server)
-		return 0;	/* the first parent, or nothing to watch */
-	if (kill(heir_server, 0) < 0 && errno == ESRCH) {
+	if (!heir_successor)
+		return 0;	/* the first parent lives as long as it is left to */
+	if (heir_server > 1 && kill(heir_server, 0) < 0 && errno == ESRCH) {
 		log_info("the web server (pid %ld) has gone: stopping", (long)heir_server);
 		return 1;
 	}

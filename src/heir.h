@@ -6,9 +6,11 @@
  * can), finishes its request and executes itself as the parent, keeping
  * the socket open throughout; the others finish their requests and exit,
  * and the new parent starts fresh workers. A successor watches what the
- * first parent was started by: it stops when that process has gone, or
- * when the socket's path names another socket (the web server made a new
- * one), so no pool is left behind. */
+ * first parent was started by, if it was still there at the takeover (a
+ * web server; not spawn-fcgi, which leaves at once): it stops when that
+ * process has gone, or when the socket's path names another socket (the
+ * web server made a new one), so no pool is left behind. The first
+ * parent watches nothing: it runs until it is told to stop. */
 #ifndef AV_HEIR_H
 #define AV_HEIR_H
 
