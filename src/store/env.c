@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "store/store.h"
 #include "util/clock.h"
@@ -21,6 +22,7 @@
 #define STORE_LOCK_TIMEOUT_US 2000000
 #define STORE_TXN_TIMEOUT_US 10000000
 #define STORE_FAILCHK_MS 5000
+#define STORE_FAILCHK_WAIT_MS 3000  /* a failchk before an open, at most */
 #define STORE_CKPT_KBYTES 2048  /* a checkpoint only once this much log is written */
 #define STORE_TXN_TRIES 8
 
@@ -162,8 +164,8 @@ int store_env_in_use(const char *dir, long *pid)
  * Berkeley DB 5.3's first failchk after a death fails (EBUSY) freeing the
  * dead process's open-database entries, though it frees them: the
  * failchk that DB_REGISTER runs inside the open would then panic the
- * environment; a second one here succeeds. */
-static void store_env_failchk(struct store *s)
+ * environment; a second one here succeeds. 0 when it ran clean. */
+static int store_env_failchk(struct store *s)
 {
 	u_int32_t flags = DB_INIT_TXN | DB_INIT_LOCK | DB_INIT_LOG | DB_INIT_MPOOL | DB_THREAD;
 	int rc = db_env_create(&s->env, 0);
@@ -179,14 +181,41 @@ static void store_env_failchk(struct store *s)
 	if (s->env)
 		s->env->close(s->env, 0);
 	s->env = NULL;
+	return rc;
+}
+
+/* store_env_failchk in a child process, given STORE_FAILCHK_WAIT_MS: a
+ * process killed while it held one of the environment's mutexes leaves
+ * it held for good, and joining the environment then waits for it
+ * forever. 0 when failchk ran clean; -1 when it could not (the child was
+ * stopped, or failchk wants recovery): the open then recovers. */
+static int store_env_failchk_bounded(struct store *s)
+{
+	long long until = clock_mono_ms() + STORE_FAILCHK_WAIT_MS;
+	int status = 0;
+	pid_t pid = fork(), got;
+
+	if (pid == 0)
+		_exit(store_env_failchk(s) == 0 ? 0 : 1);
+	if (pid < 0)
+		return -1;
+	while ((got = waitpid(pid, &status, WNOHANG)) == 0 && clock_mono_ms() < until)
+		usleep(10000);
+	if (got == 0) {
+		log_warn("joining the store waits on a mutex a dead process held: recovering it");
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return -1;
+	}
+	return got == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
 /* DB_REGISTER: a process that finds a dead one registered cleans up after
  * it. While other processes have the environment open, that is failchk
  * (DB_FAILCHK), which aborts the dead one's transactions and releases its
  * locks while the others go on; only when failchk cannot (the dead process
- * was inside the library) does the environment panic and this open
- * recover it. With no other process, recovery is harmless and right
+ * was inside the library, or joining waits on a mutex it held) does this
+ * open recover the environment, and the others reopen it. With no other process, recovery is harmless and right
  * (after a crash of every process, or of the machine), and the open runs
  * it. DB_RECOVER applies only in those cases, and to an environment found
  * panicked. */
@@ -199,10 +228,8 @@ static int store_env_open(struct store *s)
 
 	if (lock < 0)
 		return errno ? errno : EIO;
-	if (store_env_in_use(s->conf->store_dir, &pid) > 0) {
-		store_env_failchk(s);
+	if (store_env_in_use(s->conf->store_dir, &pid) > 0 && store_env_failchk_bounded(s) == 0)
 		flags |= DB_FAILCHK;
-	}
 	rc = db_env_create(&s->env, 0);
 	if (rc == 0)
 		rc = store_configure(s, s->conf);
