@@ -89,15 +89,32 @@ static void image_adjust(struct step_ctx *c, char *what, size_t n)
 		 (long long)image_param(c->state, "height"));
 }
 
+/* Lighter or darker, as the adjustment asks: words for the prompt, or "". */
+static const char *image_adjust_light(const char *text)
+{
+	static const char *const brighter[] = { "更亮", "亮一点", "亮一些", "调亮", "brighter", NULL };
+	static const char *const darker[] = { "更暗", "暗一点", "暗一些", "调暗", "darker", NULL };
+
+	for (size_t i = 0; brighter[i]; i++)
+		if (strstr(text, brighter[i]))
+			return ", brighter lighting";
+	for (size_t i = 0; darker[i]; i++)
+		if (strstr(text, darker[i]))
+			return ", darker low-key lighting";
+	return "";
+}
+
 /* The prompt of an adjustment: the last picture's (rag kept it as the
- * final prompt), with the new strength. */
+ * final prompt), with the light asked for and the new strength. */
 static char *image_adjust_prompt(struct step_ctx *c)
 {
 	const char *final = json_string_value(json_object_get(json_object_get(c->state, "enhancedPrompt"),
 							      "final")) ?: "";
+	const char *text = json_string_value(json_object_get(json_object_get(c->state, "userInput"),
+							     "text")) ?: "";
 	char *p;
 
-	if (asprintf(&p, "%s, style strength %lld%%", final,
+	if (asprintf(&p, "%s%s, style strength %lld%%", final, image_adjust_light(text),
 		     (long long)image_param(c->state, "styleStrength")) < 0)
 		return NULL;
 	return p;
