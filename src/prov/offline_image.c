@@ -158,7 +158,8 @@ json_t *offline_task_intent(const json_t *facts, const char *text, char *err, si
 	action = offline_intent_context(facts, text, zh, &why, &conf);
 	if (action == NULL)
 		action = offline_intent_words(text, zh, &why, &conf);
-	subject = offline_subject(text);
+	/* Nothing to picture has no subject. */
+	subject = strcmp(action, "unknown") ? offline_subject(text) : xstrdup("");
 	style = offline_style_name(rules_style(text), zh);
 	if (strcmp(action, "adjust_parameters") == 0)
 		offline_intent_keep(facts, &subject, &style);

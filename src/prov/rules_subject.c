@@ -54,7 +54,7 @@ struct rules_step {
 
 static const struct rules_step rules_steps[] = {
 	{ "style", NULL, "", 1, 0 },
-	{ "replace_to", "^.*?(?:换成|改成|替换成|替换为|变成|改为|换为|\\breplace\\s+(?:it\\s+|them\\s+)?with\\b|"
+	{ "replace_to", "^.*?(?:换成|改成|替换成|替换为|变成|改为|换为|\\breplace\\s+(?:(?:it|them|(?:this|that|the)(?:\\s+\\w+)?)\\s+)?with\\b|"
 			"\\bturn\\s+(?:it\\s+)?into\\b|\\bchange\\s+(?:it\\s+)?(?:to|into)\\b)\\s*", "", 0, 0 },
 	{ "zh_command", "^[\\s\\p{P}\\p{S}]*(?:(?:请你?|麻烦你?|帮我|给我|为我|帮忙|我想要?|我要|想要|"
 			"能不能|可不可以|可以|能否|你能|你可以|能|再|重新|直接)\\s*)*"

@@ -75,7 +75,7 @@ static const struct intent_case intent_cases[] = {
 	{ "{\"text\": \"来张图：雪山下的小木屋\"}", "generate_image", 0.85, 0.95, "雪山下的小木屋", "" },
 	{ "{\"text\": \"a lighthouse at dawn\"}", "generate_image", 0.6, 0.8, "lighthouse at dawn", "" },
 	/* Nothing to picture. */
-	{ "{\"text\": \"谢谢\"}", "unknown", 0.0, 0.3, NULL, NULL },
+	{ "{\"text\": \"谢谢\"}", "unknown", 0.0, 0.3, "", "" },
 	{ "{\"text\": \"帮我写一首诗\"}", "unknown", 0.0, 0.3, NULL, NULL },
 	{ "{\"text\": \"今天天气怎么样\"}", "unknown", 0.0, 0.3, NULL, NULL },
 	{ "{\"text\": \"你好\"}", "unknown", 0.0, 0.3, NULL, NULL },

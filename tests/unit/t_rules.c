@@ -130,6 +130,7 @@ static const struct subject_case subject_cases[] = {
 	{ "来一张图，海边的灯塔", NULL, "海边的灯塔" },
 	{ "一只在海边奔跑的金毛犬", NULL, "在海边奔跑的金毛犬" },
 	{ "show me a red fox in the snow", NULL, "red fox in the snow" },
+	{ "replace this part with a tree", NULL, "tree" },
 	{ "宫崎骏风格的海边小镇", "吉卜力", "海边小镇" },
 };
 
