@@ -24,8 +24,9 @@ static char *offline_subject(const char *text)
 	return t;
 }
 
-/* What the context decides: nothing to read, a mask, an edit of the
- * last picture, a greeting. NULL when it decides nothing. */
+/* What the context decides: nothing to read, a mask, a change to one
+ * region without a mask, an edit of the last picture (or of none yet), a
+ * greeting or small talk. NULL when it decides nothing. */
 static const char *offline_intent_context(const json_t *facts, const char *text, int zh,
 					  struct buf *why, double *conf)
 {
@@ -43,22 +44,40 @@ static const char *offline_intent_context(const json_t *facts, const char *text,
 			    "A mask came with the message: repaint the masked area");
 		return "inpainting";
 	}
+	m = rules_region_edit(text);
+	if (m.matched) {
+		*conf = m.confidence;
+		offline_say(why, zh, "要修改图片的某个区域，但没有蒙版标出是哪里",
+			    "It asks to change one region of the picture, but no mask says which");
+		return "inpainting";
+	}
 	m = rules_adjust_intent(text);
+	/* Adjustment words after a picture request describe the new picture. */
+	if (m.matched && strcmp(m.rule, "adjust_lead") != 0 && rules_image_intent(text).matched)
+		m.matched = 0;
 	if (m.matched && offline_present(json_object_get(facts, "lastResult"))) {
 		*conf = m.confidence;
 		offline_say(why, zh, "已有上一张图，且要求调整（亮度、尺寸、风格强度等）",
 			    "There is a last picture and the message asks to adjust it");
 		return "adjust_parameters";
 	}
-	if (rules_greeting(text)) {
+	if (m.matched && strcmp(m.rule, "adjust_lead") == 0) {
+		*conf = 0.6;
+		offline_say(why, zh, "要求调整，但还没有可以调整的图片",
+			    "It asks for an adjustment, but there is no picture to adjust yet");
+		return "adjust_parameters";
+	}
+	if (rules_greeting(text) || rules_small_talk(text)) {
 		*conf = 0.15;
-		offline_say(why, zh, "这是一句问候，不是画图请求", "This is a greeting, not a picture request");
+		offline_say(why, zh, "这是一句寒暄，不是画面描述", "This is small talk, not a picture request");
 		return "unknown";
 	}
 	return NULL;
 }
 
-/* What the words say, once the context decided nothing. */
+/* What the words say, once the context decided nothing. In an image
+ * studio a description is a picture request: only text with nothing to
+ * picture (a question, a search, another kind of task) is not. */
 static const char *offline_intent_words(const char *text, int zh, struct buf *why, double *conf)
 {
 	struct rules_match m = rules_image_intent(text);
@@ -78,16 +97,18 @@ static const char *offline_intent_words(const char *text, int zh, struct buf *wh
 			    m.rule);
 		return "unknown";
 	}
-	if (rules_adjust_intent(text).matched) {
-		*conf = 0.35;
-		offline_say(why, zh, "要求调整，但还没有可以调整的图片",
-			    "It asks for an adjustment, but there is no picture to adjust yet");
+	if (rules_other_task(text) || rules_search_intent(text).matched ||
+	    rules_time_intent(text).matched) {
+		*conf = 0.25;
+		offline_say(why, zh, "这是别的任务（写作、查询、解释等），不是画面描述",
+			    "This asks for another kind of task (writing, looking up, explaining), "
+			    "not a picture");
 		return "unknown";
 	}
 	st = rules_style(text);
 	if (st) {
-		*conf = 0.6;
-		offline_say(why, zh, "没有明确的画图指令，但提到了风格「%s」，按画面描述处理",
+		*conf = 0.75;
+		offline_say(why, zh, "没有画图指令，但提到了风格「%s」，按画面描述处理",
 			    "No explicit command, but it names the style \"%s\": taken as a description",
 			    offline_style_name(st, zh));
 		return "generate_image";
@@ -101,14 +122,27 @@ static const char *offline_intent_words(const char *text, int zh, struct buf *wh
 	concrete = offline_chars(subject) >= (offline_zh(subject) ? 1u : 3u) && offline_chars(text) <= 80;
 	free(subject);
 	if (concrete) {
-		*conf = 0.5;
-		offline_say(why, zh, "没有画图指令，把这段话当作画面描述",
-			    "No command word: the text is taken as a description of the picture");
+		*conf = 0.7;
+		offline_say(why, zh, "没有画图指令，但这是一段画面描述，按生图请求处理",
+			    "No command word, but the text describes a picture: taken as a picture request");
 		return "generate_image";
 	}
 	*conf = 0.2;
 	offline_say(why, zh, "看不出要画的内容", "Could not tell what to draw");
 	return "unknown";
+}
+
+/* An adjustment keeps the last picture's subject and style. */
+static void offline_intent_keep(const json_t *facts, char **subject, const char **style)
+{
+	const json_t *last = json_object_get(facts, "lastIntent");
+	const char *s = offline_str(last, "subject"), *st = offline_str(last, "style");
+
+	/* Without the last intent the words are about the change, not a subject. */
+	free(*subject);
+	*subject = xstrdup(s ? s : "");
+	if (last)
+		*style = st ? st : "";
 }
 
 json_t *offline_task_intent(const json_t *facts, const char *text, char *err, size_t errlen)
@@ -124,8 +158,11 @@ json_t *offline_task_intent(const json_t *facts, const char *text, char *err, si
 	action = offline_intent_context(facts, text, zh, &why, &conf);
 	if (action == NULL)
 		action = offline_intent_words(text, zh, &why, &conf);
-	subject = offline_subject(text);
+	/* Nothing to picture has no subject. */
+	subject = strcmp(action, "unknown") ? offline_subject(text) : xstrdup("");
 	style = offline_style_name(rules_style(text), zh);
+	if (strcmp(action, "adjust_parameters") == 0)
+		offline_intent_keep(facts, &subject, &style);
 	if (strcmp(action, "unknown") != 0)
 		offline_say(&why, zh, "。主体：%s；风格：%s", ". Subject: %s; style: %s",
 			    *subject ? subject : (zh ? "未指定" : "unspecified"),
@@ -218,14 +255,16 @@ static int offline_mentions(const char *prompt, const char *what)
 	return n > 0 && found * 2 >= n;
 }
 
-/* A style in either of its languages. */
-static int offline_style_used(const char *prompt, const char *style)
+/* A style in either of its languages, or by any word of it (宫崎骏 for
+ * 吉卜力). */
+static int offline_style_named(const char *prompt, const char *style)
 {
 	const struct rules_style *st = rules_style(style);
 
 	if (offline_mentions(prompt, style))
 		return 1;
-	return st && (offline_has(prompt, st->zh) || offline_has(prompt, st->en));
+	return st && (offline_has(prompt, st->zh) || offline_has(prompt, st->en) ||
+		      rules_style_in(st, prompt));
 }
 
 static int offline_retrieved_used(const char *prompt, const json_t *item)
@@ -238,7 +277,27 @@ static int offline_retrieved_used(const char *prompt, const json_t *item)
 			name = offline_str(item, "name");
 		p = offline_str(item, "prompt");
 	}
-	return (name && offline_style_used(prompt, name)) || (p && offline_mentions(prompt, p));
+	return (name && offline_style_named(prompt, name)) || (p && offline_mentions(prompt, p));
+}
+
+/* The asked style is in the prompt by name, or through a retrieved style
+ * of the same kind whose fragment the prompt carries. */
+static int offline_style_used(const char *prompt, const char *style, const json_t *retrieved)
+{
+	const struct rules_style *st = rules_style(style);
+	const json_t *item;
+	size_t i;
+
+	if (offline_style_named(prompt, style))
+		return 1;
+	json_array_foreach(retrieved, i, item) {
+		const char *name = json_is_object(item) ? offline_str(item, "style") : json_string_value(item);
+
+		if (name && ((st && rules_style(name) == st) || offline_has(name, style)) &&
+		    offline_retrieved_used(prompt, item))
+			return 1;
+	}
+	return 0;
 }
 
 struct offline_crit {
@@ -276,7 +335,7 @@ static void offline_crit_words(struct offline_crit *c, const json_t *facts, cons
 	if (style == NULL) {
 		offline_crit_note(c, 10, c->zh ? "未指定风格" : "no style was asked for");
 		offline_crit_suggest(c, "建议增加更具体的风格描述", "add a specific style");
-	} else if (offline_style_used(prompt, style)) {
+	} else if (offline_style_used(prompt, style, json_object_get(facts, "retrievedStyles"))) {
 		offline_crit_note(c, 20, c->zh ? "风格已体现" : "the style is in the prompt");
 	} else {
 		offline_crit_note(c, 0, c->zh ? "提示词没有体现要求的风格" : "the asked style is missing");

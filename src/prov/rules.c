@@ -35,6 +35,9 @@ static const struct rules_pat rules_image_pats[] = {
 	{ "measure", "[画绘](?:制|出)?\\s*" RULES_NUM "\\s*[张幅副帧组]", 0.95,
 	  RULES_CHECK_NONE, 0 },
 	{ "request", "(?:给我|帮我|帮忙|请|来)[画绘]", 0.95, RULES_CHECK_NONE, 0 },
+	/* 来张图 / 要一幅画 / 整两张壁纸: asking for a picture without a verb of drawing. */
+	{ "ask_picture", "(?:来|要|整|出)\\s*" "(?:" RULES_NUM ")?\\s*[张幅](?:图|画|照片|相片|插画|壁纸|头像)",
+	  0.9, RULES_CHECK_NOCHART, 0 },
 	{ "gen_picture", "生成.{0,8}?(?:图|画|照片|相片|插画|壁纸|头像)", 0.9,
 	  RULES_CHECK_NOCHART, 0 },
 	{ "make_picture", "(?:制作|创作).{0,8}?(?:图|画|(?<![好就想])像)", 0.85,
@@ -99,15 +102,32 @@ static const struct rules_pat rules_time_pats[] = {
 	"架构图|组织架构|时序图|甘特图|思维导图|导图|脑图|表格|图表|统计图|线框图|原型图|er图|uml|" \
 	"类图|拓扑图|关系图|数据图|k线|excel|\\bcharts?\\b|\\bdiagrams?\\b|\\bgraphs?\\b|\\btables?\\b"
 
+/* A place in the picture pointed at, and the verbs that change one. */
+#define RULES_REGION_PLACE \
+	"这里|这儿|这块|这一块|这部分|这一部分|这个(?:地方|区域|部分|位置|角落)|此处|这边|那里|那儿|" \
+	"那块|那部分|选中的?(?:区域|部分|地方)|涂抹的?(?:区域|部分|地方)|框选的?(?:区域|部分)"
+#define RULES_REGION_VERB \
+	"修改|修|改|换|替换|重绘|重画|擦|去掉|删掉|抹掉|涂|加上|添加|加个|放|变|画"
+
+#define RULES_ADJUST_WORDS \
+	"调整|再调|调一下|更亮|更暗|亮一点|暗一点|亮一些|暗一些|调亮|调暗|" \
+	"风格强度|强度|分辨率|尺寸|对比度|饱和度|色调|清晰度|参数|放大|缩小|" \
+	"\\bbrighter\\b|\\bdarker\\b|\\bresolution\\b|\\bcontrast\\b|" \
+	"\\bsaturation\\b|\\badjust|\\btweak"
+
 enum rules_aux {
 	RULES_AUX_TEXT_KINDS,
 	RULES_AUX_CHART_KINDS,
 	RULES_AUX_TRIM_HEAD,
 	RULES_AUX_TRIM_TAIL,
 	RULES_AUX_ADJUST,
+	RULES_AUX_ADJUST_LEAD,
 	RULES_AUX_GREETING,
 	RULES_AUX_BLANK,
 	RULES_AUX_HAN,
+	RULES_AUX_REGION_EDIT,
+	RULES_AUX_SMALL_TALK,
+	RULES_AUX_OTHER_TASK,
 	RULES_NAUX
 };
 
@@ -116,16 +136,37 @@ static const char *const rules_aux_res[RULES_NAUX] = {
 	[RULES_AUX_CHART_KINDS] = RULES_CHART_KINDS,
 	[RULES_AUX_TRIM_HEAD] = "^[\\s\\p{P}\\p{S}]+",
 	[RULES_AUX_TRIM_TAIL] = "[\\s\\p{P}\\p{S}吗呢吧啊呀嘛哦哟]+\\z",
-	[RULES_AUX_ADJUST] = "调整|再调|调一下|更亮|更暗|亮一点|暗一点|亮一些|暗一些|调亮|调暗|"
-			     "风格强度|强度|分辨率|尺寸|对比度|饱和度|色调|清晰度|参数|放大|缩小|"
-			     "\\bbrighter\\b|\\bdarker\\b|\\bresolution\\b|\\bcontrast\\b|"
-			     "\\bsaturation\\b|\\badjust|\\btweak",
+	[RULES_AUX_ADJUST] = RULES_ADJUST_WORDS,
+	/* The message opens with the adjustment: 再调整一下…, 风格强度 90, make it brighter. */
+	[RULES_AUX_ADJUST_LEAD] = "^[\\s\\p{P}\\p{S}]*(?:请|帮我|麻烦)?\\s*(?:再|重新)?\\s*"
+				  "(?:把它|把图片?|将图片?|图片|画面|整体|整张图?)?\\s*(?:\\bmake\\s+it\\s+)?"
+				  "(?:" RULES_ADJUST_WORDS ")",
 	[RULES_AUX_GREETING] = "^[\\s\\p{P}\\p{S}]*(?:(?:你好|您好|嗨|哈喽|哈啰|哈罗|早上好|中午好|"
 			       "下午好|晚上好|早安|午安|晚安|在吗|在不在|大家好|\\bhi\\b|\\bhello\\b|"
 			       "\\bhey\\b|\\bhiya\\b|\\bhowdy\\b|\\bgood\\s+(?:morning|afternoon|evening)\\b|"
 			       "\\bgreetings\\b)(?:呀|啊|哇|哦|呢|\\s*there)?[\\s\\p{P}\\p{S}]*)+\\z",
 	[RULES_AUX_BLANK] = "^[\\s\\p{P}\\p{S}\\p{M}\\p{Z}\\p{Cf}]*\\z",
 	[RULES_AUX_HAN] = "\\p{Han}",
+	/* A change to one place in the picture: a place pointed at (这里, this
+	 * part) near a verb of change, or repainting by name. */
+	[RULES_AUX_REGION_EDIT] = "局部重绘|局部修改|局部重画|重绘(?:这|那|选中|涂抹)|"
+		"(?:" RULES_REGION_PLACE ").{0,8}?(?:" RULES_REGION_VERB ")|"
+		"(?:" RULES_REGION_VERB ").{0,6}?(?:" RULES_REGION_PLACE ")|"
+		"\\b(?:inpaint(?:ing)?|repaint)\\b|"
+		"\\b(?:change|replace|edit|fix|modify|remove|erase|redraw)\\b.{0,24}?"
+		"\\b(?:here|there|this\\s+(?:part|area|region|spot|bit|corner))\\b",
+	/* The whole message is small talk: thanks, yes and no, laughter, goodbye. */
+	[RULES_AUX_SMALL_TALK] = "^[\\s\\p{P}\\p{S}]*(?:(?:谢谢你?|多谢|感谢|辛苦了?|好的?|好吧|行|嗯+|哦+|噢|"
+		"对|不对|是的?|不是|没事|没有|收到|知道了|明白了?|哈哈+|呵呵+|嘿嘿+|再见|拜拜|晚安|测试|"
+		"\\bthanks?(?:\\s+you)?\\b|\\bthx\\b|\\bok(?:ay)?\\b|\\byes\\b|\\bno\\b|"
+		"\\bnope\\b|\\byep\\b|\\bsure\\b|\\bcool\\b|\\bnice\\b|\\blol\\b|\\bha(?:ha)+\\b|"
+		"\\bbye\\b|\\bgoodbye\\b|\\btest(?:ing)?\\b|\\bhmm+\\b)(?:啦|了|呀|啊|哈|哦)?"
+		"[\\s\\p{P}\\p{S}]*)+\\z",
+	/* A request for something other than a picture: write, translate, explain… */
+	[RULES_AUX_OTHER_TASK] = "^[\\s\\p{P}\\p{S}]*(?:(?:请你?|麻烦你?|帮我|给我|为我|帮忙|我想|我要|你能|能不能|"
+		"可以)\\s*)*(?:写(?![实意生])|翻译|计算|算一下|解释|总结|概括|查一下|查询|讲|告诉我|推荐|介绍|分析|回答|"
+		"证明|编写|修复代码)|^\\s*(?:please\\s+)?(?:write|translate|calculate|compute|explain|"
+		"summari[sz]e|tell\\s+me|recommend|solve|prove|code)\\b",
 };
 
 static pcre2_code *rules_image_code[RULES_N(rules_image_pats)];
@@ -371,10 +412,14 @@ struct rules_match rules_adjust_intent(const char *text)
 {
 	struct rules_match m = { 0, "none", 0.0 };
 
-	if (text && rules_aux_match(RULES_AUX_ADJUST, text)) {
+	if (text && rules_aux_match(RULES_AUX_ADJUST_LEAD, text)) {
+		m.matched = 1;
+		m.rule = "adjust_lead";
+		m.confidence = 0.85;
+	} else if (text && rules_aux_match(RULES_AUX_ADJUST, text)) {
 		m.matched = 1;
 		m.rule = "adjust";
-		m.confidence = 0.85;
+		m.confidence = 0.7;
 	}
 	return m;
 }
@@ -392,4 +437,26 @@ int rules_blank(const char *text)
 int rules_has_han(const char *text)
 {
 	return text && rules_aux_match(RULES_AUX_HAN, text);
+}
+
+struct rules_match rules_region_edit(const char *text)
+{
+	struct rules_match m = { 0, "none", 0.0 };
+
+	if (text && rules_aux_match(RULES_AUX_REGION_EDIT, text)) {
+		m.matched = 1;
+		m.rule = "region_edit";
+		m.confidence = 0.8;
+	}
+	return m;
+}
+
+int rules_small_talk(const char *text)
+{
+	return text && *text && rules_aux_match(RULES_AUX_SMALL_TALK, text);
+}
+
+int rules_other_task(const char *text)
+{
+	return text && *text && rules_aux_match(RULES_AUX_OTHER_TASK, text);
 }

@@ -53,8 +53,21 @@ struct rules_style {
 
 /* The style the text names first (by position), or NULL. Lent. */
 const struct rules_style *rules_style(const char *text);
-/* "Make it brighter", "change the resolution": an edit of the last picture. */
+/* Does text name the style st (any of its words: 宫崎骏 for 吉卜力)? */
+int rules_style_in(const struct rules_style *st, const char *text);
+/* "Make it brighter", "change the resolution": an edit of the last picture.
+ * rule "adjust_lead" when the message opens with it (再调整一下…, 风格强度
+ * 90), "adjust" when the words come later, where they may describe a new
+ * picture instead (暖色调的客厅, 一只放大镜). */
 struct rules_match rules_adjust_intent(const char *text);
+/* "修改这里", "把这里换成…", "replace this part": a change to one region
+ * of the picture, which needs a mask to say where. */
+struct rules_match rules_region_edit(const char *text);
+/* The whole message is small talk: thanks, ok, laughter, goodbye. */
+int rules_small_talk(const char *text);
+/* The message asks for something other than a picture: to write,
+ * translate, explain, recommend… */
+int rules_other_task(const char *text);
 /* The whole message is a greeting ("你好", "hello!"). */
 int rules_greeting(const char *text);
 /* Nothing but spaces, punctuation, symbols and emoji. */

@@ -49,18 +49,21 @@ struct rules_step {
 
 #define RULES_MEASURE \
 	"^\\s*(?:(?:[一两二三四五六七八九十几百\\d]+|这|那)\\s*" \
-	"[张幅副帧个只位条座朵棵片份套组对群头匹辆栋间]|一些|一点|[个只](?!人)(?=\\S))"
+	"[张幅副帧个只位条座朵棵片份套组对群头匹辆栋间]|一些|一点|[个只](?!人)(?=\\S)|" \
+	"[张幅](?=\\s*(?:图|画|照片|相片|插画|壁纸)))"
 
 static const struct rules_step rules_steps[] = {
 	{ "style", NULL, "", 1, 0 },
-	{ "replace_to", "^.*?(?:换成|改成|替换成|替换为|变成|改为|换为|\\breplace\\s+(?:it\\s+|them\\s+)?with\\b|"
+	{ "replace_to", "^.*?(?:换成|改成|替换成|替换为|变成|改为|换为|\\breplace\\s+(?:(?:it|them|(?:this|that|the)(?:\\s+\\w+)?)\\s+)?with\\b|"
 			"\\bturn\\s+(?:it\\s+)?into\\b|\\bchange\\s+(?:it\\s+)?(?:to|into)\\b)\\s*", "", 0, 0 },
 	{ "zh_command", "^[\\s\\p{P}\\p{S}]*(?:(?:请你?|麻烦你?|帮我|给我|为我|帮忙|我想要?|我要|想要|"
 			"能不能|可不可以|可以|能否|你能|你可以|能|再|重新|直接)\\s*)*"
-			"(?:(?:来|给)(?=[画绘生一]))?(?:画|绘制|绘|生成|制作|创作|设计)?"
+			"(?:(?:来|给|要|整)(?=\\s*(?:[画绘生一两几]|[张幅]\\s*(?:图|画|照片|相片|插画|壁纸))))?"
+			"(?:画|绘制|绘|生成|制作|创作|设计)?"
 			"(?:一下|出来|出)?", "", 0, 0 },
 	{ "en_command", "^\\s*(?:(?:please|can\\s+you|could\\s+you|would\\s+you|i\\s+want(?:\\s+you)?|"
-			"i'd\\s+like(?:\\s+you)?|i\\s+need)\\s+)*(?:to\\s+)?(?:(?:draw|paint|sketch|illustrate|"
+			"i'd\\s+like(?:\\s+you)?|i\\s+need|show\\s+me|give\\s+me)\\s+)*"
+			"(?:to\\s+)?(?:(?:draw|paint|sketch|illustrate|"
 			"generate|create|make|render|design)\\b\\s*)?(?:(?:me|us)\\b\\s*)?", "", 0, 0 },
 	{ "en_picture_of", "^(?:an?\\s+|the\\s+|some\\s+)?(?:image|picture|photo|illustration|drawing|"
 			   "painting|portrait|poster|wallpaper)s?\\s+of\\s+", "", 0, 0 },
@@ -138,6 +141,17 @@ const struct rules_style *rules_style(const char *text)
 		}
 	}
 	return best;
+}
+
+int rules_style_in(const struct rules_style *st, const char *text)
+{
+	size_t ov[4];
+
+	rules_subject_init();
+	for (size_t i = 0; st && i < RULES_NSTYLES; i++)
+		if (st == &rules_styles[i])
+			return rules_find(rules_style_code[i], text, rules_text_len(text), 0, ov);
+	return 0;
 }
 
 /* One substitution; NULL when it could not be made. */

@@ -12,6 +12,7 @@
 #include "kb/kb.h"
 #include "prov/imgin.h"
 #include "prov/prov.h"
+#include "prov/rules.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "wf/image.h"
@@ -190,8 +191,12 @@ static const char *image_turn(struct step_ctx *c, json_t *state, const json_t *i
 {
 	json_t *last = json_object_get(state, "executionResult");
 
-	if (json_is_object(last))
+	/* An adjustment next keeps this result's subject, style and prompt. */
+	if (json_is_object(last)) {
 		json_object_set(state, "lastResult", last);
+		json_object_set(state, "lastIntent", json_object_get(state, "intent"));
+		json_object_set(state, "lastPrompt", json_object_get(state, "enhancedPrompt"));
+	}
 	if (image_take_input(c, state, input, err, errlen) < 0)
 		return NULL;
 	image_reset_turn(state);
@@ -224,10 +229,13 @@ static json_t *image_planner_messages(const json_t *state, int adjust)
 	return msgs;
 }
 
+/* Seed 000 §5.2: "再", "调整" bring the last result into the context; so
+ * does a message that opens with an adjustment (风格强度 90). */
 static int image_wants_adjust(const char *text)
 {
 	return strstr(text, "再") || strstr(text, "调整") || strstr(text, "adjust") ||
-	       strstr(text, "Adjust") || strstr(text, "again");
+	       strstr(text, "Adjust") || strstr(text, "again") ||
+	       strcmp(rules_adjust_intent(text).rule, "adjust_lead") == 0;
 }
 
 /* The offline rules answer when the model's reply cannot be used. */
@@ -296,15 +304,51 @@ static json_t *image_plan(struct step_ctx *c, const json_t *facts, int adjust)
 	return intent;
 }
 
+/* An adjustment is of the last picture: its subject and style stay, whatever
+ * the words of the adjustment would make of them. */
+static void image_keep_last(json_t *state, json_t *intent)
+{
+	json_t *last = json_object_get(state, "lastIntent");
+	static const char *const keep[] = { "subject", "style" };
+
+	if (!json_is_object(last))
+		return;
+	for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++)
+		if (json_is_string(json_object_get(last, keep[i])))
+			json_object_set(intent, keep[i], json_object_get(last, keep[i]));
+}
+
+/* What the action needs and the turn does not have (seed 000 §7.3: a
+ * change to "here" without a mask). NULL when nothing is missing. */
+static const char *image_missing(struct step_ctx *c, const char *action, int has_mask)
+{
+	int zh = image_zh(c->state);
+
+	if (strcmp(action, "inpainting") == 0 && !has_mask)
+		return image_set_error(c, "mask_required", zh
+			? "要修改图片的某个区域，请先在图片上涂抹出要修改的地方（蒙版），再发送修改要求"
+			: "to change part of the picture, first paint a mask over that part, then send "
+			  "the change again");
+	if (strcmp(action, "adjust_parameters") == 0 &&
+	    !json_is_object(json_object_get(c->state, "lastResult")))
+		return image_set_error(c, "nothing_to_adjust", zh
+			? "还没有可以调整的图片，请先描述要生成的画面"
+			: "there is no picture to adjust yet: describe one first");
+	return NULL;
+}
+
 static enum node_rc image_planner(struct step_ctx *c)
 {
 	json_t *user = json_object_get(c->state, "userInput");
 	const char *text = json_string_value(json_object_get(user, "text")) ?: "";
 	int has_mask = json_is_string(json_object_get(user, "maskAsset"));
 	int adjust = image_wants_adjust(text) && json_is_object(json_object_get(c->state, "lastResult"));
-	json_t *facts = json_pack("{s:s, s:b, s:O}", "text", text, "hasMask", has_mask, "lastResult",
-				  adjust ? json_object_get(c->state, "lastResult") : json_null());
+	json_t *facts = json_pack("{s:s, s:b, s:O, s:O}", "text", text, "hasMask", has_mask,
+				  "lastResult", adjust ? json_object_get(c->state, "lastResult") : json_null(),
+				  "lastIntent", adjust && json_object_get(c->state, "lastIntent")
+				  ? json_object_get(c->state, "lastIntent") : json_null());
 	json_t *intent = image_plan(c, facts, adjust);
+	const char *action, *missing;
 	double conf;
 
 	json_decref(facts);
@@ -318,12 +362,15 @@ static enum node_rc image_planner(struct step_ctx *c)
 		json_object_set_new(intent, "action", json_string("inpainting"));
 		json_object_set_new(intent, "confidence", json_real(0.9));
 	}
+	action = json_string_value(json_object_get(intent, "action"));
+	if (strcmp(action, "adjust_parameters") == 0)
+		image_keep_last(c->state, intent);
 	json_object_set_new(c->state, "intent", intent);
 	conf = json_number_value(json_object_get(intent, "confidence"));
-	image_thought(c, "已识别意图：%s，置信度：%.2f", "intent: %s, confidence %.2f",
-		      json_string_value(json_object_get(intent, "action")), conf);
-	if (strcmp(json_string_value(json_object_get(intent, "action")), "unknown") != 0 && conf > 0.5) {
-		c->next = "rag";
+	image_thought(c, "已识别意图：%s，置信度：%.2f", "intent: %s, confidence %.2f", action, conf);
+	if (strcmp(action, "unknown") != 0 && conf > 0.5) {
+		missing = image_missing(c, action, has_mask);
+		c->next = missing ? missing : "rag";
 		return NODE_NEXT;
 	}
 	c->next = image_set_error(c, "unknown_intent", image_zh(c->state)
@@ -369,6 +416,28 @@ static char *image_join_prompt(const char *original, const json_t *hits, int inp
 	return buf_steal(&b);
 }
 
+/* An adjustment redraws the last picture: its prompt, retrieved styles
+ * included, is kept as it was; the executor adds the new parameters. */
+static int image_rag_keep(struct step_ctx *c)
+{
+	json_t *last = json_object_get(c->state, "lastPrompt");
+	json_t *intent = json_object_get(c->state, "intent");
+	const char *final = json_string_value(json_object_get(last, "final"));
+
+	if (strcmp(json_string_value(json_object_get(intent, "action")) ?: "", "adjust_parameters") != 0 ||
+	    final == NULL)
+		return 0;
+	json_object_set_new(c->state, "enhancedPrompt", json_deep_copy(last));
+	image_thought(c, "沿用上一张图的提示词（主体：%s，风格：%s）", "keeping the last picture's prompt "
+		      "(subject: %s, style: %s)",
+		      json_string_value(json_object_get(intent, "subject")) ?: "",
+		      *(json_string_value(json_object_get(intent, "style")) ?: "")
+		      ? json_string_value(json_object_get(intent, "style"))
+		      : (image_zh(c->state) ? "未指定" : "unspecified"));
+	c->next = "executor";
+	return 1;
+}
+
 static enum node_rc image_rag(struct step_ctx *c)
 {
 	json_t *intent = json_object_get(c->state, "intent");
@@ -384,6 +453,10 @@ static enum node_rc image_rag(struct step_ctx *c)
 	const char *original = *text ? text : subject;
 	size_t i;
 
+	if (image_rag_keep(c)) {
+		json_decref(retrieved);
+		return NODE_NEXT;
+	}
 	snprintf(query, sizeof query, "%s %s %s", style, subject, text);
 	hits = image_retrieve(c, query, min_sim < 0.3 ? 0.3 : min_sim);
 	if (hits == NULL)

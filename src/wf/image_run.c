@@ -89,16 +89,32 @@ static void image_adjust(struct step_ctx *c, char *what, size_t n)
 		 (long long)image_param(c->state, "height"));
 }
 
-/* The prompt of an adjustment: the last result's, with the new strength. */
+/* Lighter or darker, as the adjustment asks: words for the prompt, or "". */
+static const char *image_adjust_light(const char *text)
+{
+	static const char *const brighter[] = { "更亮", "亮一点", "亮一些", "调亮", "brighter", NULL };
+	static const char *const darker[] = { "更暗", "暗一点", "暗一些", "调暗", "darker", NULL };
+
+	for (size_t i = 0; brighter[i]; i++)
+		if (strstr(text, brighter[i]))
+			return ", brighter lighting";
+	for (size_t i = 0; darker[i]; i++)
+		if (strstr(text, darker[i]))
+			return ", darker low-key lighting";
+	return "";
+}
+
+/* The prompt of an adjustment: the last picture's (rag kept it as the
+ * final prompt), with the light asked for and the new strength. */
 static char *image_adjust_prompt(struct step_ctx *c)
 {
-	json_t *last = json_object_get(c->state, "lastResult");
-	const char *prev = json_string_value(json_object_get(json_object_get(last, "metadata"), "prompt"));
 	const char *final = json_string_value(json_object_get(json_object_get(c->state, "enhancedPrompt"),
 							      "final")) ?: "";
+	const char *text = json_string_value(json_object_get(json_object_get(c->state, "userInput"),
+							     "text")) ?: "";
 	char *p;
 
-	if (asprintf(&p, "%s, style strength %lld%%", prev ? prev : final,
+	if (asprintf(&p, "%s%s, style strength %lld%%", final, image_adjust_light(text),
 		     (long long)image_param(c->state, "styleStrength")) < 0)
 		return NULL;
 	return p;
@@ -274,17 +290,24 @@ enum node_rc image_executor(struct step_ctx *c)
 	return rc;
 }
 
+/* What the critic reviews: the prompt the picture was made from (an
+ * adjustment's included), and each retrieved style with its fragment, so
+ * a fragment in the prompt counts as the style used. */
 static json_t *image_critic_facts(const json_t *state)
 {
 	json_t *intent = json_object_get(state, "intent"), *ep = json_object_get(state, "enhancedPrompt");
-	json_t *names = json_array(), *r;
+	json_t *used = json_object_get(json_object_get(json_object_get(state, "executionResult"),
+						       "metadata"), "prompt");
+	json_t *styles = json_array(), *r;
 	size_t i;
 
 	json_array_foreach(json_object_get(ep, "retrieved"), i, r)
-		json_array_append(names, json_object_get(r, "style"));
+		json_array_append_new(styles, json_pack("{s:O, s:O}", "style", json_object_get(r, "style"),
+							"prompt", json_object_get(r, "prompt")));
 	return json_pack("{s:O, s:O, s:O, s:o, s:I, s:I, s:I, s:O}", "prompt",
-			 json_object_get(ep, "final"), "subject", json_object_get(intent, "subject"),
-			 "style", json_object_get(intent, "style"), "retrievedStyles", names, "width",
+			 json_is_string(used) ? used : json_object_get(ep, "final"), "subject",
+			 json_object_get(intent, "subject"),
+			 "style", json_object_get(intent, "style"), "retrievedStyles", styles, "width",
 			 image_param(state, "width"), "height", image_param(state, "height"),
 			 "styleStrength", image_param(state, "styleStrength"), "action",
 			 json_object_get(intent, "action"));

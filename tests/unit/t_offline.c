@@ -57,15 +57,35 @@ static const struct intent_case intent_cases[] = {
 	{ "{\"text\": \"把背景换成星空\", \"hasMask\": true}", "inpainting", 0.9, 0.9, "星空", NULL },
 	{ "{\"text\": \"再调整一下\", \"lastResult\": {\"imageUrl\": \"/api/assets/a\"}}",
 	  "adjust_parameters", 0.8, 0.9, NULL, NULL },
-	{ "{\"text\": \"再调整一下\"}", "unknown", 0.0, 0.5, NULL, NULL },
+	/* An adjustment with nothing to adjust: the planner says so. */
+	{ "{\"text\": \"再调整一下\"}", "adjust_parameters", 0.55, 0.65, "", NULL },
+	/* The adjustment keeps the last picture's subject and style. */
+	{ "{\"text\": \"再调整一下，风格强度 90\", \"lastResult\": {\"imageUrl\": \"/api/assets/a\"}, "
+	  "\"lastIntent\": {\"subject\": \"海边小镇\", \"style\": \"吉卜力\"}}", "adjust_parameters",
+	  0.8, 0.9, "海边小镇", "吉卜力" },
+	{ "{\"text\": \"风格强度 40\", \"lastResult\": {\"imageUrl\": \"/api/assets/a\"}, "
+	  "\"lastIntent\": {\"subject\": \"猫\", \"style\": \"\"}}", "adjust_parameters", 0.8, 0.9,
+	  "猫", "" },
+	{ "{\"text\": \"暖色调的客厅\"}", "generate_image", 0.6, 0.8, "暖色调的客厅", NULL },
+	/* A change to "here" without a mask: inpainting, which asks for one. */
+	{ "{\"text\": \"修改这里\"}", "inpainting", 0.7, 0.85, NULL, NULL },
+	{ "{\"text\": \"把这里换成一朵向日葵\"}", "inpainting", 0.7, 0.85, "向日葵", NULL },
+	/* In an image studio a description is a picture request. */
+	{ "{\"text\": \"一只在海边奔跑的金毛犬\"}", "generate_image", 0.6, 0.8, "在海边奔跑的金毛犬", "" },
+	{ "{\"text\": \"来张图：雪山下的小木屋\"}", "generate_image", 0.85, 0.95, "雪山下的小木屋", "" },
+	{ "{\"text\": \"a lighthouse at dawn\"}", "generate_image", 0.6, 0.8, "lighthouse at dawn", "" },
+	/* Nothing to picture. */
+	{ "{\"text\": \"谢谢\"}", "unknown", 0.0, 0.3, "", "" },
+	{ "{\"text\": \"帮我写一首诗\"}", "unknown", 0.0, 0.3, NULL, NULL },
+	{ "{\"text\": \"今天天气怎么样\"}", "unknown", 0.0, 0.3, NULL, NULL },
 	{ "{\"text\": \"你好\"}", "unknown", 0.0, 0.3, NULL, NULL },
 	{ "{\"text\": \"\"}", "unknown", 0.0, 0.3, NULL, NULL },
 	{ "{\"text\": \"😀😀\"}", "unknown", 0.0, 0.3, NULL, NULL },
 	{ "{\"text\": \"帮我画一只赛博朋克风格的猫\"}", "generate_image", 0.9, 1.0, "猫", "赛博朋克" },
 	{ "{\"text\": \"draw a fox in watercolor style\"}", "generate_image", 0.8, 1.0, "fox",
 	  "watercolor" },
-	{ "{\"text\": \"水彩风格的小镇\"}", "generate_image", 0.55, 0.65, "小镇", "水彩" },
-	{ "{\"text\": \"一只戴帽子的柴犬\"}", "generate_image", 0.4, 0.6, "戴帽子的柴犬", NULL },
+	{ "{\"text\": \"水彩风格的小镇\"}", "generate_image", 0.7, 0.8, "小镇", "水彩" },
+	{ "{\"text\": \"一只戴帽子的柴犬\"}", "generate_image", 0.6, 0.8, "戴帽子的柴犬", NULL },
 	{ "{\"text\": \"记得上次画的图吗\"}", "unknown", 0.0, 0.5, NULL, NULL },
 };
 
@@ -164,6 +184,17 @@ static const struct critique_case critique_cases[] = {
 	{ "{\"prompt\": \"a cat, watercolor style, soft light\", \"subject\": \"cat\", \"style\": \"水彩\", "
 	  "\"retrievedStyles\": [], \"width\": 512, \"height\": 512, \"action\": \"inpainting\"}",
 	  1, 0.8, 1.0, 0 },
+	/* The asked style named by another of its words (宫崎骏 for 吉卜力), its
+	 * retrieved fragment in the prompt: the style is used. */
+	{ "{\"prompt\": \"宫崎骏风格的海边小镇, hand-painted Japanese animation film look\", "
+	  "\"subject\": \"海边小镇\", \"style\": \"吉卜力\", \"retrievedStyles\": [{\"style\": \"吉卜力风\", "
+	  "\"prompt\": \"hand-painted Japanese animation film look\"}], \"width\": 1024, \"height\": 1024, "
+	  "\"action\": \"generate_image\"}", 1, 0.95, 1.0, 0 },
+	/* A retrieved style whose name the prompt does not carry, but its fragment. */
+	{ "{\"prompt\": \"雪山下的小木屋, epic science fiction concept art, sleek spacecraft\", "
+	  "\"subject\": \"雪山下的小木屋\", \"style\": \"\", \"retrievedStyles\": [{\"style\": \"科幻\", "
+	  "\"prompt\": \"epic science fiction concept art, sleek spacecraft\"}], \"width\": 1024, "
+	  "\"height\": 1024, \"action\": \"generate_image\"}", 1, 0.85, 1.0, 0 },
 };
 
 static void test_critique(void)

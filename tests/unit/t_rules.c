@@ -25,6 +25,11 @@ static const struct intent_case image_cases[] = {
 	{ "帮我画一只猫", 1, "request" },
 	{ "画一张海报", 1, "measure" },
 	{ "draw a cat", 1, "english" },
+	/* Asking for a picture without a verb of drawing. */
+	{ "来张图：雪山下的小木屋", 1, "ask_picture" },
+	{ "要一幅画，春天的田野", 1, "ask_picture" },
+	{ "整两张壁纸", 1, "ask_picture" },
+	{ "来张饼图", 0, NULL },
 	/* Each positive rule. */
 	{ "绘三幅山水", 1, "measure" },
 	{ "给我画个太阳", 1, "request" },
@@ -121,6 +126,55 @@ static const struct subject_case subject_cases[] = {
 	{ "generate an image of a red fox", NULL, "red fox" },
 	{ "可以生成超绝美少女吗", NULL, "超绝美少女" },
 	{ "请画一幅油画风格的城堡！", "油画", "城堡" },
+	{ "来张图：雪山下的小木屋", NULL, "雪山下的小木屋" },
+	{ "来一张图，海边的灯塔", NULL, "海边的灯塔" },
+	{ "一只在海边奔跑的金毛犬", NULL, "在海边奔跑的金毛犬" },
+	{ "show me a red fox in the snow", NULL, "red fox in the snow" },
+	{ "replace this part with a tree", NULL, "tree" },
+	{ "宫崎骏风格的海边小镇", "吉卜力", "海边小镇" },
+};
+
+/* A change to one region of the picture, which needs a mask. */
+static const struct intent_case region_cases[] = {
+	{ "修改这里", 1, "region_edit" },
+	{ "把这里换成一朵向日葵", 1, "region_edit" },
+	{ "这块改成蓝色", 1, "region_edit" },
+	{ "把选中的区域去掉", 1, "region_edit" },
+	{ "局部重绘", 1, "region_edit" },
+	{ "replace this part with a tree", 1, "region_edit" },
+	{ "change the color here", 1, "region_edit" },
+	{ "把背景换成星空", 0, "none" },
+	{ "一只在海边奔跑的金毛犬", 0, "none" },
+	{ "这里的风景很美", 0, "none" },
+	{ "画一只猫", 0, "none" },
+};
+
+static const struct intent_case adjust_cases[] = {
+	{ "再调整一下，风格强度 90", 1, "adjust_lead" },
+	{ "风格强度 40", 1, "adjust_lead" },
+	{ "make it brighter", 1, "adjust_lead" },
+	{ "把图片调亮一点", 1, "adjust_lead" },
+	/* Adjustment words inside a description: not the opening of the message. */
+	{ "暖色调的客厅", 1, "adjust" },
+	{ "一只放大镜", 1, "adjust" },
+	{ "画一只猫", 0, "none" },
+};
+
+struct flag_case {
+	const char *text;
+	int yes;
+};
+
+static const struct flag_case small_talk_cases[] = {
+	{ "谢谢", 1 }, { "好的！", 1 }, { "ok", 1 }, { "哈哈哈", 1 }, { "thanks!", 1 },
+	{ "嗯嗯，知道了", 1 },
+	{ "谢谢，帮我画一只猫", 0 }, { "好的风景", 0 }, { "一只猫", 0 }, { "", 0 },
+};
+
+static const struct flag_case other_task_cases[] = {
+	{ "帮我写一首诗", 1 }, { "翻译这句话", 1 }, { "explain quantum computing", 1 },
+	{ "请推荐几本书", 1 },
+	{ "写实风格的猫", 0 }, { "写意山水", 0 }, { "a writer at her desk", 0 }, { "一只猫", 0 },
 };
 
 static void check_intents(const char *what, const struct intent_case *c, size_t n,
@@ -155,6 +209,21 @@ static void check_subjects(void)
 		is_str(s, c->subject, "subject of \"%s\"", c->text);
 		free(s);
 	}
+}
+
+static void check_flags(const char *what, const struct flag_case *c, size_t n, int (*fn)(const char *))
+{
+	for (size_t i = 0; i < n; i++)
+		ok(!fn(c[i].text) == !c[i].yes, "%s \"%s\" -> %d", what, c[i].text, c[i].yes);
+}
+
+static void check_style_in(void)
+{
+	const struct rules_style *ghibli = rules_style("吉卜力");
+
+	ok(ghibli && rules_style_in(ghibli, "宫崎骏风格的海边小镇"), "吉卜力 is named by 宫崎骏");
+	ok(ghibli && !rules_style_in(ghibli, "海边小镇, watercolor"), "and not by another style");
+	ok(!rules_style_in(NULL, "宫崎骏"), "no style is in nothing");
 }
 
 static void check_text_rules(void)
@@ -201,6 +270,11 @@ int main(void)
 	check_intents("time", time_cases, N(time_cases), rules_time_intent);
 	check_routes();
 	check_subjects();
+	check_intents("region", region_cases, N(region_cases), rules_region_edit);
+	check_intents("adjust", adjust_cases, N(adjust_cases), rules_adjust_intent);
+	check_flags("small talk", small_talk_cases, N(small_talk_cases), rules_small_talk);
+	check_flags("other task", other_task_cases, N(other_task_cases), rules_other_task);
+	check_style_in();
 	check_text_rules();
 	rules_free();
 	return tap_done();
