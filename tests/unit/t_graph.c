@@ -9,7 +9,6 @@
 #include "config.h"
 #include <errno.h>
 #include <ftw.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,19 +153,6 @@ struct fx {
 	json_t *evs;           /* [{id, data}] of the last response */
 };
 
-__attribute__((format(printf, 1, 2), noreturn))
-static void gr_bail(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("Bail out! ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	exit(99);
-}
-
 static void gr_set(char **field, const char *value)
 {
 	free(*field);
@@ -180,14 +166,14 @@ static void fx_open(struct fx *f)
 	memset(f, 0, sizeof *f);
 	snprintf(f->dir, sizeof f->dir, "/tmp/t_graph.XXXXXX");
 	if (mkdtemp(f->dir) == NULL)
-		gr_bail("mkdtemp: %s", strerror(errno));
+		tap_bail("mkdtemp: %s", strerror(errno));
 	conf_init(&f->app.conf);
 	gr_set(&f->app.conf.store_dir, f->dir);
 	gr_set(&f->app.conf.durability, "write_nosync");
 	f->app.conf.max_iterations = 3;
 	f->app.store = store_open(&f->app.conf, err, sizeof err);
 	if (f->app.store == NULL)
-		gr_bail("store_open %s: %s", f->dir, err);
+		tap_bail("store_open %s: %s", f->dir, err);
 	f->app.keys.n = 1;
 	randombytes_buf(f->app.keys.key[0], sizeof f->app.keys.key[0]);
 }
@@ -236,7 +222,7 @@ static void fx_req(struct fx *f)
 
 	memio_init(&f->m, "", 0);
 	if (req_init(&f->r, &f->app.conf, envp, memio_in(&f->m), memio_out(&f->m)) != PB_OK)
-		gr_bail("req_init");
+		tap_bail("req_init");
 	f->r.app = &f->app;
 }
 
@@ -331,7 +317,7 @@ static void fx_tid(struct fx *f, char *tid, uint8_t raw[STORE_TID])
 
 	snprintf(tid, TID_LEN + 1, "%s", ts ? json_string_value(json_object_get(ts, "threadId")) : "");
 	if (tid_verify(&f->app.keys, tid, raw) < 0)
-		gr_bail("no thread_start in the response");
+		tap_bail("no thread_start in the response");
 }
 
 /* The thread record as stored (new reference). */
@@ -340,7 +326,7 @@ static json_t *fx_rec(struct fx *f, const uint8_t raw[STORE_TID])
 	json_t *rec = NULL;
 
 	if (store_thread_get(f->app.store, NULL, raw, &rec, DB_READ_COMMITTED) != 0)
-		gr_bail("the thread record cannot be read");
+		tap_bail("the thread record cannot be read");
 	return rec;
 }
 
@@ -379,7 +365,7 @@ static void fx_patch(struct fx *f, const uint8_t raw[STORE_TID], json_t *set)
 	struct gr_patch g = { raw, set };
 
 	if (store_txn(f->app.store, gr_patch_fn, &g) != 0)
-		gr_bail("the thread record cannot be written");
+		tap_bail("the thread record cannot be written");
 	json_decref(set);
 }
 
@@ -389,7 +375,7 @@ static pid_t gr_dead_pid(void)
 	pid_t pid = fork();
 
 	if (pid < 0)
-		gr_bail("fork: %s", strerror(errno));
+		tap_bail("fork: %s", strerror(errno));
 	if (pid == 0)
 		_exit(0);
 	waitpid(pid, NULL, 0);
@@ -762,7 +748,7 @@ static void gr_test_takeover(void)
 int main(void)
 {
 	if (sodium_init() < 0)
-		gr_bail("sodium_init");
+		tap_bail("sodium_init");
 	wf_register(&gr_wf);
 	gr_test_routes();
 	gr_test_budgets();
