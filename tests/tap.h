@@ -3,6 +3,7 @@
 #define AV_TAP_H
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int tap_n, tap_failed;
@@ -63,6 +64,21 @@ static inline int tap_is_str(const char *got, const char *want, const char *file
 		tap_failed++;
 	}
 	return pass;
+}
+
+/* A test that cannot go on (its setup failed): TAP's bail out, exit 99
+ * (a hard error, not a failed test). */
+__attribute__((format(printf, 1, 2), noreturn))
+static inline void tap_bail(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("Bail out! ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	exit(99);
 }
 
 static inline int tap_done(void)

@@ -9,9 +9,6 @@ catastrophic recovery leave a store the workers use). Run as root, the
 tool works as the store's owner.
 """
 
-import base64
-import hashlib
-import hmac
 import json
 import os
 import pwd
@@ -24,17 +21,10 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
 from avtest import SSEReader  # noqa: E402
+from avevents import durable, events  # noqa: E402
 
 TEST_WORKER = os.path.join(avtest.TOP_BUILDDIR, "tests", "engine", "aivista-test.fcgi")
 ADMIN = os.path.join(avtest.TOP_BUILDDIR, "aivista-admin")
-
-
-def b64(b):
-    return base64.urlsafe_b64encode(b).rstrip(b"=").decode()
-
-
-def unb64(s):
-    return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
 
 
 def admin(conf, *args, user=None):
@@ -47,32 +37,19 @@ def admin(conf, *args, user=None):
     return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
 
-def events(resp):
-    return list(SSEReader(iter([resp.body])))
-
-
 def start(w, **inp):
     body = {"workflow": "test", "input": {"topic": "admin", "pause": False}}
     body["input"].update(inp)
     r = w.request("POST", "/api/agent/stream", body=json.dumps(body),
                   headers={"Content-Type": "application/json"})
-    evs = events(r)
+    evs = events(r.body)
     tid = evs[0]["data"].get("threadId") if evs and isinstance(evs[0]["data"], dict) else None
     return tid, evs
-
-
-def signed_id(key, raw):
-    msg = b"aivista thread id\n" + b"v1." + raw
-    return "v1.%s.%s" % (b64(raw), b64(hmac.new(key, msg, hashlib.sha512).digest()[:32]))
 
 
 def key_lines(path):
     with open(path) as f:
         return [l.strip() for l in f if l.strip()]
-
-
-def mode(path):
-    return os.stat(path).st_mode & 0o777
 
 
 def stats(t, conf, name):
@@ -130,10 +107,10 @@ def test_keys(t, d):
     t.ok(rc == 1 and "key create" in err, "key rotate without a key file: exit 1, says to create")
     rc, out, err = admin(conf, "key", "create")
     t.is_(rc, 0, "key create: exit 0")
-    t.is_((oct(mode(store)), oct(mode(keyfile))), (oct(0o700), oct(0o600)),
+    t.is_((oct(avtest.file_mode(store)), oct(avtest.file_mode(keyfile))), (oct(0o700), oct(0o600)),
           "key create: the directory 0700, the file 0600")
     first = key_lines(keyfile)
-    t.ok(len(first) == 1 and len(unb64(first[0])) == 32, "key create: one 32-byte base64url key")
+    t.ok(len(first) == 1 and len(avtest.unb64url(first[0])) == 32, "key create: one 32-byte base64url key")
     rc, out, err = admin(conf, "key", "create")
     t.ok(rc == 0 and key_lines(keyfile) == first and "left as it is" in out,
          "key create again: exit 0, the key file untouched")
@@ -146,15 +123,15 @@ def test_keys(t, d):
     keys = key_lines(keyfile)
     t.ok(rc == 0 and len(keys) == 2 and keys[1] == first[0] and keys[0] != first[0],
          "key rotate: a new key first, the old one kept second")
-    t.is_(oct(mode(keyfile)), oct(0o600), "key rotate: the file stays 0600")
+    t.is_(oct(avtest.file_mode(keyfile)), oct(0o600), "key rotate: the file stays 0600")
     t.ok("Restart the workers" in out, "key rotate: says to restart the workers")
     w2 = avtest.Worker(t, d, name="k2", binary=TEST_WORKER,
                        settings={"store": {"dir": store}}).start()
     t.is_(w2.request("GET", "/api/threads/" + old_tid).status, 200,
           "after rotation an ID signed with the old key still verifies")
     new_tid, _ = start(w2, topic="after")
-    raw = unb64(new_tid.split(".")[1])
-    t.is_(signed_id(unb64(keys[0]), raw), new_tid,
+    raw = avtest.unb64url(new_tid.split(".")[1])
+    t.is_(avtest.signed_id(avtest.unb64url(keys[0]), raw), new_tid,
           "after rotation new IDs are signed with the new key")
     w2.kill()
     for _ in range(9):
@@ -210,9 +187,9 @@ def test_stats_backup(t, d):
     rc, out, err = admin(conf, "backup", bk)
     th.join(60)
     t.ok(rc == 0, "backup while a stream runs: exit 0 (%s)" % (err.strip() or out.strip()))
-    t.is_(oct(mode(bk)), oct(0o700), "backup: the directory is 0700")
+    t.is_(oct(avtest.file_mode(bk)), oct(0o700), "backup: the directory is 0700")
     t.ok(os.path.exists(os.path.join(bk, "thread.key")) and
-         mode(os.path.join(bk, "thread.key")) == 0o600, "backup: the key file copied, 0600")
+         avtest.file_mode(os.path.join(bk, "thread.key")) == 0o600, "backup: the key file copied, 0600")
     t.ok(all(os.path.exists(os.path.join(bk, n)) for n in ("threads.db", "events.db", "ckpts.db")),
          "backup: the databases copied")
     t.ok(not [n for n in os.listdir(bk) if n.startswith("__db.")],
@@ -225,15 +202,15 @@ def test_stats_backup(t, d):
     st2 = r.request("GET", "/api/threads/" + paused)
     t.ok(st2.status == 200 and st2.json().get("status") == "paused",
          "a worker on the backup: the paused thread is there, still paused")
-    log = [e for e in events(r.request("GET", "/api/agent/stream?threadId=" + done1,
-                                       headers={"Last-Event-ID": "0"})) if "id" in e]
-    t.is_([(e["id"], e["data"]) for e in log], [(e["id"], e["data"]) for e in e1 if "id" in e],
+    log = durable(events(r.request("GET", "/api/agent/stream?threadId=" + done1,
+                                   headers={"Last-Event-ID": "0"}).body))
+    t.is_([(e["id"], e["data"]) for e in log], [(e["id"], e["data"]) for e in durable(e1)],
           "a worker on the backup: a finished thread replays the same events")
     q = [e["data"] for e in e3 if isinstance(e["data"], dict) and e["data"].get("type") == "ask_user"]
     c = r.request("POST", "/api/agent/confirm", headers={"Content-Type": "application/json"},
                   body=json.dumps({"threadId": paused, "interruptId": q[0]["interruptId"],
                                    "action": "approve"}))
-    t.is_(events(c)[-1]["data"], "[DONE]", "a worker on the backup: the pause is confirmed")
+    t.is_(events(c.body)[-1]["data"], "[DONE]", "a worker on the backup: the pause is confirmed")
     r.kill()
     return conf
 
@@ -294,7 +271,7 @@ def test_recover(t, d):
           "after recovery a worker finds the paused thread")
     r = w2.request("GET", "/api/agent/stream?threadId=" + killed, headers={"Last-Event-ID": "0"},
                    timeout=60)
-    t.is_(events(r)[-1]["data"], "[DONE]",
+    t.is_(events(r.body)[-1]["data"], "[DONE]",
           "after recovery the thread whose worker died runs to its end")
     w2.kill()
     rc, out, err = admin(conf, "recover", "--fatal")
@@ -305,7 +282,7 @@ def test_recover(t, d):
     c = w3.request("POST", "/api/agent/confirm", headers={"Content-Type": "application/json"},
                    body=json.dumps({"threadId": paused, "interruptId": q[0]["interruptId"],
                                     "action": "approve"}))
-    t.is_(events(c)[-1]["data"], "[DONE]", "after catastrophic recovery the pause is confirmed")
+    t.is_(events(c.body)[-1]["data"], "[DONE]", "after catastrophic recovery the pause is confirmed")
     w3.kill()
 
 

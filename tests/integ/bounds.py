@@ -10,14 +10,10 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
-from avtest import SSEReader  # noqa: E402
+from avevents import events  # noqa: E402
 
 TEST_WORKER = os.path.join(avtest.TOP_BUILDDIR, "tests", "engine", "aivista-test.fcgi")
 THREADS = int(os.environ.get("BOUNDS_THREADS", "10000"))
-
-
-def events(resp):
-    return list(SSEReader(iter([resp.body])))
 
 
 def store_bytes(store):
@@ -52,12 +48,12 @@ def limits(t, d):
     t.ok(r.status == 400 and "blob" in p.get("detail", ""), "an asset past max_asset_bytes: a clear "
          "400 (%s)" % p.get("detail"))
     r = post(w, {"workflow": "test", "input": {"topic": "t", "pause": False}})
-    evs = events(r)
+    evs = events(r.body)
     tid = evs[0]["data"]["threadId"]
     code = None
     for turn in range(20):
         r = post(w, {"threadId": tid, "input": {"topic": "turn %d" % turn}})
-        errs = [e["data"] for e in events(r) if isinstance(e["data"], dict)
+        errs = [e["data"] for e in events(r.body) if isinstance(e["data"], dict)
                 and e["data"].get("type") == "error"]
         if errs:
             code = errs[0]["code"]

@@ -2,11 +2,7 @@
 """The worker run directly, with FastCGI requests built by the test and no
 web server in between: the health endpoint, the style library, error
 responses, request bodies good and bad, slow and broken clients, signals,
-and the -t configuration check.
-
-Checks against POST /api/agent/stream that get 404 not_found are TAP TODO
-points: that endpoint lands with the engine, and the checks become real
-ones as soon as it answers."""
+and the -t configuration check."""
 
 import os
 import re
@@ -21,33 +17,23 @@ import avtest  # noqa: E402
 import fcgi_client  # noqa: E402
 from avtest import Worker, problem, wait_for  # noqa: E402
 
-TODO_ENGINE = "endpoint lands with the engine"
 MAX_BODY = 65536
 STREAM = "/api/agent/stream"
 JSON_HDR = {"Content-Type": "application/json"}
-PROBLEM_FIELDS = ("type", "title", "status", "detail", "code")
 
 
 def is_problem(t, resp, name):
     """The response is a complete application/problem+json error."""
     j = problem(resp.body)
-    good = (resp.complete and j is not None and all(k in j for k in PROBLEM_FIELDS) and
-            j["status"] == resp.status and
-            (resp.header("content-type") or "").startswith("application/problem+json"))
-    if not t.ok(good, name + ": problem JSON with " + ", ".join(PROBLEM_FIELDS)):
+    good = resp.complete and avtest.problem_shaped(resp.status, resp.header("content-type"), resp.body)
+    if not t.ok(good, name + ": problem JSON with " + ", ".join(avtest.PROBLEM_FIELDS)):
         t.diag("response: %r %r" % (resp, resp.body[:300]))
     return j or {}
 
 
 def expect_problem(t, resp, status, code, name):
-    """Checks status and code. A 404 not_found from an endpoint still to
-    come makes the check a TODO. Returns True when the check is real."""
-    j = problem(resp.body) or {}
-    got = (resp.status, j.get("code"))
-    pending = got == (404, "not_found") and (status, code) != got
-    t.is_(got, (status, code), "%s: %d %s" % (name, status, code),
-          todo=TODO_ENGINE if pending else None)
-    return not pending
+    """Checks the status and the problem code of a response."""
+    return avtest.expect_problem(t, resp.status, resp.body, status, code, name)
 
 
 def socket_fds(pid):
@@ -162,11 +148,9 @@ def test_slow_body(t, w, seen):
     t.diag("slow body: %d bytes in %d chunks, answered after %.1f s" %
            (len(body), (len(body) + 399) // 400, time.monotonic() - t0))
     t.ok(r.complete, "slow body: complete response")
-    if expect_problem(t, r, 400, "bad_json", "slow body, malformed at the end"):
-        t.like((problem(r.body) or {}).get("detail"), r"line %d\b" % len(lines),
-               "slow body: the parse error is on the last line")
-    else:
-        t.ok(False, "slow body: the parse error is on the last line", todo=TODO_ENGINE)
+    expect_problem(t, r, 400, "bad_json", "slow body, malformed at the end")
+    t.like((problem(r.body) or {}).get("detail"), r"line %d\b" % len(lines),
+           "slow body: the parse error is on the last line")
 
 
 def test_styles(t, w, seen):

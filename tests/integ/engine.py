@@ -11,9 +11,6 @@ workers opening a fresh environment at once; 20 confirms of one pause at
 once through a real lighttpd.
 """
 
-import base64
-import hashlib
-import hmac
 import json
 import os
 import shutil
@@ -27,25 +24,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import avtest  # noqa: E402
 import fcgi_client  # noqa: E402
 from avtest import SSEReader  # noqa: E402
+from avevents import ask, durable, events, types  # noqa: E402
 
 TEST_WORKER = os.path.join(avtest.TOP_BUILDDIR, "tests", "engine", "aivista-test.fcgi")
 
 
-def b64(b):
-    return base64.urlsafe_b64encode(b).rstrip(b"=").decode()
-
-
-def sse_events(resp):
-    """The events of a complete event-stream response, in order."""
-    return list(SSEReader(iter([resp.body])))
-
-
-def durable(events):
-    return [e for e in events if "id" in e]
-
-
-def ids(events):
-    return [int(e["id"]) for e in durable(events)]
+def ids(evs):
+    return [int(e["id"]) for e in durable(evs)]
 
 
 def post_json(w, uri, obj, headers=None):
@@ -56,39 +41,21 @@ def post_json(w, uri, obj, headers=None):
 
 def start_thread(w, **inp):
     resp = post_json(w, "/api/agent/stream", {"workflow": "test", "input": inp})
-    evs = sse_events(resp)
+    evs = events(resp.body)
     tid = evs[0]["data"].get("threadId") if evs and isinstance(evs[0]["data"], dict) else None
     return resp, evs, tid
 
 
-def ask(evs):
-    for e in evs:
-        if isinstance(e["data"], dict) and e["data"].get("type") == "ask_user":
-            return e["data"]
-    return None
-
-
-def types(evs):
-    return [e["data"]["type"] if isinstance(e["data"], dict) else e["data"] for e in evs]
-
-
 def stored_log(w, tid):
     """The thread's whole durable log, by a replay from the start."""
-    return durable(sse_events(w.request("GET", "/api/agent/stream?threadId=" + tid,
-                                        headers={"Last-Event-ID": "0"})))
-
-
-def signed_id(key, raw):
-    """A thread ID signed the way the server signs: HMAC-SHA-512-256."""
-    msg = b"aivista thread id\n" + b"v1." + raw
-    tag = hmac.new(key, msg, hashlib.sha512).digest()[:32]
-    return "v1.%s.%s" % (b64(raw), b64(tag))
+    return durable(events(w.request("GET", "/api/agent/stream?threadId=" + tid,
+                                    headers={"Last-Event-ID": "0"}).body))
 
 
 def read_key(store):
     with open(os.path.join(store, "thread.key")) as f:
         line = f.readline().strip()
-    return base64.urlsafe_b64decode(line + "=" * (-len(line) % 4))
+    return avtest.unb64url(line)
 
 
 def test_pause_across_workers(t, a, b, c):
@@ -116,7 +83,7 @@ def test_pause_across_workers(t, a, b, c):
 
     r2 = post_json(b, "/api/agent/confirm", {"threadId": tid, "interruptId": q["interruptId"],
                                              "action": "reject"})
-    evs2 = sse_events(r2)
+    evs2 = events(r2.body)
     pid_b = r2.header("X-AiVista-Worker")
     t.ok(pid_a != pid_b, "confirm: served by another process (%s, then %s)" % (pid_a, pid_b))
     t.is_(ids(evs2)[0] if ids(evs2) else None, ids(evs)[-1] + 1,
@@ -128,7 +95,7 @@ def test_pause_across_workers(t, a, b, c):
     r3 = post_json(c, "/api/agent/confirm", {"threadId": tid, "interruptId": q2["interruptId"],
                                              "action": "modify",
                                              "payload": {"title": "我的标题", "tags": ["a"]}})
-    evs3 = sse_events(r3)
+    evs3 = events(r3.body)
     pid_c = r3.header("X-AiVista-Worker")
     t.ok(pid_c not in (pid_a, pid_b), "completion on a third process (%s)" % pid_c)
     done = [e["data"] for e in evs3 if isinstance(e["data"], dict)
@@ -145,7 +112,7 @@ def test_pause_across_workers(t, a, b, c):
     again = post_json(a, "/api/agent/confirm", {"threadId": tid, "interruptId": q2["interruptId"],
                                                 "action": "modify", "payload": {"title": "x"}})
     t.is_(again.status, 200, "confirm repeated: answered again")
-    t.is_([(e["id"], e["data"]) for e in durable(sse_events(again))],
+    t.is_([(e["id"], e["data"]) for e in durable(events(again.body))],
           [(e["id"], e["data"]) for e in durable(evs3)],
           "confirm repeated: replays the first answer's events with their ids")
     st = c.request("GET", "/api/threads/" + tid).json()
@@ -221,7 +188,7 @@ def test_one_step_per_request(t, workers):
                           headers={"Last-Event-ID": last})
         requests += 1
         pids.add(r.header("X-AiVista-Worker"))
-        got = sse_events(r)
+        got = events(r.body)
         seen += durable(got)
         if "[DONE]" in types(got):
             final = got
@@ -243,7 +210,7 @@ def test_last_event_id(t, a, b):
 
     def replay(headers=None, query=""):
         r = b.request("GET", base + query, headers=headers or {})
-        return r, sse_events(r)
+        return r, events(r.body)
 
     r, e = replay()
     t.is_([x["id"] for x in durable(e)], [x["id"] for x in log], "no Last-Event-ID: the whole log")
@@ -307,7 +274,7 @@ def test_forged_ids(t, a, store):
     t.is_(r.status, 403, "a forged ID in a confirm body: 403")
     r = a.request("GET", "/api/agent/stream?threadId=" + tid + "x")
     t.is_(r.status, 403, "a forged ID on the stream: 403")
-    unknown = signed_id(read_key(store), os.urandom(16))
+    unknown = avtest.signed_id(read_key(store), os.urandom(16))
     r = a.request("GET", "/api/threads/" + unknown)
     t.is_((r.status, (avtest.problem(r.body) or {}).get("code")), (404, "thread_not_found"),
           "a well-signed unknown ID: 404")
@@ -344,7 +311,7 @@ def test_kill_mid_step(t, a, b, other_tid):
     last = before[-1]["id"]
     r = b.request("GET", "/api/agent/stream?threadId=" + tid, headers={"Last-Event-ID": last},
                   timeout=120)
-    rest = sse_events(r)
+    rest = events(r.body)
     t.is_(types(rest)[-1] if rest else None, "[DONE]",
           "worker B took the dead worker's lease and finished the thread")
     allev = before + durable(rest)
@@ -398,7 +365,7 @@ def test_panic_reopen(t, d):
           "panic: worker B's next request reopens the store and reads the thread")
     r2 = post_json(a, "/api/agent/confirm", {"threadId": tid, "interruptId": q["interruptId"],
                                              "action": "approve"})
-    evs2 = sse_events(r2)
+    evs2 = events(r2.body)
     t.is_((r2.status, types(evs2)[-1] if evs2 else None), (200, "[DONE]"),
           "panic: worker A's next request (a confirm) commits and completes the thread")
     t.is_(ids(evs2)[0] if ids(evs2) else None, ids(evs)[-1] + 1,
@@ -445,14 +412,14 @@ def test_step_crashes(t, d, other_tid):
         crashes += 1
     t.is_(crashes, 3, "crash: the step took down max_step_crashes + 1 = 3 workers")
     t.ok(w.alive(), "crash: the next worker stays up")
-    evs = sse_events(last) if last is not None else []
+    evs = events(last.body) if last is not None else []
     errs = [e["data"] for e in evs if isinstance(e["data"], dict) and e["data"].get("type") == "error"]
     t.is_([e.get("code") for e in errs], ["step_crashed"], "crash: the thread ends with step_crashed")
     t.is_(errs[0].get("node") if errs else None, "finish", "crash: the error names the node")
     t.is_(types(evs)[-1] if evs else None, "[DONE]", "crash: the stream ends")
     st = w.request("GET", "/api/threads/" + tid).json()
     t.is_(st.get("status"), "error", "crash: the thread's status is error")
-    again = sse_events(w.request("GET", "/api/agent/stream?threadId=" + tid))
+    again = events(w.request("GET", "/api/agent/stream?threadId=" + tid).body)
     t.is_(types(again)[-1] if again else None, "[DONE]", "crash: a later GET replays and ends")
     t.ok(w.alive(), "crash: and takes down no worker")
     t.is_(w.request("GET", "/api/threads/" + other_tid).json().get("status"), "paused",
@@ -488,14 +455,14 @@ def test_rotation(t, d):
     w.kill()
     keyfile = os.path.join(store, "thread.key")
     old = open(keyfile).read()
-    avtest.write_file(keyfile, b64(os.urandom(32)) + "\n" + old, 0o600)
+    avtest.write_file(keyfile, avtest.b64url(os.urandom(32)) + "\n" + old, 0o600)
     w2 = avtest.Worker(t, d, name="rot2", settings={"store": {"dir": store}}).start()
     t.is_(w2.request("GET", "/api/threads/" + old_tid).status, 200,
           "rotation: an ID signed with the old key still verifies")
     resp, evs, new_tid = start_thread(w2, topic="rot2")
-    key = base64.urlsafe_b64decode(open(keyfile).readline().strip() + "=")
-    raw = base64.urlsafe_b64decode(new_tid.split(".")[1] + "==")
-    t.is_(signed_id(key, raw), new_tid, "rotation: new IDs are signed with the new key")
+    key = avtest.unb64url(open(keyfile).readline().strip())
+    raw = avtest.unb64url(new_tid.split(".")[1])
+    t.is_(avtest.signed_id(key, raw), new_tid, "rotation: new IDs are signed with the new key")
     t.is_(oct(os.stat(keyfile).st_mode & 0o777), oct(0o600), "the key file stays 0600")
     w2.kill()
 
@@ -535,7 +502,7 @@ def test_concurrent_confirms(t, d):
     status, hdrs, body = lt.request("POST", "/api/agent/stream",
                                     json.dumps({"workflow": "test", "input": {"topic": "x20"}}),
                                     {"Content-Type": "application/json"})
-    evs = list(SSEReader(iter([body])))
+    evs = events(body)
     tid = evs[0]["data"]["threadId"]
     q = ask(evs)
     results = [None] * 20
@@ -563,13 +530,13 @@ def test_concurrent_confirms(t, d):
     t.is_(st["state"]["decisions"], ["approve"], "20 confirms at once: exactly one resumed it")
     t.is_(st["status"], "done", "and the thread completed")
     status, hdrs, body = lt.request("GET", "/api/agent/stream?threadId=" + tid)
-    log = [e for e in SSEReader(iter([body])) if "id" in e]
+    log = durable(events(body))
     decided = [e for e in log if e["data"].get("type") == "thought_log"
                and e["data"].get("decision")]
     t.is_(len(decided), 1, "the log records one decision")
     t.is_([int(e["id"]) for e in log], list(range(1, len(log) + 1)), "the log has no gap")
     ok200 = [r for r in results if isinstance(r, tuple) and r[0] == 200]
-    good = all([int(e["id"]) for e in SSEReader(iter([r[2]])) if "id" in e] ==
+    good = all(ids(events(r[2])) ==
                [int(e["id"]) for e in log if int(e["id"]) >= int(decided[0]["id"])]
                for r in ok200)
     t.ok(good, "every 200 answer carries the same continuation, with the same ids")
@@ -599,7 +566,7 @@ def test_busy_thread(t, a, b, c):
     th = threading.Thread(target=enqueue)
     th.start()
     joined = b.request("GET", "/api/agent/stream?threadId=" + tid, timeout=60)
-    jev = sse_events(joined)
+    jev = events(joined.body)
     rest = [first] + list(reader)
     conn.close()
     t.is_(types(jev)[-1], "[DONE]", "a GET joins the running thread and follows it to the end")
@@ -609,7 +576,7 @@ def test_busy_thread(t, a, b, c):
           [(e["id"], e["data"]) for e in durable(rest)],
           "the joined stream has the same events and ids as the running one")
     th.join(60)
-    qev = sse_events(box["r"])
+    qev = events(box["r"].body)
     done = [e["data"] for e in qev if isinstance(e["data"], dict)
             and e["data"].get("type") == "workflow_complete"]
     t.is_(box["r"].status, 200, "multitask enqueue: waited for the run, then was accepted")
@@ -628,7 +595,7 @@ def test_pause_deadline(t, d):
     time.sleep(0.6)
     r = w.request("GET", "/api/agent/stream?threadId=" + tid,
                   headers={"Last-Event-ID": evs[-1]["id"]})
-    ev = sse_events(r)
+    ev = events(r.body)
     dec = [e["data"] for e in ev if isinstance(e["data"], dict) and e["data"].get("decision")]
     t.ok(dec and dec[0]["decision"] == "approve", "past the deadline the default decision applies")
     t.is_(types(ev)[-1], "[DONE]", "and the thread goes on to the end")
@@ -674,7 +641,7 @@ def test_limits_and_assets(t, a):
           "If-None-Match naming an asset that does not exist: 404, not 304")
 
     r = post_json(a, "/api/agent/stream", {"threadId": tid, "input": {"topic": "second turn"}})
-    ev2 = sse_events(r)
+    ev2 = events(r.body)
     t.is_(types(ev2)[-1], "[DONE]", "a new turn on a finished thread runs")
     t.is_(ids(ev2)[0], ids(evs)[-1] + 1, "the new turn's events continue the thread's ids")
     r = post_json(a, "/api/agent/stream", {"threadId": tid, "input": {"topic": 5}})
@@ -708,7 +675,7 @@ def test_keepalive_and_disconnect(t, d):
     t.ok(w.alive(), "the worker survives the client leaving")
     r = w.request("GET", "/api/agent/stream?threadId=" + tid, headers={"Last-Event-ID": "1"},
                   timeout=60)
-    ev = sse_events(r)
+    ev = events(r.body)
     t.is_(types(ev)[-1], "[DONE]", "reconnecting continues the thread to the end")
     t.is_(ids(ev), list(range(2, 2 + len(durable(ev)))), "without a gap after the last id seen")
     w.kill()
@@ -746,7 +713,7 @@ def main(t):
     t.is_(st.json().get("status"), "paused", "after the kill the other thread is still paused")
     r = post_json(b2, "/api/agent/confirm", {"threadId": other, "interruptId": ask(evs)["interruptId"],
                                              "action": "approve"})
-    t.is_(types(sse_events(r))[-1], "[DONE]", "and it completes when confirmed")
+    t.is_(types(events(r.body))[-1], "[DONE]", "and it completes when confirmed")
     resp, evs, other = start_thread(b2, topic="bystander 2")
     test_step_crashes(t, d, other)
     test_panic_reopen(t, d)

@@ -7,28 +7,18 @@ connection: a server listening there counts zero hits."""
 import http.server
 import json
 import os
-import struct
 import subprocess
 import sys
 import threading
-import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
+import avpng  # noqa: E402
 
 CLI = os.path.join(avtest.TOP_BUILDDIR, "tests", "prov", "fetchcli")
 
 
-def png(w=4, h=4):
-    def chunk(kind, data):
-        c = struct.pack("!I", len(data)) + kind + data
-        return c + struct.pack("!I", zlib.crc32(kind + data) & 0xffffffff)
-    raw = b"".join(b"\0" + bytes([200, 30, 90]) * w for _ in range(h))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack("!IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
-
-
-PNG = png()
+PNG = avpng.solid(4, 4, (200, 30, 90))
 
 
 def serve(host, routes, hits):

@@ -19,17 +19,8 @@ import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
-from avtest import SSEReader  # noqa: E402
-
-
-def png(w=8, h=8, on=lambda x, y: x >= 4):
-    def chunk(kind, data):
-        c = struct.pack("!I", len(data)) + kind + data
-        return c + struct.pack("!I", zlib.crc32(kind + data) & 0xffffffff)
-    raw = b"".join(b"\0" + b"".join(b"\xff" if on(x, y) else b"\0" for x in range(w))
-                   for y in range(h))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack("!IIBBBBB", w, h, 8, 0, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+import avpng  # noqa: E402
+from avevents import data, events, nodes_run  # noqa: E402
 
 
 def read_png_alpha(data):
@@ -51,19 +42,6 @@ def read_png_alpha(data):
     raw = zlib.decompress(idat)
     stride = w * 4 + 1
     return [[raw[y * stride + 1 + x * 4 + 3] for x in range(w)] for y in range(len(raw) // stride)]
-
-
-def events(body):
-    return list(SSEReader(iter([body])))
-
-
-def data(evs, kind=None):
-    out = [e["data"] for e in evs if isinstance(e["data"], dict)]
-    return [d for d in out if kind is None or d.get("type") == kind]
-
-
-def nodes_run(evs):
-    return [d["node"] for d in data(evs, "agent_start")]
 
 
 def post(lt, path, obj):
@@ -124,7 +102,7 @@ def offline_suite(t, d):
     t.ok(any(m["message"].startswith("intent: generate_image") for m in data(evs2, "thought_log")),
          "an English request gets English thoughts")
 
-    mask = "data:image/png;base64," + base64.b64encode(png()).decode()
+    mask = avpng.data_url(avpng.mask())
     st, _, evs3 = start(lt, {"text": "把左边换成机械头盔",
                              "maskData": {"base64": mask, "imageUrl": url,
                                           "coordinates": [{"x": 1, "y": 2}]}})
@@ -259,12 +237,12 @@ class Fake:
         self.calls.append((h.path, {k: (v if k not in ("image", "mask") else len(v))
                                     for k, v in parts.items()}))
         self.last_mask = read_png_alpha(parts.get("mask", b""))
-        self.reply(h, 200, {"data": [{"b64_json": base64.b64encode(png(16, 16)).decode()}]})
+        self.reply(h, 200, {"data": [{"b64_json": base64.b64encode(avpng.mask(16, 16)).decode()}]})
 
     def image(self, h, req):
         if self.mode["image"] == "fail":
             return self.reply(h, 500, {"error": {"message": "boom"}})
-        self.reply(h, 200, {"data": [{"b64_json": base64.b64encode(png(16, 16)).decode()}]})
+        self.reply(h, 200, {"data": [{"b64_json": base64.b64encode(avpng.mask(16, 16)).decode()}]})
 
 
 def fake_suite(t, d):
@@ -313,7 +291,7 @@ def fake_suite(t, d):
     fake.mode["image"] = "ok"
     evs, state = run("generate for the repaint")
     url = state["executionResult"]["imageUrl"]
-    mask = "data:image/png;base64," + base64.b64encode(png(16, 16)).decode()
+    mask = avpng.data_url(avpng.mask(16, 16))
     st, _, evs = start(lt, {"text": "把右半边换成星空", "maskData": {"base64": mask, "imageUrl": url}})
     tid = data(evs, "thread_start")[0]["threadId"]
     state = json.loads(lt.request("GET", "/api/threads/" + tid)[2])["state"]

@@ -43,10 +43,6 @@ def install_dirs():
     return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
 
 
-def mode(path):
-    return oct(os.stat(path).st_mode & 0o7777)
-
-
 def sample_keys():
     """{section: [key, ...]} of etc/aivista.conf."""
     keys, section = {}, None
@@ -120,25 +116,25 @@ def test_install(t, d):
 
     worker = root(os.path.join(dirs["pkglibexecdir"], "aivista.fcgi"))
     admin = root(os.path.join(dirs["sbindir"], "aivista-admin"))
-    t.is_(mode(worker), oct(0o755), "the worker in pkglibexecdir (%s), 0755" % dirs["pkglibexecdir"])
-    t.is_(mode(admin), oct(0o755), "aivista-admin in sbindir (%s), 0755" % dirs["sbindir"])
+    t.is_(oct(avtest.file_mode(worker)), oct(0o755), "the worker in pkglibexecdir (%s), 0755" % dirs["pkglibexecdir"])
+    t.is_(oct(avtest.file_mode(admin)), oct(0o755), "aivista-admin in sbindir (%s), 0755" % dirs["sbindir"])
     www = root(os.path.join(dirs["pkgdatadir"], "www"))
     want = sorted(n for n in os.listdir(avtest.src_path("www"))
                   if os.path.isfile(avtest.src_path("www", n)))
     got = sorted(os.listdir(www)) if os.path.isdir(www) else []
     t.is_(got, want, "the app in pkgdatadir/www: every file of www/")
-    t.ok(all(mode(os.path.join(www, n)) == oct(0o644) for n in got), "the app's files are 0644")
+    t.ok(all(oct(avtest.file_mode(os.path.join(www, n))) == oct(0o644) for n in got), "the app's files are 0644")
     styles = root(os.path.join(dirs["pkgdatadir"], "styles.json"))
     t.ok(os.path.isfile(styles), "the style library in pkgdatadir")
     conf = root(os.path.join(dirs["sysconfdir"], "aivista.conf"))
     t.ok(os.path.isfile(conf) and open(conf).read() == open(avtest.src_path("etc",
                                                                            "aivista.conf")).read(),
          "the sample configuration in sysconfdir (%s)" % dirs["sysconfdir"])
-    t.is_(mode(conf), oct(0o644), "the sample configuration is 0644 (no secret in it)")
+    t.is_(oct(avtest.file_mode(conf)), oct(0o644), "the sample configuration is 0644 (no secret in it)")
     state = root(os.path.join(dirs["localstatedir"], "lib", "aivista"))
-    t.ok(os.path.isdir(state) and mode(state) == oct(0o700),
+    t.ok(os.path.isdir(state) and oct(avtest.file_mode(state)) == oct(0o700),
          "the state directory localstatedir/lib/aivista, 0700 (%s)"
-         % (mode(state) if os.path.isdir(state) else "missing"))
+         % (oct(avtest.file_mode(state)) if os.path.isdir(state) else "missing"))
     if os.geteuid() == 0 and dirs.get("AIVISTA_USER"):
         import pwd
         try:
@@ -152,7 +148,7 @@ def test_install(t, d):
     for page, sec in (("aivista.fcgi.8", "man8"), ("aivista-admin.8", "man8"),
                       ("aivista.conf.5", "man5")):
         p = root(os.path.join(dirs["mandir"], sec, page))
-        t.ok(os.path.isfile(p) and mode(p) == oct(0o644), "man page %s/%s" % (sec, page))
+        t.ok(os.path.isfile(p) and oct(avtest.file_mode(p)) == oct(0o644), "man page %s/%s" % (sec, page))
     doc = root(dirs["docdir"])
     for n in ("README.md", "deploy.md", "configuration.md", "api.md",
               "examples/apache/aivista-fcgid.conf", "examples/apache/aivista-proxy.conf",

@@ -2,10 +2,7 @@
 """A real lighttpd, configured from contrib/lighttpd/aivista.conf (the
 file users deploy), spawning several workers: the app's static files, the
 health endpoint, error responses, and workers that keep serving after bad
-requests. At the end lighttpd and every worker are gone.
-
-Checks against POST /api/agent/stream that get 404 not_found are TAP TODO
-points until that endpoint exists."""
+requests. At the end lighttpd and every worker are gone."""
 
 import json
 import os
@@ -15,9 +12,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
-from avtest import Lighttpd, problem, proc_alive  # noqa: E402
+from avtest import Lighttpd, proc_alive  # noqa: E402
 
-TODO_ENGINE = "endpoint lands with the engine"
 WORKERS = 3
 MAX_BODY = 65536
 STREAM = "/api/agent/stream"
@@ -25,15 +21,10 @@ JSON_HDR = {"Content-Type": "application/json"}
 
 
 def expect_problem(t, status, headers, body, want_status, want_code, name):
-    j = problem(body) or {}
-    got = (status, j.get("code"))
-    pending = got == (404, "not_found") and (want_status, want_code) != got
-    t.is_(got, (want_status, want_code), "%s: %d %s" % (name, want_status, want_code),
-          todo=TODO_ENGINE if pending else None)
-    good = (headers.get("content-type", "").startswith("application/problem+json") and
-            all(k in j for k in ("type", "title", "status", "detail", "code")) and
-            j.get("status") == status)
-    t.ok(good, "%s: problem JSON" % name)
+    """Checks the status, the problem code and the problem JSON; returns
+    the worker that answered (X-AiVista-Worker)."""
+    avtest.expect_problem(t, status, body, want_status, want_code, name)
+    t.ok(avtest.problem_shaped(status, headers.get("content-type"), body), "%s: problem JSON" % name)
     return headers.get("x-aivista-worker")
 
 

@@ -22,16 +22,16 @@ import base64
 import http.server
 import json
 import os
-import struct
 import sys
 import threading
 import time
-import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
 import fcgi_client  # noqa: E402
 from avtest import SSEReader  # noqa: E402
+import avpng  # noqa: E402
+from avevents import data, durable, events, last_ask as ask, nodes_run, types  # noqa: E402
 
 NODES = ["supervisor", "brief_compiler_agent", "research_evidence_agent",
          "reference_intelligence_agent", "writer_agent", "layout_planner_agent",
@@ -61,41 +61,6 @@ FIELDS = {
     "content_type_detected": ["contentType", "timestamp"],
     "workflow_complete": ["title", "body", "tags", "imageAssetIds", "creativeId", "timestamp"],
 }
-
-
-def png(w, h, rgb):
-    def chunk(kind, data):
-        c = struct.pack("!I", len(data)) + kind + data
-        return c + struct.pack("!I", zlib.crc32(kind + data) & 0xffffffff)
-    raw = b"".join(b"\0" + bytes(rgb) * w for _ in range(h))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack("!IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
-
-
-def events(body):
-    return list(SSEReader(iter([body])))
-
-
-def data(evs, kind=None):
-    out = [e["data"] for e in evs if isinstance(e["data"], dict)]
-    return [d for d in out if kind is None or d.get("type") == kind]
-
-
-def types(evs):
-    return [e["data"]["type"] if isinstance(e["data"], dict) else e["data"] for e in evs]
-
-
-def durable(evs):
-    return [e for e in evs if "id" in e]
-
-
-def nodes_run(evs):
-    return [d["node"] for d in data(evs, "agent_start")]
-
-
-def ask(evs):
-    a = data(evs, "ask_user")
-    return a[-1] if a else None
 
 
 class Direct:
@@ -366,7 +331,7 @@ def test_router(t, a):
 
 
 def test_inputs(t, a, d):
-    ref = "data:image/png;base64," + base64.b64encode(png(30, 40, (240, 140, 60))).decode()
+    ref = avpng.data_url(avpng.solid(30, 40, (240, 140, 60)))
     st, _, evs, tid = start(a, {"topic": "秋天的咖啡店探店", "referenceImages": [ref],
                                 "layoutPreference": "dense"})
     t.is_(st, 200, "a reference image as a data URL: accepted")
@@ -515,7 +480,7 @@ class Fake:
                 self.fail_left -= 1
         if fail:
             return self.reply(h, 500, {"error": {"message": "image backend overloaded"}})
-        self.reply(h, 200, {"data": [{"b64_json": base64.b64encode(png(12, 16, (90, 160, 220))).decode()}]})
+        self.reply(h, 200, {"data": [{"b64_json": base64.b64encode(avpng.solid(12, 16, (90, 160, 220))).decode()}]})
 
 
 def test_quality_loop(t, cl, fake):

@@ -12,65 +12,40 @@ fetches) ends the thread with an error event image_too_large, status
 error, and the worker keeps serving.
 """
 
-import base64
 import http.server
 import json
 import os
-import struct
 import sys
 import threading
 import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
-from avtest import SSEReader  # noqa: E402
+import avpng  # noqa: E402
+from avevents import data, events  # noqa: E402
 
 
-def chunk(kind, data):
-    c = struct.pack("!I", len(data)) + kind + data
-    return c + struct.pack("!I", zlib.crc32(kind + data) & 0xffffffff)
-
-
-def ihdr(w, h, depth=8, ctype=2):
-    return chunk(b"IHDR", struct.pack("!IIBBBBB", w, h, depth, ctype, 0, 0, 0))
-
-
-def png(w, h, depth=8, ctype=2, first=None, later=False):
-    """A grey-ish PNG; first: an IHDR chunk put before the real one, which
-    comes after the IDAT when later."""
-    unit = {0: 1, 2: 3, 4: 2, 6: 4}[ctype] * depth // 8
+def png(w, h, depth=8, ctype=avpng.RGB, first=None, later=False):
+    """A grey-ish PNG of any depth and colour type; first: an IHDR chunk
+    put before the real one, which comes after the IDAT when later."""
+    unit = avpng.SAMPLES[ctype] * depth // 8
     raw = b"".join(b"\0" + b"\x80" * (w * unit) for _ in range(h))
-    idat = chunk(b"IDAT", zlib.compress(raw, 9))
-    head = ihdr(w, h, depth, ctype)
-    return (b"\x89PNG\r\n\x1a\n" + (first or b"") + (idat + head if later else head + idat)
-            + chunk(b"IEND", b""))
-
-
-def data_url(b):
-    return "data:image/png;base64," + base64.b64encode(b).decode()
+    idat = avpng.chunk(b"IDAT", zlib.compress(raw, 9))
+    head = avpng.ihdr(w, h, depth, ctype)
+    return (avpng.SIGNATURE + (first or b"") + (idat + head if later else head + idat)
+            + avpng.chunk(b"IEND", b""))
 
 
 # The reproducer: IHDR 1000000x1, IDAT, IHDR 1x1 (the old reader sized its
 # buffers by the last IHDR and read the rows by the one before the IDAT).
-TWO_IHDR = png(1, 1, first=ihdr(1000000, 1), later=True)
-TWO_SMALL_IHDR = png(1, 1, first=ihdr(8, 1))
+TWO_IHDR = png(1, 1, first=avpng.ihdr(1000000, 1), later=True)
+TWO_SMALL_IHDR = png(1, 1, first=avpng.ihdr(8, 1))
 
 
 def post(w, obj):
     r = w.request("POST", "/api/agent/stream", body=json.dumps(obj),
                   headers={"Content-Type": "application/json"}, timeout=60)
     return r.status, r.header("X-AiVista-Worker"), r.body
-
-
-def problem(body):
-    try:
-        return json.loads(body)
-    except ValueError:
-        return {}
-
-
-def events(body):
-    return [e["data"] for e in SSEReader(iter([body])) if isinstance(e["data"], dict)]
 
 
 def alive(t, w, name):
@@ -80,10 +55,10 @@ def alive(t, w, name):
 
 def test_intake(t, w):
     st, pid, body = post(w, {"workflow": "note", "input": {"topic": "秋天的咖啡店",
-                                                            "referenceImageUrl": data_url(TWO_IHDR)}})
-    p = problem(body)
+                                                            "referenceImageUrl": avpng.data_url(TWO_IHDR)}})
+    p = avtest.problem(body) or {}
     t.is_(st, 413, "note with a PNG of IHDR 1000000x1 then 1x1 (%d bytes of request): 413"
-          % len(json.dumps({"referenceImageUrl": data_url(TWO_IHDR)})))
+          % len(json.dumps({"referenceImageUrl": avpng.data_url(TWO_IHDR)})))
     t.is_(p.get("code"), "image_too_large", "  ... code image_too_large")
     t.like(p.get("detail", ""), r"referenceImageUrl: .*wider or taller than 8192",
            "  ... detail names the reference and the limit")
@@ -91,29 +66,29 @@ def test_intake(t, w):
     alive(t, w, "  ... after it")
 
     st, _, body = post(w, {"workflow": "note", "input": {"topic": "秋天的咖啡店",
-                                                         "referenceImageUrl": data_url(TWO_SMALL_IHDR)}})
-    p = problem(body)
+                                                         "referenceImageUrl": avpng.data_url(TWO_SMALL_IHDR)}})
+    p = avtest.problem(body) or {}
     t.is_(st, 400, "IHDR 8x1 then IHDR 1x1: 400")
     t.like(p.get("detail", ""), r"IHDR", "  ... libpng's reason: %s" % p.get("detail"))
 
     wide = png(67108864, 1, depth=16, ctype=6)
-    st, _, body = post(w, {"workflow": "note", "input": {"topic": "x", "referenceImages": [data_url(wide)]}})
-    t.is_((st, problem(body).get("code")), (413, "image_too_large"),
+    st, _, body = post(w, {"workflow": "note", "input": {"topic": "x", "referenceImages": [avpng.data_url(wide)]}})
+    t.is_((st, (avtest.problem(body) or {}).get("code")), (413, "image_too_large"),
           "a 67108864x1 16-bit RGBA reference (%d KB): 413 image_too_large" % (len(wide) // 1024))
 
-    big = data_url(png(2500, 2500))
+    big = avpng.data_url(png(2500, 2500))
     st, _, body = post(w, {"workflow": "note", "input": {"topic": "x", "referenceImages": [big, big, big]}})
-    p = problem(body)
+    p = avtest.problem(body) or {}
     t.is_((st, p.get("code")), (413, "image_too_large"),
           "three 2500x2500 references (25 MB each inflated as RGBA, 64 MiB together): 413")
     t.like(p.get("detail", ""), r"referenceImages\[2\]: .*bytes", "  ... the third one passes the budget")
     st, _, body = post(w, {"workflow": "note", "input": {"topic": "x", "referenceImages": [big, big]}})
     t.is_(st, 200, "two of them fit")
 
-    mask = data_url(png(5000, 2, depth=8, ctype=0))
+    mask = avpng.data_url(png(5000, 2, depth=8, ctype=0))
     st, _, body = post(w, {"workflow": "image", "input": {"text": "", "maskData": {
-        "base64": mask, "imageUrl": data_url(png(8, 8))}}})
-    t.is_((st, problem(body).get("code")), (413, "image_too_large"),
+        "base64": mask, "imageUrl": avpng.data_url(png(8, 8))}}})
+    t.is_((st, (avtest.problem(body) or {}).get("code")), (413, "image_too_large"),
           "an inpainting mask 5000 pixels wide (inpaint_max_side 4096): 413 image_too_large")
     alive(t, w, "after all of them")
 
@@ -136,7 +111,7 @@ def test_step(t, w):
     t.cleanup(srv.shutdown)
     url = "http://127.0.0.1:%d/ref.png" % srv.server_address[1]
     st, pid, body = post(w, {"workflow": "note", "input": {"topic": "秋天的咖啡店", "referenceImageUrl": url}})
-    evs = events(body)
+    evs = data(events(body))
     tid = next((e.get("threadId") for e in evs if e.get("type") == "thread_start"), None)
     err = [e for e in evs if e.get("type") == "error"]
     t.ok(st == 200 and tid, "the same PNG as an http URL: the thread starts")
@@ -146,7 +121,7 @@ def test_step(t, w):
          % (err[-1] if err else None))
     alive(t, w, "  ... the worker")
     r = w.request("GET", "/api/threads/" + (tid or "x"), timeout=30)
-    st = problem(r.body).get("status")
+    st = (avtest.problem(r.body) or {}).get("status")
     t.is_(st, "error", "  ... the thread's status is error, not running")
     r = w.request("GET", "/api/agent/stream?threadId=" + (tid or "x"), timeout=30)
     t.ok(r.status == 200 and w.alive(), "  ... and reading it again crashes nothing")

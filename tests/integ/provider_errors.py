@@ -19,25 +19,17 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
 import fake_models as fm  # noqa: E402
-from avtest import SSEReader  # noqa: E402
+from avevents import events  # noqa: E402
 
 KEY = "sk-test-" + secrets.token_hex(16)
 KEY_ENV = "PROVERR_API_KEY"
-
-
-def key_parts(text):
-    """Pieces of KEY in text: 6-character windows of its random part, and
-    its last 4 characters."""
-    secret = KEY[len("sk-test-"):]
-    parts = {secret[i:i + 6] for i in range(len(secret) - 5)} | {KEY[-4:]}
-    return sorted(p for p in parts if p in text)
 
 
 def run_thread(t, w, text):
     r = w.request("POST", "/api/agent/stream", body=json.dumps({"workflow": "image",
                   "input": {"text": text}}), headers={"Content-Type": "application/json"},
                   timeout=60)
-    evs = list(SSEReader(iter([r.body])))
+    evs = events(r.body)
     start = [e["data"] for e in evs if isinstance(e["data"], dict) and
              e["data"].get("type") == "thread_start"]
     tid = start[0]["threadId"] if start else ""
@@ -72,15 +64,15 @@ def key_echo(t, d, oa):
         for what, text in (("events", r.body.decode("utf-8", "replace")),
                            ("GET /api/threads/{id}", thread.body.decode("utf-8", "replace")),
                            ("history", hist.body.decode("utf-8", "replace"))):
-            leaks = key_parts(text)
+            leaks = avtest.secret_parts(KEY, text)
             if not t.ok(not leaks, "%s: no part of the key in the %s" % (model, what)):
                 t.diag("found %r" % leaks)
             t.ok("Incorrect API key" not in text, "%s: nor the provider's words in the %s" % (model, what))
         lines = [line for line in log.splitlines() if "Incorrect API key" in line]
         t.ok(lines and all("***" in line for line in lines),
              "%s: the worker's log has the provider's words, the key scrubbed" % model)
-        if not t.ok(not key_parts(log), "%s: no part of the key in the worker's log" % model):
-            t.diag("found %r" % key_parts(log))
+        if not t.ok(not avtest.secret_parts(KEY, log), "%s: no part of the key in the worker's log" % model):
+            t.diag("found %r" % avtest.secret_parts(KEY, log))
 
 
 def loopback_links(t, d, oa):

@@ -94,14 +94,6 @@ class Runner:
         return r
 
 
-def key_parts(text):
-    """Pieces of KEY found in text: its random part's 6-character windows
-    (the "sk-test-" prefix is not secret) and its last 4 characters."""
-    secret = KEY[len("sk-test-"):]
-    parts = {secret[i:i + 6] for i in range(len(secret) - 5)} | {KEY[-4:]}
-    return sorted(p for p in parts if p in text)
-
-
 def check_status(t, r, want, name):
     if not t.is_(r.status, want, name):
         t.diag("answer: %r" % (r.answer,))
@@ -234,7 +226,7 @@ def chat_limits(t, run, oa, base):
              "401 (%s): the provider's message in the detail, the key it repeated scrubbed" % model)
         log = [line for line in r.err.splitlines() if "Incorrect API key" in line]
         t.ok(log and "refused" in log[0], "401 (%s): the detail is logged" % model)
-        leaks = key_parts(r.out + r.err)
+        leaks = avtest.secret_parts(KEY, r.out + r.err)
         if not t.ok(not leaks, "401 (%s): no part of the key in the answer or the log" % model):
             t.diag("found %r in %r" % (leaks, log))
 

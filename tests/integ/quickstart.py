@@ -6,7 +6,6 @@ keeps all its state in a temporary AIVISTA_HOME."""
 import json
 import os
 import signal
-import stat
 import subprocess
 import sys
 
@@ -64,18 +63,14 @@ class Instance:
                 self.t.diag(out)
 
 
-def mode(path):
-    return stat.S_IMODE(os.stat(path).st_mode)
-
-
 def check_private(t, a):
     """The store and the logs are the user's alone."""
     for rel in ("store", "log"):
         p = os.path.join(a.home, rel)
-        t.is_(oct(mode(p)), oct(0o700), "%s/ is created 0700" % rel)
+        t.is_(oct(avtest.file_mode(p)), oct(0o700), "%s/ is created 0700" % rel)
     for rel in ("log/access.log", "log/error.log", "log/worker.log"):
         p = os.path.join(a.home, rel)
-        m = mode(p) if os.path.exists(p) else None
+        m = avtest.file_mode(p) if os.path.exists(p) else None
         t.ok(m is not None and m & 0o077 == 0,
              "%s is readable by its owner only (%s)" % (rel, oct(m) if m is not None else "missing"))
 

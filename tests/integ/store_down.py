@@ -11,12 +11,11 @@ mask cannot be stored."""
 import base64
 import json
 import os
-import struct
 import sys
-import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
+import avpng  # noqa: E402
 
 JSON_HDR = {"Content-Type": "application/json"}
 # Words of the system's error messages that would say what the store is.
@@ -45,25 +44,9 @@ def code_of(r):
     return (r.status, (avtest.problem(r.body) or {}).get("code"))
 
 
-def png_noise(n):
-    """A real PNG of random RGB pixels, about n bytes (noise does not
-    compress), so storing it needs that much room."""
-    w = 256
-    h = max(1, n // (w * 3))
-    rows = b"".join(b"\x00" + os.urandom(w * 3) for _ in range(h))
-
-    def chunk(tag, data):
-        return (struct.pack(">I", len(data)) + tag + data +
-                struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF))
-
-    return (b"\x89PNG\r\n\x1a\n" +
-            chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) +
-            chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
-
-
 def inpaint_body(mask_bytes):
-    mask = base64.b64encode(png_noise(mask_bytes)).decode()
-    base = "data:image/png;base64," + base64.b64encode(png_noise(1000)).decode()
+    mask = base64.b64encode(avpng.noise(mask_bytes)).decode()
+    base = avpng.data_url(avpng.noise(1000))
     return json.dumps({"workflow": "image", "input": {
         "text": "repaint the sky", "maskData": {"base64": mask, "imageUrl": base}}})
 

@@ -15,6 +15,9 @@ AIVISTA_KEEP_TMP=1 keeps the temporary directories.
 """
 
 import atexit
+import base64
+import hashlib
+import hmac
 import http.client
 import json
 import os
@@ -22,6 +25,7 @@ import re
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -73,28 +77,25 @@ class Tap:
             for line in str(msg).splitlines() or [""]:
                 self._emit("# " + line)
 
-    def ok(self, cond, name, todo=None):
-        """One test point. todo: a reason; the point is then a TAP TODO,
-        expected to fail (an unexpected pass is reported)."""
+    def ok(self, cond, name):
+        """One test point."""
         self.n += 1
         cond = bool(cond)
         name = re.sub(r"[\r\n#]", " ", name)
         line = "%s %d - %s" % ("ok" if cond else "not ok", self.n, name)
-        if todo:
-            line += " # TODO " + todo
-        elif not cond:
+        if not cond:
             self.failed += 1
         self._emit(line)
         return cond
 
-    def is_(self, got, expected, name, todo=None):
-        if not self.ok(got == expected, name, todo):
+    def is_(self, got, expected, name):
+        if not self.ok(got == expected, name):
             self.diag("     got: %r" % (got,), "expected: %r" % (expected,))
             return False
         return True
 
-    def like(self, text, pattern, name, todo=None):
-        if not self.ok(text is not None and re.search(pattern, text), name, todo):
+    def like(self, text, pattern, name):
+        if not self.ok(text is not None and re.search(pattern, text), name):
             self.diag("     got: %r" % (text,), "expected to match: %r" % pattern)
             return False
         return True
@@ -645,6 +646,54 @@ def problem(body):
     except (ValueError, TypeError):
         return None
     return j if isinstance(j, dict) else None
+
+
+PROBLEM_FIELDS = ("type", "title", "status", "detail", "code")
+
+
+def problem_shaped(status, content_type, body):
+    """True when body is an application/problem+json error with all of
+    PROBLEM_FIELDS and the response's status in it."""
+    j = problem(body)
+    return ((content_type or "").startswith("application/problem+json") and j is not None and
+            all(k in j for k in PROBLEM_FIELDS) and j.get("status") == status)
+
+
+def expect_problem(t, status, body, want_status, want_code, name):
+    """Checks the status and the problem code of an error response."""
+    got = (status, (problem(body) or {}).get("code"))
+    return t.is_(got, (want_status, want_code), "%s: %d %s" % (name, want_status, want_code))
+
+
+# -- thread IDs, files, secrets -------------------------------------------------
+
+def b64url(b):
+    """base64url without padding, as thread IDs and key files write it."""
+    return base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+
+
+def unb64url(s):
+    return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
+
+
+def signed_id(key, raw):
+    """A thread ID signed the way the server signs: HMAC-SHA-512-256 over a
+    domain prefix, the version and the random part."""
+    msg = b"aivista thread id\n" + b"v1." + raw
+    return "v1.%s.%s" % (b64url(raw), b64url(hmac.new(key, msg, hashlib.sha512).digest()[:32]))
+
+
+def file_mode(path):
+    """The permission bits of a file (with setuid, setgid, sticky)."""
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def secret_parts(key, text, prefix="sk-test-"):
+    """Pieces of the API key found in text: the 6-character windows of its
+    random part (the prefix is not secret) and its last 4 characters."""
+    secret = key[len(prefix):]
+    parts = {secret[i:i + 6] for i in range(len(secret) - 5)} | {key[-4:]}
+    return sorted(p for p in parts if p in text)
 
 
 class SSEReader:

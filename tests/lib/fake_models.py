@@ -19,28 +19,16 @@ import base64
 import json
 import re
 import socket
-import struct
 import threading
 import time
 import uuid
-import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-
-def png(width, height, rgb):
-    """A real PNG: width x height pixels of one RGB colour, 8-bit truecolour."""
-    def chunk(tag, data):
-        return (struct.pack(">I", len(data)) + tag + data +
-                struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF))
-
-    rows = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
-    return (b"\x89PNG\r\n\x1a\n" +
-            chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) +
-            chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+import avpng
 
 
-PNG_A = png(8, 6, (200, 40, 40))      # what OpenAIFake serves
-PNG_B = png(5, 7, (30, 120, 220))     # what DashScopeFake serves
+PNG_A = avpng.solid(8, 6, (200, 40, 40))      # what OpenAIFake serves
+PNG_B = avpng.solid(5, 7, (30, 120, 220))     # what DashScopeFake serves
 
 PLAIN_TEXT = "Hello from the fake model."
 JSON_TEXT = '{"action": "generate_image", "subject": "cat", "confidence": 0.9}'

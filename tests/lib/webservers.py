@@ -30,6 +30,7 @@ import time
 
 import avtest
 from avtest import SetupError, SkipAll, SSEReader
+from avevents import ask, events
 
 APACHE_MODULES = "/usr/lib/apache2/modules"
 TEST_WORKER = os.path.join(avtest.TOP_BUILDDIR, "tests", "engine", "aivista-test.fcgi")
@@ -624,13 +625,6 @@ def test_input(**kw):
     return body
 
 
-def ask(events):
-    for e in events:
-        if isinstance(e["data"], dict) and e["data"].get("type") == "ask_user":
-            return e["data"]
-    return None
-
-
 # -- the checks -----------------------------------------------------------------------
 
 def check_one_by_one(t, srv, label, headers=None, what="events arrive one by one"):
@@ -789,7 +783,7 @@ def check_pause_elsewhere(t, srv, side, label):
     r = side.request("POST", "/api/agent/confirm",
                      body=json.dumps({"threadId": tid, "interruptId": q["interruptId"],
                                       "action": "approve"}), headers=JSON_HDR)
-    evs = list(SSEReader(iter([r.body])))
+    evs = events(r.body)
     other = r.header("X-AiVista-Worker")
     t.ok(r.status == 200 and evs and evs[-1]["data"] == "[DONE]" and other != s.pid,
          "%s: confirmed through another process (paused by %s, confirmed by %s)"

@@ -9,7 +9,6 @@
 #include <ftw.h>
 #include <glob.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,19 +36,6 @@ struct fx {
 	struct store *s;
 };
 
-__attribute__((format(printf, 1, 2), noreturn))
-static void st_bail(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("Bail out! ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	exit(99);
-}
-
 static void st_set(char **field, const char *value)
 {
 	free(*field);
@@ -62,7 +48,7 @@ static void fx_init(struct fx *f, long thread_ttl, long done_ttl, long history)
 	memset(f, 0, sizeof *f);
 	snprintf(f->dir, sizeof f->dir, "/tmp/t_store.XXXXXX");
 	if (mkdtemp(f->dir) == NULL)
-		st_bail("mkdtemp: %s", strerror(errno));
+		tap_bail("mkdtemp: %s", strerror(errno));
 	conf_init(&f->conf);
 	st_set(&f->conf.store_dir, f->dir);
 	st_set(&f->conf.durability, "write_nosync");
@@ -77,7 +63,7 @@ static void fx_open(struct fx *f)
 
 	f->s = store_open(&f->conf, err, sizeof err);
 	if (f->s == NULL)
-		st_bail("store_open %s: %s", f->conf.store_dir, err);
+		tap_bail("store_open %s: %s", f->conf.store_dir, err);
 }
 
 static int fx_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -228,7 +214,7 @@ static void t_open(void)
 	s = store_open(&f.conf, err, sizeof err);
 	ok(s != NULL, "open: a missing store directory is created (%s)", err);
 	if (s == NULL)
-		st_bail("cannot go on without a store");
+		tap_bail("cannot go on without a store");
 	ok(stat(path, &st) == 0 && (st.st_mode & 0777) == 0700, "open: the directory is private (0700)");
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		snprintf(path, sizeof path, "%s/env/%s", f.dir, files[i]);
@@ -369,7 +355,7 @@ static void st_fill(struct store *s, const uint8_t tid[STORE_TID], char asset[ST
 	struct st_fill sf = { tid, "" };
 
 	if (store_txn(s, st_fill_fn, &sf) != 0)
-		st_bail("cannot fill a thread");
+		tap_bail("cannot fill a thread");
 	memcpy(asset, sf.asset, sizeof sf.asset);
 }
 
@@ -555,7 +541,7 @@ static void st_ckpt_fill(struct fx *f, const uint8_t tid[STORE_TID], long steps,
 		c.state = states[i];
 		c.meta = metas[i];
 		if (store_txn(f->s, st_ckpt_fn, &c) != 0)
-			st_bail("store_ckpt_put step %ld", i);
+			tap_bail("store_ckpt_put step %ld", i);
 		bad_now += st_ckpt_check(f->s, tid, i, states[i], metas[i]) != 0;
 		n = st_count(f->s->ckpts, tid, STORE_TID);
 		bad_count += n > limit;
@@ -639,7 +625,7 @@ static void st_ckpt_locked(struct fx *f, const uint8_t tid[STORE_TID])
 	if (f->s->env->txn_begin(f->s->env, NULL, &writer, 0) != 0 ||
 	    f->s->ckpts->get(f->s->ckpts, writer, &k, &v, DB_RMW) != 0 ||
 	    f->s->env->txn_begin(f->s->env, NULL, &reader, DB_TXN_NOWAIT) != 0)
-		st_bail("cannot set up a lock conflict");
+		tap_bail("cannot set up a lock conflict");
 	free(v.data);
 	rc = store_ckpt_history(f->s, reader, tid, 29, 5, &out);
 	ok((rc == DB_LOCK_DEADLOCK || rc == DB_LOCK_NOTGRANTED) && out == NULL,
@@ -723,7 +709,7 @@ static void t_ckpt_bytes(void)
 
 		json_object_set_new(state, "counter", json_integer(i));
 		if (store_txn(f.s, st_ckpt_fn, &c) != 0)
-			st_bail("store_ckpt_put step %ld", i);
+			tap_bail("store_ckpt_put step %ld", i);
 		bad += st_ckpt_check(f.s, tid, i, state, meta) != 0;
 		json_decref(meta);
 		json_decref(prev);
@@ -841,13 +827,13 @@ static void t_events(void)
 		struct st_events e = { tid, from, from + 99, texts };
 
 		if ((rc = store_txn(f.s, st_events_fn, &e)) != 0)
-			st_bail("store_event_put: %s", db_strerror(rc));
+			tap_bail("store_event_put: %s", db_strerror(rc));
 	}
 	{
 		struct st_events e1 = { next, 1, 10, other_texts }, e2 = { before, 1, 10, other_texts };
 
 		if (store_txn(f.s, st_events_fn, &e1) != 0 || store_txn(f.s, st_events_fn, &e2) != 0)
-			st_bail("store_event_put (other threads)");
+			tap_bail("store_event_put (other threads)");
 	}
 	is_int(st_count(f.s->events, tid, STORE_TID), ST_EVENTS, "events: %d stored", ST_EVENTS);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -1124,12 +1110,12 @@ static void t_many_openers(void)
 	snprintf(path, sizeof path, "%s/env", f.dir);   /* not there yet: they race to make it */
 	st_set(&f.conf.store_dir, path);
 	if (pipe(go) < 0)
-		st_bail("pipe: %s", strerror(errno));
+		tap_bail("pipe: %s", strerror(errno));
 	fflush(stdout);
 	for (unsigned i = 0; i < ST_FORKS; i++) {
 		pids[i] = fork();
 		if (pids[i] < 0)
-			st_bail("fork: %s", strerror(errno));
+			tap_bail("fork: %s", strerror(errno));
 		if (pids[i] == 0) {
 			close(go[1]);
 			_exit(st_child(&f.conf, i, go[0]));
@@ -1232,7 +1218,7 @@ static pid_t st_fork(void)
 	fflush(stdout);
 	pid = fork();
 	if (pid < 0)
-		st_bail("fork: %s", strerror(errno));
+		tap_bail("fork: %s", strerror(errno));
 	return pid;
 }
 
@@ -1264,11 +1250,11 @@ static void t_dead_peer(void)
 	st_tid(late, 3);
 	is_int(st_put_thread(f.s, mine, "paused", ST_T0), 0, "dead peer: the survivor writes before");
 	if (pipe(ready) < 0 || pipe(rep) < 0)
-		st_bail("pipe: %s", strerror(errno));
+		tap_bail("pipe: %s", strerror(errno));
 	if ((victim = st_fork()) == 0)
 		st_victim(&f.conf, locked, ready[1]);
 	if (read(ready[0], &ch, 1) != 1)
-		st_bail("the victim did not start");
+		tap_bail("the victim did not start");
 	kill(victim, SIGKILL);
 	waitpid(victim, NULL, 0);
 	before = st_nbegins(f.s);
@@ -1323,7 +1309,7 @@ static void t_panic_reopen(void)
 	is_int(st_put_thread(f.s, after, "running", ST_T0), 0, "panic: and its next write commits");
 	is_int(f.s->panicked, 0, "panic: the survivor's store is usable again");
 	if (pipe(rep) < 0)
-		st_bail("pipe: %s", strerror(errno));
+		tap_bail("pipe: %s", strerror(errno));
 	if ((pid = st_fork()) == 0)
 		st_newcomer(&f.conf, before, after, rep[1]);
 	st_report_read(rep[0], pid, &r);
@@ -1483,7 +1469,7 @@ static const struct st_case st_cases[] = {
 int main(int argc, char **argv)
 {
 	if (sodium_init() < 0)
-		st_bail("sodium_init");
+		tap_bail("sodium_init");
 	for (size_t i = 0; i < sizeof st_cases / sizeof st_cases[0]; i++) {
 		long long t0 = st_now_us();
 
