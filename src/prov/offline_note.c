@@ -355,7 +355,10 @@ static size_t offline_note_points(struct offline_note *n, size_t *no)
 				 (long long)json_integer_value(json_object_get(p, "likes")));
 		lines[nl++] = attr;
 		head = offline_source_head(src);
-		groups += (size_t)offline_section(n, no, head, lines, nl);
+		if (!json_object_get(done, head)) {
+			json_object_set_new(done, head, json_true());
+			groups += (size_t)offline_section(n, no, head, lines, nl);
+		}
 		free(head);
 		free(attr);
 	}
@@ -440,8 +443,11 @@ static void offline_note_body(struct offline_note *n)
 	/* The sections first, to know whether the evidence had any. */
 	buf_init(&n->body, OFFLINE_TEXT_MAX);
 	sources = n->zh ? offline_note_points(n, &no) : 0;
-	if (sources && n->cat != &offline_cats[OFFLINE_N(offline_cats) - 1])
-		offline_section(n, &no, n->cat->heads[3], &n->cat->points[3], 1);
+	/* Too few notes for three sections: the kind of topic's advice adds
+	 * the rest, its last (the pitfalls) first. */
+	for (size_t i = 0; sources && n->cat != &offline_cats[OFFLINE_N(offline_cats) - 1] && i < 4 &&
+	     (no < 3 || i == 0); i++)
+		offline_section(n, &no, n->cat->heads[(i + 3) % 4], &n->cat->points[(i + 3) % 4], 1);
 	if (sources == 0)
 		offline_note_from_brief(n, &no);
 	offline_note_closing(n);
