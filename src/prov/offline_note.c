@@ -35,12 +35,14 @@ static const struct offline_cat offline_cats[] = {
 	  { "出发前准备", "路线怎么排", "拍照与打卡", "避坑提醒" },
 	  { "提前看好天气和开放时间，门票尽量线上预约", "按区域把地点串起来，一天两三个点就够，不赶路才玩得开心",
 	    "早上光线柔和、人也少，是出片的好时候", "热门时段排队久，尽量错峰出行，随身带水和充电宝" } },
-	{ "美食|做饭|菜谱|烘焙|早餐|午餐|晚餐|餐厅|探店|咖啡|奶茶|甜品|食谱|减脂餐|火锅",
+	{ "美食|做饭|菜谱|烘焙|早餐|午餐|晚餐|餐厅|探店|咖啡|奶茶|甜品|食谱|减脂餐|火锅|家常菜|快手菜|做法|"
+	  "红烧肉|番茄炒蛋|麻婆豆腐|绿豆沙|便当|饺子|蛋糕|面包|小龙虾|烧烤",
 	  "美食", "爱吃也爱做饭的人", "亲切有烟火气",
 	  { "准备食材", "关键步骤", "味道的小秘诀", "怎么搭配更好吃" },
 	  { "食材不求多，新鲜是第一位，调料提前备好就不会手忙脚乱", "火候和顺序最关键，难熟的先下锅，一步一步来",
 	    "出锅前尝一下再调味，一点点糖就能把鲜味提起来", "配一道清爽的小菜或饮品，满足感翻倍" } },
-	{ "学习|考研|考试|备考|英语|读书|笔记|自律|大学|留学|考证|雅思|托福|单词|复习",
+	{ "学习|考研|考试|备考|英语|读书|笔记|自律|大学|留学|考证|雅思|托福|单词|复习|错题本|教资|法考|"
+	  "图书馆|四六级|高数",
 	  "学习", "正在努力的学生党", "干货真诚",
 	  { "先定目标", "方法与节奏", "工具和资料", "坚持下去的办法" },
 	  { "把大目标拆成每周能完成的小目标，完成一个划掉一个", "专注 25 分钟再休息 5 分钟，比硬撑效率高",
@@ -55,7 +57,7 @@ static const struct offline_cat offline_cats[] = {
 	  { "先了解自己", "选择要点", "步骤和手法", "小心踩雷" },
 	  { "先弄清肤质、肤色和身形，适合自己的才是最好的", "看成分和版型，比看牌子和价格更靠谱",
 	    "少量多次、由浅到深，出错也容易补救", "新品先小范围试用，别一次囤太多" } },
-	{ "健身|减脂|跑步|瑜伽|减肥|运动|增肌|塑形|马拉松|拉伸|普拉提|体态",
+	{ "健身|减脂|跑步|瑜伽|减肥|运动|增肌|塑形|马拉松|拉伸|普拉提|体态|跳绳|马甲线|燃脂|深蹲",
 	  "健身", "想动起来的健身新手", "积极鼓励",
 	  { "从哪里开始", "训练安排", "吃得对", "坚持与恢复" },
 	  { "先从每周三次、每次 30 分钟开始，动作标准比重量重要", "力量和有氧交替安排，训练前后都要热身和拉伸",
@@ -65,12 +67,12 @@ static const struct offline_cat offline_cats[] = {
 	  { "先了解孩子", "日常怎么做", "好用的小物", "爸妈也要放松" },
 	  { "每个孩子节奏不同，别急着和别人家比较", "固定作息能让孩子有安全感，大人也轻松很多",
 	    "东西不在多，安全、好清洗是第一标准", "照顾好自己的情绪，孩子会感受到" } },
-	{ "宠物|萌宠|猫|狗|铲屎|仓鼠|兔子|狗粮|猫粮|遛狗",
+	{ "宠物|萌宠|猫|狗|铲屎|仓鼠|兔子|狗粮|猫粮|遛狗|领养|疫苗|驱虫",
 	  "萌宠", "养宠物的铲屎官", "温柔有爱",
 	  { "到家前的准备", "日常照顾", "好用的用品", "健康提醒" },
 	  { "先备好窝、食盆水盆和猫砂盆或尿垫，给它一个能躲起来的角落", "定时定量喂食，换粮用七天慢慢过渡，每天陪玩十几分钟",
 	    "用品挑安全、好清洗的，不必一次买齐，缺什么再补", "按时驱虫和打疫苗，食欲、精神不对劲早点去医院" } },
-	{ "数码|手机|电脑|相机|耳机|软件|app|科技|平板|键盘|智能",
+	{ "数码|手机|电脑|相机|耳机|软件|app|科技|平板|键盘|智能|AI工具|手表",
 	  "数码", "数码爱好者", "客观专业",
 	  { "先说结论", "核心体验", "适合谁", "购买建议" },
 	  { "按自己的主要用途来选，参数够用就好", "续航、屏幕和手感这些日常体验比跑分更重要",
@@ -93,13 +95,40 @@ static const struct offline_cat offline_food_review = {
 	{ "先看招牌菜和口碑最集中的那几道，点单不容易踩雷", "味道按自己的口味判断，辣度、咸淡可以让店家调整",
 	  "饭点排队久，错开高峰或提前取号更省时间", "按人均预算点菜，两三人点四五道刚好，不够再加" } };
 
+/* How many of the '|'-separated keys the text has (ASCII case ignored). */
+static size_t offline_cat_hits(const char *text, const char *keys)
+{
+	size_t n = 0;
+
+	while (*keys) {
+		size_t len = strcspn(keys, "|");
+		char *k = xstrndup(keys, len);
+
+		n += len > 0 && strcasestr(text, k) != NULL;
+		free(k);
+		keys += len + (keys[len] == '|');
+	}
+	return n;
+}
+
+/* The category with the most of its words in the text (the first of
+ * those tied): 跳绳减脂打卡 is fitness, though travel has 打卡 too. */
 static const struct offline_cat *offline_cat_for(const char *text)
 {
-	for (size_t i = 0; i + 1 < OFFLINE_N(offline_cats); i++)
-		if (words_match_any(text, offline_cats[i].keys))
-			return strcmp(offline_cats[i].tag, "美食") == 0 &&
-			       words_match_any(text, offline_food_review.keys) ? &offline_food_review : &offline_cats[i];
-	return &offline_cats[OFFLINE_N(offline_cats) - 1];
+	const struct offline_cat *best = &offline_cats[OFFLINE_N(offline_cats) - 1];
+	size_t most = 0;
+
+	for (size_t i = 0; i + 1 < OFFLINE_N(offline_cats); i++) {
+		size_t n = offline_cat_hits(text, offline_cats[i].keys);
+
+		if (n > most)
+			most = n, best = &offline_cats[i];
+	}
+	/* 番茄炒蛋怎么做好吃 cooks, 重庆火锅测评 judges. */
+	if (strcmp(best->tag, "美食") == 0 && words_match_any(text, offline_food_review.keys) &&
+	    !words_match_any(text, "做|自制|食谱|菜谱"))
+		return &offline_food_review;
+	return best;
 }
 
 /* The topic: facts.topic, else the user's message, at most 60
@@ -330,37 +359,61 @@ static char *offline_source_head(const char *title)
 	return xstrndup(title, cut);
 }
 
-/* The evidence's points, grouped by the note they come from (at most
- * three notes), each group attributed. Returns the groups written. */
+/* The points of the notes whose titles share head (at most four), and
+ * the attribution of the notes they come from, in lines (the caller
+ * frees lines[nl - 1], the attribution). Returns the lines. */
+static size_t offline_head_lines(const struct offline_note *n, const char *head, const char **lines)
+{
+	const json_t *points = json_object_get(n->evidence, "points");
+	json_t *srcs = json_object(), *p;
+	struct buf attr;
+	size_t i, nl = 0;
+
+	buf_init(&attr, 512);
+	json_array_foreach(points, i, p) {
+		const char *src = json_string_value(json_object_get(p, "source")) ?: "";
+		char *h = offline_source_head(src);
+
+		if (nl < 4 && strcmp(h, head) == 0 && !offline_banned(n, json_string_value(
+		    json_object_get(p, "text")) ?: "")) {
+			lines[nl++] = json_string_value(json_object_get(p, "text"));
+			if (!json_object_get(srcs, src) && json_object_size(srcs) < 2) {
+				json_object_set_new(srcs, src, json_true());
+				buf_printf(&attr, "%s《%s》，%lld 赞", attr.len ? "；" : "（出自笔记", src,
+					   (long long)json_integer_value(json_object_get(p, "likes")));
+			}
+		}
+		free(h);
+	}
+	buf_adds(&attr, "）");
+	lines[nl++] = xstrdup(attr.data);
+	buf_free(&attr);
+	json_decref(srcs);
+	return nl;
+}
+
+/* The evidence's points, grouped under the heading of the notes they
+ * come from (notes whose titles start alike share one), at most three
+ * groups, each attributed. Returns the groups written. */
 static size_t offline_note_points(struct offline_note *n, size_t *no)
 {
 	const json_t *points = json_object_get(n->evidence, "points");
-	size_t i, j, groups = 0;
+	size_t i, groups = 0;
 	json_t *p, *done = json_object();
 
 	json_array_foreach(points, i, p) {
-		const char *src = json_string_value(json_object_get(p, "source"));
-		const char *lines[6] = { 0 };
-		char *head, *attr;
-		size_t nl = 0;
-		json_t *q;
+		char *head = offline_source_head(json_string_value(json_object_get(p, "source")) ?: "");
+		const char *lines[5] = { 0 };
+		size_t nl;
 
-		if (src == NULL || json_object_get(done, src) || groups >= 3)
-			continue;
-		json_object_set_new(done, src, json_true());
-		json_array_foreach(points, j, q)
-			if (nl < 4 && strcmp(json_string_value(json_object_get(q, "source")) ?: "", src) == 0)
-				lines[nl++] = json_string_value(json_object_get(q, "text"));
-		attr = xasprintf("（出自笔记《%s》，%lld 赞）", src,
-				 (long long)json_integer_value(json_object_get(p, "likes")));
-		lines[nl++] = attr;
-		head = offline_source_head(src);
-		if (!json_object_get(done, head)) {
+		if (groups < 3 && *head && !json_object_get(done, head)) {
 			json_object_set_new(done, head, json_true());
-			groups += (size_t)offline_section(n, no, head, lines, nl);
+			nl = offline_head_lines(n, head, lines);
+			if (nl > 1)
+				groups += (size_t)offline_section(n, no, head, lines, nl);
+			free((char *)lines[nl - 1]);
 		}
 		free(head);
-		free(attr);
 	}
 	json_decref(done);
 	return groups;

@@ -23,14 +23,13 @@ static const char *const offline_topic_lexicon[] = {
 	"太子湾", "紫竹院", "奥森", "植物园", "外滩", "故宫", "长城", "迪士尼", "日本", "东京",
 	"大阪", "京都", "泰国", "曼谷", "韩国", "首尔", "新加坡", "318国道",
 	/* travel */
-	"旅行", "旅游", "春游", "秋游", "出游", "露营", "徒步", "自驾", "自驾游", "景点", "古镇",
+	"春游", "秋游", "出游", "露营", "徒步", "自驾", "自驾游", "古镇",
 	"海边", "爬山", "赏花", "樱花", "玉兰", "海棠", "郁金香", "油菜花", "踏青", "野餐",
-	"citywalk", "一日游", "民宿", "酒店", "机票", "签证", "穷游", "遛娃",
+	"民宿", "酒店", "机票", "签证", "穷游", "遛娃",
 	/* food */
 	"火锅", "麻辣烫", "串串", "烧烤", "小龙虾", "奶茶", "咖啡", "甜品", "蛋糕", "面包", "烘焙",
 	"早餐", "午餐", "晚餐", "便当", "减脂餐", "麻婆豆腐", "番茄炒蛋", "红烧肉", "牛肉面",
-	"绿豆沙", "家常菜", "快手菜", "一人食", "空气炸锅", "探店", "小馆", "菜谱", "食谱", "做饭",
-	"美食", "饺子", "米线", "螺蛳粉", "小面", "沙茶面", "热干面", "酸菜鱼", "寿司", "拉面",
+	"绿豆沙", "家常菜", "快手菜", "一人食", "空气炸锅", "探店", "小馆", "饺子", "米线", "螺蛳粉", "小面", "沙茶面", "热干面", "酸菜鱼", "寿司", "拉面",
 	/* study */
 	"学习", "考研", "考试", "备考", "英语", "雅思", "托福", "四六级", "单词", "读书", "读书笔记",
 	"自律", "大学", "大学生", "留学", "考证", "教资", "法考", "复习", "错题本", "高数", "数学",
@@ -50,7 +49,7 @@ static const char *const offline_topic_lexicon[] = {
 	/* pets */
 	"宠物", "萌宠", "猫咪", "狗狗", "小猫", "小狗", "养猫", "养狗", "铲屎官", "仓鼠", "兔子",
 	"狗粮", "猫粮", "遛狗", "金毛", "柯基", "布偶猫", "橘猫", "挑食", "疫苗", "驱虫", "洗澡",
-	"猫砂", "零食",
+	"猫砂", "零食", "领养",
 	/* tech */
 	"数码", "手机", "电脑", "笔记本", "相机", "耳机", "降噪耳机", "平板", "键盘", "机械键盘",
 	"智能手表", "电纸书", "软件", "科技", "续航", "摄影", "手机摄影", "AI工具", "桌面改造",
@@ -65,7 +64,16 @@ static const char *const offline_topic_weak[] = {
 	"日记", "分享", "好物", "避坑", "笔记", "计划", "路线", "周末", "假期", "新手", "小白",
 	"学生党", "上班族", "平价", "懒人", "入门", "必备", "必看", "全攻略", "打卡", "日常",
 	"第一次", "三天", "两天", "一天", "一周", "一个月", "怎么办", "怎么选", "选购", "体验",
-	"对比", "评测", "好去处", "推荐",
+	"对比", "评测", "好去处", "推荐", "三日游", "两日游", "五日游", "三天两夜", "安排", "做法",
+	"家常做法", "整理", "用法", "故事", "代替", "购买", "自制", "改善", "跟练", "使用",
+	"时间", "好吃", "好用", "夏天", "冬天", "春天", "秋天", "小众",
+	/* the kind of note, not its subject */
+	"旅行", "旅游", "景点", "citywalk", "一日游", "菜谱", "食谱", "做饭", "美食",
+};
+
+/* Function words of more than one character: cut at, never kept. */
+static const char *const offline_topic_stop_words[] = {
+	"怎么", "怎样", "如何", "什么", "为什么", "哪些", "哪里", "哪个", "可以", "应该", "一下",
 };
 
 static const char offline_topic_stop_chars[] =
@@ -118,13 +126,18 @@ static size_t offline_topic_listed(const char *s, int *weak)
 	return best;
 }
 
-static int offline_topic_stop(const char *s)
+/* The length in bytes of the function word at s, 0 for none. */
+static size_t offline_topic_stop(const char *s)
 {
 	size_t n = offline_topic_cp(s);
 
+	for (size_t i = 0; i < OFFLINE_N(offline_topic_stop_words); i++)
+		if (strncmp(s, offline_topic_stop_words[i], strlen(offline_topic_stop_words[i])) == 0)
+			return strlen(offline_topic_stop_words[i]);
+
 	for (const char *q = offline_topic_stop_chars; *q; q += offline_topic_cp(q))
 		if (strncmp(q, s, n) == 0 && offline_topic_cp(q) == n)
-			return 1;
+			return n;
 	return 0;
 }
 
@@ -164,9 +177,9 @@ static void offline_topic_han(json_t *out, const char **pp)
 			offline_topic_add(out, p, n, weak);
 			p += n;
 			rest = p;
-		} else if (offline_topic_stop(p)) {
+		} else if ((n = offline_topic_stop(p)) > 0) {
 			offline_topic_rest(out, rest, (size_t)(p - rest));
-			p += offline_topic_cp(p);
+			p += n;
 			rest = p;
 		} else {
 			p += offline_topic_cp(p);
@@ -202,6 +215,9 @@ static void offline_topic_latin(json_t *out, const char **pp)
 	for (size_t i = 0; i < OFFLINE_N(offline_topic_en_stop); i++)
 		if (strcmp(w, offline_topic_en_stop[i]) == 0)
 			weak = 1;
+	for (size_t i = 0; i < OFFLINE_N(offline_topic_weak); i++)
+		if (strcmp(w, offline_topic_weak[i]) == 0)
+			weak = 1;   /* citywalk */
 	offline_topic_add(out, w, n, weak);
 }
 

@@ -389,8 +389,21 @@ static int note_doc_has(const json_t *doc, const char *word)
 	return 0;
 }
 
+json_t *note_corpus_having(const struct kb *kb, const char *word, size_t limit)
+{
+	json_t *out = json_array(), *d;
+	size_t i;
+
+	json_array_foreach(kb_items(kb), i, d)
+		if (json_array_size(out) < limit && note_doc_has(d, word))
+			json_array_append_new(out, json_deep_copy(d));
+	return out;
+}
+
 /* A word weighs 1 / (1 + the notes of the corpus that have it): a word
- * most notes share (周末) says little, a rare one (杭州) says much. */
+ * most notes share (周末) says little, a rare one (杭州) says much. One no
+ * note has (火锅 in a corpus without hot pot) weighs as one a single note
+ * has: the corpus cannot tell it rarer. */
 static double *note_word_weights(const json_t *corpus, const json_t *words, double *total)
 {
 	size_t n = json_array_size(words), i, j;
@@ -403,7 +416,7 @@ static double *note_word_weights(const json_t *corpus, const json_t *words, doub
 
 		json_array_foreach(corpus, j, d)
 			df += note_doc_has(d, json_string_value(json_array_get(words, i)));
-		w[i] = 1.0 / (1.0 + (double)df);
+		w[i] = 1.0 / (1.0 + (double)(df ? df : 1));
 		*total += w[i];
 	}
 	return w;
@@ -433,7 +446,7 @@ json_t *note_corpus_relevant(const json_t *corpus, const json_t *notes, const js
 		for (j = 0; j < json_array_size(words); j++)
 			if (note_doc_has(d, json_string_value(json_array_get(words, j))))
 				got += w[j];
-		if (total > 0 && got / total >= floor) {
+		if (total > 0 && got / total > floor) {
 			json_object_set_new(d, "relevance",
 					    json_real((double)(long)(got / total * 100 + 0.5) / 100));
 			arr[kept++] = d;

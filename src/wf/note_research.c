@@ -23,7 +23,7 @@
 #define NOTE_SEARCH_LIMIT 30
 #define NOTE_SHOW_ITEMS 10
 #define NOTE_WEB_MAX 4000
-#define NOTE_RELEVANCE_FLOOR 0.4   /* the share of the topic's word weight a note must have */
+#define NOTE_RELEVANCE_FLOOR 0.5   /* the share of the topic's word weight a note must exceed */
 #define NOTE_POINTS_MAX 8
 
 /* ---- brief_compiler_agent ---- */
@@ -246,6 +246,8 @@ static json_t *note_tool_search(struct note_tools *t, const struct kb *kb, const
 	note_tool_call(t, "searchNotes", json_pack("{s:s, s:i, s:b}", "keyword", kw, "limit",
 						   NOTE_SHOW_ITEMS, "widened", widened));
 	if (kb) {
+		json_array_foreach(own, i, w)
+			note_add_notes(notes, note_corpus_having(kb, json_string_value(w), NOTE_SEARCH_LIMIT));
 		note_add_notes(notes, note_corpus_search(kb, kw, NOTE_SEARCH_LIMIT));
 		json_array_foreach(words, i, w)
 			if (widened || json_array_size(notes) < 5)
