@@ -398,10 +398,12 @@ static size_t offline_head_lines(const struct offline_note *n, const char *head,
 static size_t offline_note_points(struct offline_note *n, size_t *no)
 {
 	const json_t *points = json_object_get(n->evidence, "points");
-	size_t i, groups = 0;
-	json_t *p, *done = json_object();
+	size_t i, groups = 0, np = json_array_size(points);
+	json_t *done = json_object();
 
-	json_array_foreach(points, i, p) {
+	/* A rewrite (attempt 2, 3…) starts from another note's points. */
+	for (i = 0; i < np; i++) {
+		const json_t *p = json_array_get(points, (i + n->rot) % np);
 		char *head = offline_source_head(json_string_value(json_object_get(p, "source")) ?: "");
 		const char *lines[5] = { 0 };
 		size_t nl;
@@ -459,8 +461,9 @@ static void offline_note_from_brief(struct offline_note *n, size_t *no)
 		return;
 	}
 	if (n->cat != &offline_cats[OFFLINE_N(offline_cats) - 1]) {
-		for (i = 0; i < 4; i++)
-			offline_section(n, no, n->cat->heads[i], &n->cat->points[i], 1);
+		for (i = 0; i < 4; i++)   /* a rewrite in another order */
+			offline_section(n, no, n->cat->heads[(i + n->rot) % 4],
+					&n->cat->points[(i + n->rot) % 4], 1);
 		return;
 	}
 	lines[0] = offline_str(n->brief, "goal");
@@ -526,6 +529,9 @@ static json_t *offline_note_tags(struct offline_note *n)
 
 	json_array_foreach(n->words, i, v)
 		offline_tag_add(n, tags, json_string_value(v));
+	/* A short topic is a tag as it is (#春游攻略). */
+	if (n->zh && offline_chars(n->topic) <= 8 && !strchr(n->topic, ' '))
+		offline_tag_add(n, tags, n->topic);
 	if (!n->zh) {
 		if (n->en)
 			offline_tag_add(n, tags, n->en->tag);
@@ -554,13 +560,22 @@ static char *offline_feedback(const json_t *facts)
 	return xstrdup("");
 }
 
+static int offline_starts_any(const char *s, const char *const *words, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(s, words[i], strlen(words[i])) == 0)
+			return 1;
+	return 0;
+}
+
 /* The words after "不要提", "别写", "don't mention"… up to punctuation;
  * a word of a kind of topic (宠物) brings that kind's words (猫, 狗…). */
 static void offline_feedback_bans(struct offline_note *n)
 {
 	static const char *const asks[] = { "不要提到", "不要提", "别提", "不要写", "别写", "不要出现",
 		"去掉", "删掉", "不提", "don't mention ", "do not mention ", "without ", "no " };
-	static const char stops[] = "，。,.;；！!？?、 \n";
+	static const char stops[] = ",.;!? \n";   /* bytes: ASCII only */
+	static const char *const wide[] = { "，", "。", "、", "；", "！", "？", "和" };
 
 	for (size_t i = 0; i < OFFLINE_N(asks); i++) {
 		const char *p = n->feedback;
@@ -570,8 +585,7 @@ static void offline_feedback_bans(struct offline_note *n)
 			char *w;
 
 			p += strlen(asks[i]);
-			while (p[len] && !strchr(stops, p[len]) && strncmp(p + len, "，", 3) &&
-			       strncmp(p + len, "。", 3) && strncmp(p + len, "、", 3) && strncmp(p + len, "和", 3))
+			while (p[len] && !strchr(stops, p[len]) && !offline_starts_any(p + len, wide, OFFLINE_N(wide)))
 				len++;
 			if (len == 0)
 				continue;
