@@ -30,17 +30,19 @@ struct offline_cat {
 };
 
 static const struct offline_cat offline_cats[] = {
-	{ "旅行|旅游|春游|秋游|出游|露营|徒步|自驾|景点|打卡|度假|citywalk|古镇|海边|爬山",
+	{ "旅行|旅游|春游|秋游|出游|露营|徒步|自驾|景点|打卡|度假|citywalk|古镇|海边|爬山|赏花|樱花|踏青|野餐|花期",
 	  "旅行", "爱出游的年轻人", "轻松实用",
 	  { "出发前准备", "路线怎么排", "拍照与打卡", "避坑提醒" },
 	  { "提前看好天气和开放时间，门票尽量线上预约", "按区域把地点串起来，一天两三个点就够，不赶路才玩得开心",
 	    "早上光线柔和、人也少，是出片的好时候", "热门时段排队久，尽量错峰出行，随身带水和充电宝" } },
-	{ "美食|做饭|菜谱|烘焙|早餐|午餐|晚餐|餐厅|探店|咖啡|奶茶|甜品|食谱|减脂餐|火锅",
+	{ "美食|做饭|菜谱|烘焙|早餐|午餐|晚餐|餐厅|探店|咖啡|奶茶|甜品|食谱|减脂餐|火锅|家常菜|快手菜|做法|"
+	  "红烧肉|番茄炒蛋|麻婆豆腐|绿豆沙|便当|饺子|蛋糕|面包|小龙虾|烧烤",
 	  "美食", "爱吃也爱做饭的人", "亲切有烟火气",
 	  { "准备食材", "关键步骤", "味道的小秘诀", "怎么搭配更好吃" },
 	  { "食材不求多，新鲜是第一位，调料提前备好就不会手忙脚乱", "火候和顺序最关键，难熟的先下锅，一步一步来",
 	    "出锅前尝一下再调味，一点点糖就能把鲜味提起来", "配一道清爽的小菜或饮品，满足感翻倍" } },
-	{ "学习|考研|考试|备考|英语|读书|笔记|自律|大学|留学|考证|雅思|托福|单词|复习",
+	{ "学习|考研|考试|备考|英语|读书|笔记|自律|大学|留学|考证|雅思|托福|单词|复习|错题本|教资|法考|"
+	  "图书馆|四六级|高数",
 	  "学习", "正在努力的学生党", "干货真诚",
 	  { "先定目标", "方法与节奏", "工具和资料", "坚持下去的办法" },
 	  { "把大目标拆成每周能完成的小目标，完成一个划掉一个", "专注 25 分钟再休息 5 分钟，比硬撑效率高",
@@ -55,7 +57,7 @@ static const struct offline_cat offline_cats[] = {
 	  { "先了解自己", "选择要点", "步骤和手法", "小心踩雷" },
 	  { "先弄清肤质、肤色和身形，适合自己的才是最好的", "看成分和版型，比看牌子和价格更靠谱",
 	    "少量多次、由浅到深，出错也容易补救", "新品先小范围试用，别一次囤太多" } },
-	{ "健身|减脂|跑步|瑜伽|减肥|运动|增肌|塑形|马拉松|拉伸|普拉提|体态",
+	{ "健身|减脂|跑步|瑜伽|减肥|运动|增肌|塑形|马拉松|拉伸|普拉提|体态|跳绳|马甲线|燃脂|深蹲",
 	  "健身", "想动起来的健身新手", "积极鼓励",
 	  { "从哪里开始", "训练安排", "吃得对", "坚持与恢复" },
 	  { "先从每周三次、每次 30 分钟开始，动作标准比重量重要", "力量和有氧交替安排，训练前后都要热身和拉伸",
@@ -65,12 +67,12 @@ static const struct offline_cat offline_cats[] = {
 	  { "先了解孩子", "日常怎么做", "好用的小物", "爸妈也要放松" },
 	  { "每个孩子节奏不同，别急着和别人家比较", "固定作息能让孩子有安全感，大人也轻松很多",
 	    "东西不在多，安全、好清洗是第一标准", "照顾好自己的情绪，孩子会感受到" } },
-	{ "宠物|萌宠|猫|狗|铲屎|仓鼠|兔子|狗粮|猫粮|遛狗",
+	{ "宠物|萌宠|猫|狗|铲屎|仓鼠|兔子|狗粮|猫粮|遛狗|领养|疫苗|驱虫",
 	  "萌宠", "养宠物的铲屎官", "温柔有爱",
 	  { "到家前的准备", "日常照顾", "好用的用品", "健康提醒" },
 	  { "先备好窝、食盆水盆和猫砂盆或尿垫，给它一个能躲起来的角落", "定时定量喂食，换粮用七天慢慢过渡，每天陪玩十几分钟",
 	    "用品挑安全、好清洗的，不必一次买齐，缺什么再补", "按时驱虫和打疫苗，食欲、精神不对劲早点去医院" } },
-	{ "数码|手机|电脑|相机|耳机|软件|app|科技|平板|键盘|智能",
+	{ "数码|手机|电脑|相机|耳机|软件|app|科技|平板|键盘|智能|AI工具|手表",
 	  "数码", "数码爱好者", "客观专业",
 	  { "先说结论", "核心体验", "适合谁", "购买建议" },
 	  { "按自己的主要用途来选，参数够用就好", "续航、屏幕和手感这些日常体验比跑分更重要",
@@ -86,12 +88,47 @@ static const struct offline_cat offline_cats[] = {
 	    "别一开始就追求完美，先完成再完善", "找到适合自己的节奏最重要" } },
 };
 
+/* A food topic that judges a place or a dish rather than cooks it. */
+static const struct offline_cat offline_food_review = {
+	"测评|探店|评测|餐厅|小馆|好吃|必吃|值得", "探店", "爱吃的朋友", "真实直接",
+	{ "先说结论", "招牌和口味", "环境与排队", "人均和建议" },
+	{ "先看招牌菜和口碑最集中的那几道，点单不容易踩雷", "味道按自己的口味判断，辣度、咸淡可以让店家调整",
+	  "饭点排队久，错开高峰或提前取号更省时间", "按人均预算点菜，两三人点四五道刚好，不够再加" } };
+
+/* How many of the '|'-separated keys the text has (ASCII case ignored). */
+static size_t offline_cat_hits(const char *text, const char *keys)
+{
+	size_t n = 0;
+
+	while (*keys) {
+		size_t len = strcspn(keys, "|");
+		char *k = xstrndup(keys, len);
+
+		n += len > 0 && strcasestr(text, k) != NULL;
+		free(k);
+		keys += len + (keys[len] == '|');
+	}
+	return n;
+}
+
+/* The category with the most of its words in the text (the first of
+ * those tied): 跳绳减脂打卡 is fitness, though travel has 打卡 too. */
 static const struct offline_cat *offline_cat_for(const char *text)
 {
-	for (size_t i = 0; i + 1 < OFFLINE_N(offline_cats); i++)
-		if (words_match_any(text, offline_cats[i].keys))
-			return &offline_cats[i];
-	return &offline_cats[OFFLINE_N(offline_cats) - 1];
+	const struct offline_cat *best = &offline_cats[OFFLINE_N(offline_cats) - 1];
+	size_t most = 0;
+
+	for (size_t i = 0; i + 1 < OFFLINE_N(offline_cats); i++) {
+		size_t n = offline_cat_hits(text, offline_cats[i].keys);
+
+		if (n > most)
+			most = n, best = &offline_cats[i];
+	}
+	/* 番茄炒蛋怎么做好吃 cooks, 重庆火锅测评 judges. */
+	if (strcmp(best->tag, "美食") == 0 && words_match_any(text, offline_food_review.keys) &&
+	    !words_match_any(text, "做|自制|食谱|菜谱"))
+		return &offline_food_review;
+	return best;
 }
 
 /* The topic: facts.topic, else the user's message, at most 60
@@ -144,8 +181,12 @@ json_t *offline_task_brief(const json_t *facts, const char *text, char *err, siz
 		free(line);
 	}
 	json_decref(sent);
-	kw = offline_keywords(all, 6);
-	offline_add_unique(kw, cat->tag);
+	kw = offline_topic_subject(topic, 0);
+	for (i = json_array_size(kw); i-- > 0;)
+		if (offline_generic(json_string_value(json_array_get(kw, i))) || json_array_size(kw) > 6)
+			json_array_remove(kw, i);
+	if (cat != &offline_cats[OFFLINE_N(offline_cats) - 1])
+		offline_add_unique(kw, cat->tag);
 	goal = offline_goal(topic);
 	j = json_pack("{s:s, s:s, s:o, s:s, s:o}", "audience",
 		      offline_str(facts, "audience") ? offline_str(facts, "audience") : cat->audience,
@@ -159,30 +200,98 @@ json_t *offline_task_brief(const json_t *facts, const char *text, char *err, siz
 
 /* ---- the note ---- */
 
+/* English notes: the same kinds of topic, by English words. */
+struct offline_en_cat {
+	const char *keys, *tag, *audience;
+	const char *heads[3];
+	const char *points[3];
+};
+
+static const struct offline_en_cat offline_en_cats[] = {
+	{ "travel|trip|hike|hiking|camping|beach|city|tour|weekend in|road trip|visit", "travel",
+	  "anyone planning a trip",
+	  { "Before you go", "Planning the route", "Avoiding the crowds" },
+	  { "Check the weather and opening hours, and book tickets online where you can.",
+	    "Group the places by area and keep to two or three a day, so nothing is rushed.",
+	    "Go early in the morning: the light is soft and the queues are short." } },
+	{ "food|recipe|cook|cooking|bake|baking|breakfast|dinner|lunch|meal|coffee|noodle|hot pot|dish",
+	  "food", "home cooks",
+	  { "What you need", "The key steps", "Getting the taste right" },
+	  { "Fewer but fresher ingredients; have the seasonings measured before you start.",
+	    "Heat and order matter most: what takes longest goes in first.",
+	    "Taste before serving; a pinch of sugar or salt at the end lifts the flavour." } },
+	{ "study|exam|learn|learning|vocabulary|ielts|toefl|reading|revision|college|homework",
+	  "study", "students",
+	  { "Set the goal", "Method and rhythm", "Staying with it" },
+	  { "Break the big goal into weekly pieces you can tick off.",
+	    "Work 25 minutes, rest 5: it beats pushing through tired.",
+	    "Find a study partner to check in with, and never skip two days in a row." } },
+	{ "dog|dogs|puppy|cat|cats|kitten|pet|pets|hamster|rabbit", "pets", "pet owners",
+	  { "Before it comes home", "Daily care", "Health" },
+	  { "Have a bed, food and water bowls and a quiet corner ready on the first day.",
+	    "Feed at fixed times, change food over a week, and play with it every day.",
+	    "Keep vaccinations and deworming on schedule; see a vet when appetite or energy drops." } },
+	{ "phone|laptop|camera|headphones|earbuds|keyboard|tablet|app|software|gadget|smartwatch|tech",
+	  "tech", "people choosing a gadget",
+	  { "The short answer", "What matters in daily use", "Buying advice" },
+	  { "Choose by what you mostly do with it; specs beyond that are rarely felt.",
+	    "Battery, screen and how it feels in the hand matter more than benchmarks.",
+	    "Wait for a sale or a trade-in offer, and read the warranty terms first." } },
+	{ "fitness|workout|running|run|yoga|gym|strength|stretch|stretching|pilates|fat loss|muscle",
+	  "fitness", "beginners who want to move more",
+	  { "Where to start", "The weekly plan", "Recovery" },
+	  { "Start with three 30-minute sessions a week; good form beats heavy weights.",
+	    "Alternate strength and cardio, and warm up and stretch every time.",
+	    "Sleep enough and give muscles a day to recover; progress comes from rest too." } },
+};
+
 struct offline_note {
 	char *topic;
+	int zh;
 	const struct offline_cat *cat;
+	const struct offline_en_cat *en;   /* English topics: their kind, or NULL */
 	const json_t *brief;      /* borrowed, may be NULL */
 	const json_t *evidence;   /* borrowed, may be NULL */
 	char *feedback;           /* "" when none */
+	json_t *banned;           /* words the feedback asks to leave out */
+	json_t *words;            /* the topic's words that name its subject */
 	uint64_t h;
 	unsigned rot;             /* facts.attempt - 1: a rewrite turns every pick */
-	json_t *kw;               /* keywords for the body */
 	struct buf body;
 };
 
 static const char *const offline_title_hooks[] = {
-	"%s｜新手也能照做", "%s，一篇讲清楚", "收藏！%s全攻略", "%s的 4 个实用技巧",
+	"%s｜新手也能照做", "%s，一篇讲清楚", "收藏！%s全攻略", "%s｜亲测有用",
 	"%s避坑指南", "关于%s，我想说的都在这了",
 };
+static const char *const offline_en_title_hooks[] = {
+	"%s: what actually worked", "%s, step by step", "%s: a practical guide",
+};
+
+static char *offline_en_capital(const char *s)
+{
+	char *t = xstrdup(s);
+
+	if (*t >= 'a' && *t <= 'z')
+		*t = (char)(*t - 'a' + 'A');
+	return t;
+}
 
 static char *offline_note_title(struct offline_note *n)
 {
 	size_t first = (size_t)((n->h + n->rot) % OFFLINE_N(offline_title_hooks));
 	char *t;
 
+	if (!n->zh) {
+		char *cap = offline_en_capital(n->topic);
+
+		t = offline_chars(cap) > 40 ? xstrdup(cap)
+			: xasprintf(offline_en_title_hooks[(n->h + n->rot) % OFFLINE_N(offline_en_title_hooks)], cap);
+		free(cap);
+		return t;
+	}
 	if (offline_chars(n->topic) > 16)
-		return offline_truncate(n->topic, 19);
+		return xstrdup(n->topic);
 	for (size_t i = 0; i < OFFLINE_N(offline_title_hooks); i++) {
 		t = xasprintf(offline_title_hooks[(first + i) % OFFLINE_N(offline_title_hooks)], n->topic);
 		if (offline_chars(t) <= 20)
@@ -192,119 +301,248 @@ static char *offline_note_title(struct offline_note *n)
 	return xstrdup(n->topic);
 }
 
-static const char *const offline_openings[] = {
-	"最近很多人问我%s，这篇把我的经验整理好了，%s可以直接收藏。",
-	"关于%s，踩过坑也总结了方法，今天一次讲清楚，特别适合%s。",
-	"%s其实没那么难！写给%s的一份实用分享。",
-};
-static const char *const offline_links[] = {
-	"和「%s」有关的细节，最容易被忽略。", "如果你也关心%s，这一条值得多看两眼。",
-	"做好这一步，%s就成功了一半。", "我自己在%s上踩过坑，所以特别提一下。",
-	"%s方面，按自己的节奏来就好。",
-};
-static const char *const offline_numbers[] = { "一", "二", "三", "四", "五" };
-
-static void offline_note_evidence(struct offline_note *n)
+/* Whether s has a word the feedback asks to leave out. */
+static int offline_banned(const struct offline_note *n, const char *s)
 {
-	const json_t *titles = json_object_get(n->evidence, "titles");
-	const json_t *tags = json_object_get(n->evidence, "tags");
-	json_t *kw;
-	struct buf all;
 	size_t i;
 	json_t *v;
 
-	if (json_array_size(titles) == 0 && json_array_size(tags) == 0)
-		return;
-	buf_init(&all, OFFLINE_TEXT_MAX);
-	json_array_foreach(titles, i, v)
-		buf_printf(&all, "%s\n", json_is_string(v) ? json_string_value(v) : "");
-	kw = json_array_size(tags) ? json_deep_copy(tags) : offline_keywords(all.data, 2);
-	buf_printf(&n->body, "我翻了 %zu 篇同类热门笔记，大家最关心的是「",
-		   json_array_size(titles) ? json_array_size(titles) : json_array_size(tags));
-	offline_join(&n->body, kw, "、", 2);
-	buf_adds(&n->body, "」，下面就从这几点说起。\n\n");
-	json_decref(kw);
-	buf_free(&all);
+	json_array_foreach(n->banned, i, v)
+		if (offline_has(s, json_string_value(v)))
+			return 1;
+	return 0;
 }
 
-static void offline_note_section(struct offline_note *n, size_t i, const char *head, const char *point)
+static int offline_ends(const char *s)
 {
-	size_t nk = json_array_size(n->kw);
-	const char *kw = nk ? json_string_value(json_array_get(n->kw, i % nk)) : n->topic;
+	size_t n = strlen(s);
 
-	buf_printf(&n->body, "%s、%s\n%s。", offline_numbers[i], head, point);
-	/* A different link sentence for each section. */
-	buf_printf(&n->body, offline_links[(n->h + i + n->rot) % OFFLINE_N(offline_links)], kw);
-	buf_adds(&n->body, "\n\n");
+	return n >= 3 && (strcmp(s + n - 3, "。") == 0 || strcmp(s + n - 3, "）") == 0 ||
+			  strcmp(s + n - 3, "！") == 0 || strcmp(s + n - 3, "？") == 0);
+}
+
+/* A section: a heading and its lines, those with a banned word left out.
+ * Returns whether anything was written. */
+static int offline_section(struct offline_note *n, size_t *no, const char *head,
+			   const char *const *lines, size_t nlines)
+{
+	static const char *const numbers[] = { "一", "二", "三", "四", "五", "六" };
+	size_t kept = 0;
+
+	for (size_t i = 0; i < nlines; i++)
+		kept += lines[i] && *lines[i] && !offline_banned(n, lines[i]);
+	if (kept == 0 || offline_banned(n, head) || *no >= OFFLINE_N(numbers))
+		return 0;
+	if (n->zh)
+		buf_printf(&n->body, "%s、%s\n", numbers[(*no)++], head);
+	else
+		buf_printf(&n->body, "%zu. %s\n", ++*no, head);
+	for (size_t i = 0; i < nlines; i++)
+		if (lines[i] && *lines[i] && !offline_banned(n, lines[i]))
+			buf_printf(&n->body, "%s%s\n", lines[i], n->zh && !offline_ends(lines[i]) ? "。" : "");
+	buf_adds(&n->body, "\n");
+	return 1;
+}
+
+/* A note's title up to its first separator: the heading of its points. */
+static char *offline_source_head(const char *title)
+{
+	static const char *const seps[] = { "｜", "，", "：", "！", "？", "（", "|", ",", ":" };
+	size_t cut = strlen(title);
+
+	for (size_t i = 0; i < OFFLINE_N(seps); i++) {
+		const char *p = strstr(title, seps[i]);
+
+		if (p && (size_t)(p - title) >= 6 && (size_t)(p - title) < cut)
+			cut = (size_t)(p - title);
+	}
+	return xstrndup(title, cut);
+}
+
+/* The points of the notes whose titles share head (at most four), and
+ * the attribution of the notes they come from, in lines (the caller
+ * frees lines[nl - 1], the attribution). Returns the lines. */
+static size_t offline_head_lines(const struct offline_note *n, const char *head, const char **lines)
+{
+	const json_t *points = json_object_get(n->evidence, "points");
+	json_t *srcs = json_object(), *p;
+	struct buf attr;
+	size_t i, nl = 0;
+
+	buf_init(&attr, 512);
+	json_array_foreach(points, i, p) {
+		const char *src = json_string_value(json_object_get(p, "source")) ?: "";
+		char *h = offline_source_head(src);
+
+		if (nl < 4 && strcmp(h, head) == 0 && !offline_banned(n, json_string_value(
+		    json_object_get(p, "text")) ?: "")) {
+			lines[nl++] = json_string_value(json_object_get(p, "text"));
+			if (!json_object_get(srcs, src) && json_object_size(srcs) < 2) {
+				json_object_set_new(srcs, src, json_true());
+				buf_printf(&attr, "%s《%s》，%lld 赞", attr.len ? "；" : "（出自笔记", src,
+					   (long long)json_integer_value(json_object_get(p, "likes")));
+			}
+		}
+		free(h);
+	}
+	buf_adds(&attr, "）");
+	lines[nl++] = xstrdup(attr.data);
+	buf_free(&attr);
+	json_decref(srcs);
+	return nl;
+}
+
+/* The evidence's points, grouped under the heading of the notes they
+ * come from (notes whose titles start alike share one), at most three
+ * groups, each attributed. Returns the groups written. */
+static size_t offline_note_points(struct offline_note *n, size_t *no)
+{
+	const json_t *points = json_object_get(n->evidence, "points");
+	size_t i, groups = 0, np = json_array_size(points);
+	json_t *done = json_object();
+
+	/* A rewrite (attempt 2, 3…) starts from another note's points. */
+	for (i = 0; i < np; i++) {
+		const json_t *p = json_array_get(points, (i + n->rot) % np);
+		char *head = offline_source_head(json_string_value(json_object_get(p, "source")) ?: "");
+		const char *lines[5] = { 0 };
+		size_t nl;
+
+		if (groups < 3 && *head && !json_object_get(done, head)) {
+			json_object_set_new(done, head, json_true());
+			nl = offline_head_lines(n, head, lines);
+			if (nl > 1)
+				groups += (size_t)offline_section(n, no, head, lines, nl);
+			free((char *)lines[nl - 1]);
+		}
+		free(head);
+	}
+	json_decref(done);
+	return groups;
+}
+
+static void offline_note_opening(struct offline_note *n, size_t sources)
+{
+	const char *audience = offline_str(n->brief, "audience");
+	const char *goal = offline_str(n->brief, "goal");
+
+	if (!n->zh) {
+		char *cap = offline_en_capital(n->topic);
+
+		buf_printf(&n->body, "%s — written for %s.", cap, n->en ? n->en->audience
+			   : "anyone curious about it");
+		free(cap);
+		buf_adds(&n->body, " The local notes corpus has nothing on this topic, so this note "
+			 "works from the brief and general practice.\n\n");
+		return;
+	}
+	if (sources)
+		buf_printf(&n->body, "关于%s，我把本地笔记库里相关的热门笔记翻了一遍，挑出能直接用的经验整理在下面，"
+			   "特别适合%s。\n\n", n->topic, audience ? audience : n->cat->audience);
+	else
+		buf_printf(&n->body, "关于%s，本地笔记库里没有直接相关的笔记，下面按需求整理：%s。"
+			   "细节请以实际情况为准。\n\n", n->topic, goal ? goal : "把要点讲清楚");
+}
+
+/* Without evidence: the kind of topic's own advice, or the brief. */
+static void offline_note_from_brief(struct offline_note *n, size_t *no)
+{
+	const json_t *cons = json_object_get(n->brief, "constraints");
+	const char *lines[2] = { 0 };
+	size_t i;
+
+	if (!n->zh) {
+		for (i = 0; n->en && i < 3; i++)
+			offline_section(n, no, n->en->heads[i], &n->en->points[i], 1);
+		if (n->en == NULL) {
+			lines[0] = offline_str(n->brief, "goal");
+			offline_section(n, no, "What this note is for", lines, 1);
+		}
+		return;
+	}
+	if (n->cat != &offline_cats[OFFLINE_N(offline_cats) - 1]) {
+		for (i = 0; i < 4; i++)   /* a rewrite in another order */
+			offline_section(n, no, n->cat->heads[(i + n->rot) % 4],
+					&n->cat->points[(i + n->rot) % 4], 1);
+		return;
+	}
+	lines[0] = offline_str(n->brief, "goal");
+	offline_section(n, no, "这篇想讲清楚什么", lines, 1);
+	/* What the person added to the request (after the fixed rules). */
+	for (i = 4; i < json_array_size(cons); i++) {
+		lines[0] = json_string_value(json_array_get(cons, i));
+		offline_section(n, no, "你提到的要求", lines, 1);
+	}
 }
 
 static void offline_note_closing(struct offline_note *n)
 {
 	const char *tone = offline_str(n->brief, "tone");
 
+	if (!n->zh) {
+		buf_adds(&n->body, "Which of these would you try first? Tell me in the comments.");
+		return;
+	}
 	if (tone == NULL)
 		tone = n->cat->tone;
 	if (words_match_any(tone, "干货|专业|客观|实用|利落|真诚"))
-		buf_adds(&n->body, "以上都是亲身经验，先收藏，用的时候翻出来对照着做。");
+		buf_adds(&n->body, "先收藏，用的时候翻出来对照着做。");
 	else
 		buf_adds(&n->body, "你最想先试哪一条？评论区聊聊～");
 }
 
 static void offline_note_body(struct offline_note *n)
 {
-	const char *audience = offline_str(n->brief, "audience");
+	size_t no = 0, sources;
+	struct buf head = n->body, rest;
 
-	buf_printf(&n->body, offline_openings[(((n->h >> 8) & 0xFF) + n->rot) % OFFLINE_N(offline_openings)],
-		   n->topic, audience ? audience : n->cat->audience);
-	buf_adds(&n->body, "\n\n");
-	offline_note_evidence(n);
-	for (size_t i = 0; i < 4; i++)
-		offline_note_section(n, i, n->cat->heads[i], n->cat->points[i]);
-	if (*n->feedback) {
-		const struct offline_cat *g = &offline_cats[OFFLINE_N(offline_cats) - 1];
-		char *fb = offline_truncate(n->feedback, 30);
-
-		buf_printf(&n->body, "五、补充细节\n针对反馈（%s），再补充两点：%s；%s。\n\n", fb,
-			   g->points[n->h % 2], g->points[2 + (n->h >> 8) % 2]);
-		free(fb);
-	}
+	/* The sections first, to know whether the evidence had any. */
+	buf_init(&n->body, OFFLINE_TEXT_MAX);
+	sources = n->zh ? offline_note_points(n, &no) : 0;
+	/* Too few notes for three sections: the kind of topic's advice adds
+	 * the rest, its last (the pitfalls) first. */
+	for (size_t i = 0; sources && n->cat != &offline_cats[OFFLINE_N(offline_cats) - 1] && i < 4 &&
+	     (no < 3 || i == 0); i++)
+		offline_section(n, &no, n->cat->heads[(i + 3) % 4], &n->cat->points[(i + 3) % 4], 1);
+	if (sources == 0)
+		offline_note_from_brief(n, &no);
 	offline_note_closing(n);
+	rest = n->body;
+	n->body = head;
+	offline_note_opening(n, sources);
+	buf_adds(&n->body, rest.data);
+	buf_free(&rest);
 }
 
-/* Chinese keywords of two to four characters are words; longer ones are
- * usually phrases the lexical split could not cut. */
-static int offline_short_word(const char *w)
-{
-	return w && (!offline_zh(w) || offline_chars(w) <= 4);
-}
-
-static void offline_tag_add(json_t *tags, const char *s)
+static void offline_tag_add(struct offline_note *n, json_t *tags, const char *s)
 {
 	while (s && *s == '#')
 		s++;
-	if (json_array_size(tags) < 8 && s && offline_chars(s) <= 12)
+	if (json_array_size(tags) < 8 && s && offline_chars(s) <= 12 && !offline_banned(n, s))
 		offline_add_unique(tags, s);
 }
 
 static json_t *offline_note_tags(struct offline_note *n)
 {
-	static const char *const fill[] = { "经验分享", "生活记录", "干货分享" };
-	json_t *tags = json_array(), *topic_kw = offline_keywords(n->topic, 3), *v;
+	json_t *tags = json_array(), *v;
 	size_t i;
 
-	json_array_foreach(topic_kw, i, v)
-		if (offline_short_word(json_string_value(v)))
-			offline_tag_add(tags, json_string_value(v));
-	offline_tag_add(tags, n->cat->tag);
-	json_array_foreach(json_object_get(n->evidence, "tags"), i, v)
-		if (i < 3)
-			offline_tag_add(tags, json_string_value(v));
-	json_array_foreach(json_object_get(n->brief, "keywords"), i, v)
-		if (i < 2)
-			offline_tag_add(tags, json_string_value(v));
-	for (i = 0; json_array_size(tags) < 3 && i < OFFLINE_N(fill); i++)
-		offline_tag_add(tags, fill[i]);
-	json_decref(topic_kw);
+	json_array_foreach(n->words, i, v)
+		offline_tag_add(n, tags, json_string_value(v));
+	/* A short topic is a tag as it is (#春游攻略). */
+	if (n->zh && offline_chars(n->topic) <= 8 && !strchr(n->topic, ' '))
+		offline_tag_add(n, tags, n->topic);
+	if (!n->zh) {
+		if (n->en)
+			offline_tag_add(n, tags, n->en->tag);
+		return tags;
+	}
+	if (n->cat != &offline_cats[OFFLINE_N(offline_cats) - 1])
+		offline_tag_add(n, tags, n->cat->tag);
+	if (json_is_true(json_object_get(n->evidence, "covered")))
+		json_array_foreach(json_object_get(n->evidence, "tags"), i, v)
+			if (i < 2)
+				offline_tag_add(n, tags, json_string_value(v));
 	return tags;
 }
 
@@ -322,48 +560,111 @@ static char *offline_feedback(const json_t *facts)
 	return xstrdup("");
 }
 
-/* What the sections talk about: the topic's and the brief's keywords,
- * without words that only say what kind of note it is (攻略, 推荐…). */
-static json_t *offline_note_keywords(const char *topic, const json_t *brief)
+static int offline_starts_any(const char *s, const char *const *words, size_t n)
 {
-	json_t *all = offline_keywords(topic, 4), *kw = json_array(), *v;
-	size_t i;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(s, words[i], strlen(words[i])) == 0)
+			return 1;
+	return 0;
+}
 
-	json_array_foreach(json_object_get(brief, "keywords"), i, v)
-		offline_add_unique(all, json_string_value(v));
-	json_array_foreach(all, i, v)
-		if (!offline_generic(json_string_value(v)) && offline_short_word(json_string_value(v)))
-			offline_add_unique(kw, json_string_value(v));
-	json_decref(all);
-	return kw;
+/* The words after "不要提", "别写", "don't mention"… up to punctuation;
+ * a word of a kind of topic (宠物) brings that kind's words (猫, 狗…). */
+static void offline_feedback_bans(struct offline_note *n)
+{
+	static const char *const asks[] = { "不要提到", "不要提", "别提", "不要写", "别写", "不要出现",
+		"去掉", "删掉", "不提", "don't mention ", "do not mention ", "without ", "no " };
+	static const char stops[] = ",.;!? \n";   /* bytes: ASCII only */
+	static const char *const wide[] = { "，", "。", "、", "；", "！", "？", "和" };
+
+	for (size_t i = 0; i < OFFLINE_N(asks); i++) {
+		const char *p = n->feedback;
+
+		while ((p = strstr(p, asks[i])) != NULL) {
+			size_t len = 0;
+			char *w;
+
+			p += strlen(asks[i]);
+			while (p[len] && !strchr(stops, p[len]) && !offline_starts_any(p + len, wide, OFFLINE_N(wide)))
+				len++;
+			if (len == 0)
+				continue;
+			w = xstrndup(p, len);
+			offline_add_unique(n->banned, w);
+			for (size_t c = 0; c + 1 < OFFLINE_N(offline_cats); c++)
+				if (strcmp(offline_cats[c].tag, w) == 0 || words_match_any(w, offline_cats[c].keys)) {
+					char *keys = xstrdup(offline_cats[c].keys), *save = NULL;
+
+					for (char *k = strtok_r(keys, "|", &save); k; k = strtok_r(NULL, "|", &save))
+						offline_add_unique(n->banned, k);
+					offline_add_unique(n->banned, offline_cats[c].tag);
+					free(keys);
+				}
+			free(w);
+		}
+	}
+}
+
+/* What of the feedback was applied and what the rules cannot apply. */
+static char *offline_feedback_said(const struct offline_note *n)
+{
+	struct buf b;
+	char *out;
+
+	if (*n->feedback == '\0')
+		return NULL;
+	buf_init(&b, 2048);
+	if (json_array_size(n->banned)) {
+		buf_adds(&b, n->zh ? "已按反馈删去与「" : "Left out, as asked: ");
+		offline_join(&b, n->banned, "、", 3);
+		buf_adds(&b, n->zh ? "」有关的内容。" : ". ");
+	} else {
+		buf_printf(&b, n->zh ? "反馈「%s」离线规则无法逐条落实，请在下一步直接修改文案。"
+			   : "The feedback \"%s\" cannot be applied by the offline rules; edit the draft "
+			   "directly at the next step.", n->feedback);
+	}
+	out = xstrdup(b.data);
+	buf_free(&b);
+	return out;
 }
 
 json_t *offline_task_note(const json_t *facts, const char *text, char *err, size_t errlen)
 {
 	struct offline_note n = { 0 };
 	json_t *j;
-	char *title;
+	char *title, *said;
 
 	n.topic = offline_topic(facts, text, err, errlen);
 	if (n.topic == NULL)
 		return NULL;
+	n.zh = offline_zh(n.topic);
 	n.brief = json_object_get(facts, "brief");
 	n.evidence = json_object_get(facts, "evidence");
 	n.feedback = offline_feedback(facts);
+	n.banned = json_array();
+	offline_feedback_bans(&n);
 	n.cat = offline_cat_for(n.topic);
+	for (size_t i = 0; !n.zh && n.en == NULL && i < OFFLINE_N(offline_en_cats); i++)
+		if (words_match_any(n.topic, offline_en_cats[i].keys))
+			n.en = &offline_en_cats[i];
+	n.words = offline_topic_subject(n.topic, 0);
 	n.h = offline_hash(n.topic, n.feedback);
 	if (json_integer_value(json_object_get(facts, "attempt")) > 1)
 		n.rot = (unsigned)(json_integer_value(json_object_get(facts, "attempt")) - 1) % 64;
-	n.kw = offline_note_keywords(n.topic, n.brief);
 	buf_init(&n.body, OFFLINE_TEXT_MAX);
 	offline_note_body(&n);
 	title = offline_note_title(&n);
 	j = json_pack("{s:s, s:s, s:o}", "title", title, "body", n.body.data, "tags",
 		      offline_note_tags(&n));
+	said = offline_feedback_said(&n);
+	if (said)
+		json_object_set_new(j, "feedbackApplied", json_string(said));
+	free(said);
 	free(title);
 	free(n.topic);
 	free(n.feedback);
-	json_decref(n.kw);
+	json_decref(n.banned);
+	json_decref(n.words);
 	buf_free(&n.body);
 	return j;
 }
@@ -394,7 +695,7 @@ static const char *const offline_specifics[] = {
 static const struct { const char *tag, *type; } offline_types[] = {
 	{ "旅行", "travel" }, { "美食", "food" }, { "学习", "study" }, { "职场", "career" },
 	{ "变美", "beauty" }, { "健身", "fitness" }, { "育儿", "parenting" }, { "数码", "tech" },
-	{ "家居", "home" }, { "萌宠", "pets" },
+	{ "家居", "home" }, { "萌宠", "pets" }, { "探店", "food" },
 };
 
 /* What is left of the text without vague words, spaces and punctuation:

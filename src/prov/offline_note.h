@@ -20,5 +20,12 @@ const char *offline_note_category(const char *text);
 /* How many CJK character pairs of a also occur in b (each pair of a
  * counted once): the overlap of two Chinese texts without a segmenter. */
 size_t offline_overlap(const char *a, const char *b);
+/* offline_topic.c: the words of a topic, in order, each once, as
+ * {word, weak}: listed words kept whole, weak for words that only qualify
+ * the subject (周末, 攻略, beginner…). New reference. */
+json_t *offline_topic_words(const char *text);
+/* The same words as strings: those naming the subject, or all with
+ * with_weak. New reference. */
+json_t *offline_topic_subject(const char *text, int with_weak);
 
 #endif

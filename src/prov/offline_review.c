@@ -102,9 +102,9 @@ static int offline_has_word(const char *text, const char *const *words, size_t n
 static double offline_platform_fit(const json_t *facts, const char *title, const char *body)
 {
 	static const char *const hooks[] = { "！", "｜", "？", "攻略", "必看", "收藏", "指南", "清单",
-					     "技巧", "!", "?", "0", "1", "2", "3", "4", "5", "6",
+					     "技巧", "!", "?", ":", "0", "1", "2", "3", "4", "5", "6",
 					     "7", "8", "9" };
-	static const char *const invites[] = { "评论", "收藏", "关注", "聊聊", "你" };
+	static const char *const invites[] = { "评论", "收藏", "关注", "聊聊", "你", "comment", "you" };
 	size_t tc = offline_chars(title), tags = json_array_size(json_object_get(facts, "tags")), i;
 	const char *last = strrchr(body, '\n') ? strrchr(body, '\n') : body;
 	double v = tc >= 6 && tc <= 20 ? 0.35 : tc > 0 && tc <= 28 ? 0.2 : 0.05;
@@ -119,6 +119,20 @@ static double offline_platform_fit(const json_t *facts, const char *title, const
 			break;
 		}
 	return offline_round2(v);
+}
+
+/* Whether an English word of four letters or more of a is also in b. */
+static int offline_en_overlap(const char *a, const char *b)
+{
+	json_t *kw = offline_keywords(a, 12), *w;
+	size_t i;
+	int hit = 0;
+
+	json_array_foreach(kw, i, w)
+		hit |= !offline_zh(json_string_value(w)) && strlen(json_string_value(w)) >= 4 &&
+		       offline_has(b, json_string_value(w));
+	json_decref(kw);
+	return hit;
 }
 
 static double offline_alignment(const json_t *facts)
@@ -137,7 +151,8 @@ static double offline_alignment(const json_t *facts)
 
 		json_array_foreach(pars, j, p)
 			if (strcmp(json_string_value(json_object_get(p, "id")) ?: "", pid) == 0 &&
-			    offline_overlap(offline_text_of(p), both) >= 1) {
+			    (offline_overlap(offline_text_of(p), both) >= 1 ||
+			     offline_en_overlap(offline_text_of(p), both))) {
 				aligned++;
 				break;
 			}

@@ -187,6 +187,19 @@ json_t *note_corpus_top_titles(const json_t *notes, size_t limit);
  * notes fall in, and the trend of likes (recent year against the year
  * before). New reference. */
 json_t *note_corpus_trend(const json_t *notes);
+/* The notes (of those given) about the topic's words: each word weighs
+ * by how rare it is in the corpus, and a note is kept when the words it
+ * has carry more than floor of the whole weight; each kept note gets its
+ * "relevance", most relevant first. New reference. */
+/* The notes whose title, tags or body have the word (ASCII case
+ * ignored), at most limit, copies. New reference. */
+json_t *note_corpus_having(const struct kb *kb, const char *word, size_t limit);
+json_t *note_corpus_relevant(const json_t *corpus, const json_t *notes, const json_t *words,
+			     double floor);
+/* The concrete points of the first four notes: the sentences of their
+ * bodies, each once, as {text, source (the note's title), id, likes}, at
+ * most max. New reference. */
+json_t *note_corpus_points(const json_t *notes, size_t max);
 
 /* ---- note_img.c: image bytes without a vision model (pure) ---- */
 

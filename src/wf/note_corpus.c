@@ -368,3 +368,140 @@ json_t *note_corpus_trend(const json_t *notes)
 			 note_season(notes), "trend", word, "recentAvgLikes", recent, "earlierAvgLikes",
 			 earlier, "months", months);
 }
+
+/* ---- relevance ---- */
+
+/* Whether the note's title, tags or body has the word (ASCII case
+ * ignored). */
+static int note_doc_has(const json_t *doc, const char *word)
+{
+	size_t i;
+	json_t *t;
+
+	if (word == NULL || *word == '\0')
+		return 0;
+	if (strcasestr(json_string_value(json_object_get(doc, "title")) ?: "", word) ||
+	    strcasestr(json_string_value(json_object_get(doc, "body")) ?: "", word))
+		return 1;
+	json_array_foreach(json_object_get(doc, "tags"), i, t)
+		if (json_is_string(t) && strcasestr(json_string_value(t), word))
+			return 1;
+	return 0;
+}
+
+json_t *note_corpus_having(const struct kb *kb, const char *word, size_t limit)
+{
+	json_t *out = json_array(), *d;
+	size_t i;
+
+	json_array_foreach(kb_items(kb), i, d)
+		if (json_array_size(out) < limit && note_doc_has(d, word))
+			json_array_append_new(out, json_deep_copy(d));
+	return out;
+}
+
+/* A word weighs 1 / (1 + the notes of the corpus that have it): a word
+ * most notes share (周末) says little, a rare one (杭州) says much. One no
+ * note has (火锅 in a corpus without hot pot) weighs as one a single note
+ * has: the corpus cannot tell it rarer. */
+static double *note_word_weights(const json_t *corpus, const json_t *words, double *total)
+{
+	size_t n = json_array_size(words), i, j;
+	double *w = xcalloc(n + 1, sizeof *w);
+	json_t *d;
+
+	*total = 0;
+	for (i = 0; i < n; i++) {
+		size_t df = 0;
+
+		json_array_foreach(corpus, j, d)
+			df += note_doc_has(d, json_string_value(json_array_get(words, i)));
+		w[i] = 1.0 / (1.0 + (double)(df ? df : 1));
+		*total += w[i];
+	}
+	return w;
+}
+
+static int note_by_relevance(const void *a, const void *b)
+{
+	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	double rx = json_number_value(json_object_get(x, "relevance"));
+	double ry = json_number_value(json_object_get(y, "relevance"));
+
+	if (rx != ry)
+		return rx < ry ? 1 : -1;
+	return note_by_likes(a, b);
+}
+
+json_t *note_corpus_relevant(const json_t *corpus, const json_t *notes, const json_t *words,
+			     double floor)
+{
+	double total, *w = note_word_weights(corpus, words, &total);
+	size_t n = json_array_size(notes), i, j, kept = 0;
+	json_t **arr = xcalloc(n + 1, sizeof *arr), *out = json_array(), *d;
+
+	json_array_foreach(notes, i, d) {
+		double got = 0;
+
+		for (j = 0; j < json_array_size(words); j++)
+			if (note_doc_has(d, json_string_value(json_array_get(words, j))))
+				got += w[j];
+		if (total > 0 && got / total > floor) {
+			json_object_set_new(d, "relevance",
+					    json_real((double)(long)(got / total * 100 + 0.5) / 100));
+			arr[kept++] = d;
+		}
+	}
+	qsort(arr, kept, sizeof *arr, note_by_relevance);
+	for (i = 0; i < kept; i++)
+		json_array_append(out, arr[i]);
+	free(arr);
+	free(w);
+	return out;
+}
+
+/* The sentences of a body, each ended by its mark. */
+static void note_body_points(json_t *out, const json_t *doc, size_t max)
+{
+	const char *p = json_string_value(json_object_get(doc, "body")) ?: "", *start = p;
+	static const char *const ends[] = { "。", "！", "？", "\n" };
+
+	while (*p && json_array_size(out) < max) {
+		size_t n = 0;
+
+		for (size_t k = 0; k < sizeof ends / sizeof ends[0] && n == 0; k++)
+			if (strncmp(p, ends[k], strlen(ends[k])) == 0)
+				n = strlen(ends[k]);
+		if (n == 0) {
+			p++;
+			continue;
+		}
+		p += n;
+		if (p - start > 6) {
+			char *s = xstrndup(start, (size_t)(p - start));
+			int dup = 0;
+			size_t i;
+			json_t *e;
+
+			json_array_foreach(out, i, e)
+				dup |= strcmp(json_string_value(json_object_get(e, "text")), s) == 0;
+			if (!dup)
+				json_array_append_new(out, json_pack("{s:s, s:O, s:O, s:O}", "text", s,
+					"source", json_object_get(doc, "title"), "id",
+					json_object_get(doc, "id"), "likes", json_object_get(doc, "likes")));
+			free(s);
+		}
+		start = p;
+	}
+}
+
+json_t *note_corpus_points(const json_t *notes, size_t max)
+{
+	json_t *out = json_array(), *d;
+	size_t i;
+
+	json_array_foreach(notes, i, d)
+		if (i < 4)
+			note_body_points(out, d, max);
+	return out;
+}

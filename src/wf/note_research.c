@@ -23,6 +23,8 @@
 #define NOTE_SEARCH_LIMIT 30
 #define NOTE_SHOW_ITEMS 10
 #define NOTE_WEB_MAX 4000
+#define NOTE_RELEVANCE_FLOOR 0.5   /* the share of the topic's word weight a note must exceed */
+#define NOTE_POINTS_MAX 8
 
 /* ---- brief_compiler_agent ---- */
 
@@ -158,13 +160,37 @@ static json_t *note_research_words(const json_t *st, int widened)
 
 	json_array_foreach(kw, i, v)
 		if (json_is_string(v) && !note_generic_word(json_string_value(v)) &&
-		    (widened || json_array_size(out) < 2))
+		    (widened || json_array_size(out) < 4))
 			json_array_append(out, v);
 	if (widened && cat)
 		json_array_append_new(out, json_string(cat));
 	if (json_array_size(out) == 0)
 		json_array_append_new(out, json_string(note_str(st, "topic") ?: ""));
 	return out;
+}
+
+/* The topic's own words: the brief's keywords that name the subject and
+ * occur in the topic itself (all of them that name the subject when none
+ * does). Evidence must have these. New reference. */
+static json_t *note_topic_words(const json_t *st)
+{
+	const char *topic = note_str(st, "topic") ?: "";
+	const json_t *kw = json_object_get(json_object_get(st, "creativeBrief"), "keywords");
+	json_t *own = json_array(), *any = json_array(), *v;
+	size_t i;
+
+	json_array_foreach(kw, i, v)
+		if (json_is_string(v) && !note_generic_word(json_string_value(v))) {
+			json_array_append(any, v);
+			if (strcasestr(topic, json_string_value(v)))
+				json_array_append(own, v);
+		}
+	if (json_array_size(own)) {
+		json_decref(any);
+		return own;
+	}
+	json_decref(own);
+	return any;
 }
 
 static char *note_join(const json_t *words, const char *sep)
@@ -211,21 +237,28 @@ static json_t *note_items(const json_t *notes)
 
 /* searchNotes: the matching notes (new reference). */
 static json_t *note_tool_search(struct note_tools *t, const struct kb *kb, const json_t *words,
-				const char *err, int widened)
+				const json_t *own, const char *err, int widened)
 {
 	char *kw = note_join(words, " ");
-	json_t *notes = json_array(), *w;
+	json_t *notes = json_array(), *w, *found;
 	size_t i;
 
 	note_tool_call(t, "searchNotes", json_pack("{s:s, s:i, s:b}", "keyword", kw, "limit",
 						   NOTE_SHOW_ITEMS, "widened", widened));
 	if (kb) {
+		json_array_foreach(own, i, w)
+			note_add_notes(notes, note_corpus_having(kb, json_string_value(w), NOTE_SEARCH_LIMIT));
 		note_add_notes(notes, note_corpus_search(kb, kw, NOTE_SEARCH_LIMIT));
 		json_array_foreach(words, i, w)
 			if (widened || json_array_size(notes) < 5)
 				note_add_notes(notes, note_corpus_by_tag(kb, json_string_value(w), 20));
-		note_tool_result(t, "searchNotes", json_pack("{s:s, s:I, s:o}", "keyword", kw, "total",
-			(json_int_t)json_array_size(notes), "items", note_items(notes)));
+		found = notes;
+		notes = note_corpus_relevant(kb_items(kb), found, own, NOTE_RELEVANCE_FLOOR);
+		note_tool_result(t, "searchNotes", json_pack("{s:s, s:O, s:f, s:I, s:I, s:o}", "keyword", kw,
+			"topicWords", own, "relevanceFloor", NOTE_RELEVANCE_FLOOR, "matched",
+			(json_int_t)json_array_size(found), "total", (json_int_t)json_array_size(notes),
+			"items", note_items(notes)));
+		json_decref(found);
 	} else {
 		note_tool_result(t, "searchNotes", json_pack("{s:s, s:s, s:[]}", "keyword", kw, "error",
 							     err, "items"));
@@ -276,6 +309,7 @@ struct note_found {
 	json_t *notes, *tags, *titles, *trend;
 	char *web;
 	const char *kw;
+	const char *topic;
 };
 
 static json_int_t note_avg_likes(const json_t *notes)
@@ -303,7 +337,8 @@ static json_t *note_evidence_items(const struct note_found *f)
 	size_t i;
 
 	if (json_array_size(f->notes) == 0) {
-		note_fact(items, "searchNotes", xasprintf("本地笔记库没有找到与「%s」相关的笔记", f->kw));
+		note_fact(items, "searchNotes", xasprintf("本地笔记库没有与「%s」相关的笔记，这篇只按需求来写",
+							  f->topic));
 	} else {
 		note_fact(items, "searchNotes", xasprintf("本地笔记库中与「%s」相关的笔记 %zu 篇，平均点赞 %lld",
 			f->kw, json_array_size(f->notes), (long long)note_avg_likes(f->notes)));
@@ -356,6 +391,8 @@ static json_t *note_evidence(const struct note_found *f, int widened)
 		json_object_get(f->trend, "trend"), "peakMonth", json_object_get(f->trend, "peakMonth"),
 		"seasonPeak", json_object_get(f->trend, "seasonPeak"), "items", items, "summary", sum.data);
 	json_object_set_new(v, "webFacts", f->web ? json_string(f->web) : json_null());
+	json_object_set_new(v, "points", note_corpus_points(f->notes, NOTE_POINTS_MAX));
+	json_object_set_new(v, "covered", json_boolean(json_array_size(f->notes) > 0));
 	buf_free(&sum);
 	return v;
 }
@@ -367,13 +404,14 @@ enum node_rc note_research(struct step_ctx *c)
 	int widened = json_is_object(json_object_get(c->state, "evidencePack"));
 	char err[256] = "", *kw;
 	struct kb *kb = note_corpus(step_conf(c), err, sizeof err);
-	json_t *words = note_research_words(c->state, widened), *ev;
+	json_t *words = note_research_words(c->state, widened), *own = note_topic_words(c->state), *ev;
 
 	if (widened)
 		json_object_set_new(c->state, "researchWidened", json_true());
 	kw = note_join(words, " ");
 	f.kw = kw;
-	f.notes = note_tool_search(&t, kb, words, err, widened);
+	f.topic = note_str(c->state, "topic") ?: kw;
+	f.notes = note_tool_search(&t, kb, words, own, err, widened);
 	f.tags = note_tool_aggregate(&t, "analyzeTopTags", f.notes, kw, note_corpus_top_tags(f.notes, 8));
 	f.titles = note_tool_aggregate(&t, "getTopTitles", f.notes, kw,
 				       note_corpus_top_titles(f.notes, 5));
@@ -388,6 +426,7 @@ enum node_rc note_research(struct step_ctx *c)
 	json_decref(f.titles);
 	json_decref(f.trend);
 	json_decref(words);
+	json_decref(own);
 	free(f.web);
 	free(kw);
 	return note_supervise(c, NULL);

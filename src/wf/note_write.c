@@ -86,11 +86,12 @@ static char *note_writer_feedback(const json_t *st, const char *user)
 static json_t *note_writer_facts(const json_t *st, const char *feedback)
 {
 	const json_t *ev = json_object_get(st, "evidencePack");
-	json_t *f = json_pack("{s:s, s:O, s:{s:O, s:O, s:O}, s:I}", "topic", note_str(st, "topic") ?: "",
-		"brief", json_object_get(st, "creativeBrief") ?: json_null(), "evidence", "titles",
-		json_object_get(ev, "titles") ?: json_null(), "tags", json_object_get(ev, "tags") ?: json_null(),
-		"summary", json_object_get(ev, "summary") ?: json_null(), "attempt",
-		note_counter(st, "attempts", "writer_agent"));
+	json_t *f = json_pack("{s:s, s:O, s:{s:O, s:O, s:O, s:O, s:O}, s:I}", "topic",
+		note_str(st, "topic") ?: "", "brief", json_object_get(st, "creativeBrief") ?: json_null(),
+		"evidence", "titles", json_object_get(ev, "titles") ?: json_null(), "tags",
+		json_object_get(ev, "tags") ?: json_null(), "summary", json_object_get(ev, "summary") ?: json_null(),
+		"points", json_object_get(ev, "points") ?: json_null(), "covered",
+		json_object_get(ev, "covered") ?: json_null(), "attempt", note_counter(st, "attempts", "writer_agent"));
 	const json_t *prev = json_object_get(st, "generatedContent");
 
 	if (feedback)
@@ -142,6 +143,8 @@ static enum node_rc note_writer_draft(struct step_ctx *c, const char *user_feedb
 		return note_to_supervisor(c);
 	}
 	content = note_content_clean(j);
+	if (json_is_string(json_object_get(j, "feedbackApplied")))
+		note_progress(c, "%s", json_string_value(json_object_get(j, "feedbackApplied")));
 	json_decref(j);
 	if (content == NULL) {
 		note_progress(c, "模型的文案格式不对，改用本地规则");

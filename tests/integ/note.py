@@ -171,9 +171,13 @@ def test_sequence(t, a, b, c):
     t.ok(any(m.get("agent") == "writer_agent" and m["content"].startswith("标题：")
              for m in data(evs, "message")), "6.2: the writer's message starts with 标题：")
     results = check_tools(t, evs, "6.2")
-    items = results and list(results.values())[0]["toolOutput"].get("items", [])
-    t.ok(items and any("春游" in i["title"] or "春游" in i["tags"] for i in items),
-         "searchNotes finds notes about 春游 in the local corpus")
+    out = results and list(results.values())[0]["toolOutput"] or {}
+    items, own = out.get("items", []), out.get("topicWords", [])
+    t.is_(own, ["杭州", "春游"], "searchNotes: the topic's own words")
+    t.ok(items and all(any(w in i["title"] or w in i["tags"] for w in own)
+                       for i in items) and any("杭州" in i["title"] for i in items),
+         "searchNotes finds the corpus's notes about 杭州, and only notes with the topic's words (%s)"
+         % " / ".join(i["title"] for i in items))
     tags = [r for r in results.values() if r["tool"] == "analyzeTopTags"]
     t.ok(tags and tags[0]["toolOutput"] and all(set(x) == {"tag", "count", "likes"}
                                                 for x in tags[0]["toolOutput"]),
@@ -248,8 +252,10 @@ def test_rejects(t, a):
     q2 = ask(evs2)
     again = data(evs2, "content_update")
     t.is_(nodes_run(evs2), ["writer_agent"], "reject at the content pause: the writer drafts again")
-    t.ok(again and (again[-1]["body"] != first["body"]), "the new draft differs from the rejected one")
-    t.ok(again and "更口语一点" in again[-1]["body"], "the new draft takes the feedback")
+    t.ok(again and (again[-1]["title"] != first["title"]), "the new draft differs from the rejected one")
+    t.ok(again and "更口语一点" not in again[-1]["body"], "the feedback is not pasted into the body")
+    t.ok(any("更口语一点" in m["content"] and "无法" in m["content"]
+             for m in data(evs2, "progress")), "the writer says what of the feedback it cannot apply")
     t.ok(q2 and q2["interruptId"] != q["interruptId"] and q2["context"]["kind"] == "content",
          "and pauses again with a new interrupt")
     st_ = state_of(a, tid)["state"]

@@ -3,8 +3,10 @@
  * counted once per note), the most liked titles and how titles are
  * written, notes and likes by month with the peak, the season and the
  * trend, search and tag lookups on a small library, and the shipped
- * etc/notes.json itself (at least 200 notes, all valid, varied). */
+ * etc/notes.json itself (at least 200 notes, all valid, varied); which
+ * notes are relevant to a topic's words. */
 #include "config.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
@@ -184,8 +186,52 @@ static void test_shipped(void)
 	kb_free(kb);
 }
 
+/* Relevance on a corpus of its own: which notes are kept for the
+ * topic's words (ids in order, most relevant first). */
+static const char relevance_corpus[] =
+	"[{\"id\": \"cq-walk\", \"title\": \"重庆citywalk路线\", \"body\": \"解放碑出发。\", \"tags\": [], \"likes\": 5},"
+	" {\"id\": \"hz-walk\", \"title\": \"杭州citywalk路线\", \"body\": \"断桥出发。\", \"tags\": [], \"likes\": 9},"
+	" {\"id\": \"sh-walk\", \"title\": \"上海citywalk\", \"body\": \"武康路。\", \"tags\": [], \"likes\": 7},"
+	" {\"id\": \"cq-stay\", \"title\": \"重庆住哪里\", \"body\": \"解放碑附近。\", \"tags\": [], \"likes\": 3},"
+	" {\"id\": \"sakura\", \"title\": \"东湖赏樱花\", \"body\": \"早上去。\", \"tags\": [\"樱花\"], \"likes\": 4}]";
+
+static const struct {
+	const char *words, *kept;
+} relevance_cases[] = {
+	/* 重庆 is rarer than citywalk: the other cities' walks are left out. */
+	{ "[\"重庆\", \"citywalk\"]", "cq-walk cq-stay" },
+	/* No note has 火锅: a note with only 重庆 has less than half. */
+	{ "[\"重庆\", \"火锅\"]", "" },
+	/* 武汉 is not in the corpus; 东湖 and 樱花 still carry the note. */
+	{ "[\"武汉\", \"东湖\", \"樱花\"]", "sakura" },
+	{ "[\"CityWalk\"]", "hz-walk sh-walk cq-walk" },
+	{ "[]", "" },
+};
+
+static void test_relevance(void)
+{
+	json_t *corpus = json_loads(relevance_corpus, 0, NULL);
+
+	for (size_t i = 0; i < sizeof relevance_cases / sizeof relevance_cases[0]; i++) {
+		json_t *words = json_loads(relevance_cases[i].words, 0, NULL);
+		json_t *kept = note_corpus_relevant(corpus, corpus, words, 0.5), *d;
+		char ids[256] = "";
+		size_t j;
+
+		json_array_foreach(kept, j, d)
+			snprintf(ids + strlen(ids), sizeof ids - strlen(ids), "%s%s", j ? " " : "",
+				 json_string_value(json_object_get(d, "id")));
+		is_str(ids, relevance_cases[i].kept, "relevance %s: %s", relevance_cases[i].words,
+		       relevance_cases[i].kept);
+		json_decref(kept);
+		json_decref(words);
+	}
+	json_decref(corpus);
+}
+
 int main(void)
 {
+	test_relevance();
 	test_check();
 	test_aggregates();
 	test_trends();

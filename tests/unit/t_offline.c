@@ -334,12 +334,22 @@ static void test_brief_note(void)
 	   strcmp(jstr(a.json, "body"), jstr(b.json, "body")) != 0, "another topic, another title and body");
 	prov_answer_free(&b);
 	ask("note", json_pack("{s:s, s:s}", "topic", "春游攻略", "feedback", "正文不够具体"), 1, &b);
-	ok(strcmp(jstr(a.json, "body"), jstr(b.json, "body")) != 0 && strstr(jstr(b.json, "body"), "补充"),
-	   "feedback changes the body");
+	ok(!strstr(jstr(b.json, "body"), "不够具体") && jstr(b.json, "feedbackApplied") &&
+	   strstr(jstr(b.json, "feedbackApplied"), "正文不够具体") &&
+	   strstr(jstr(b.json, "feedbackApplied"), "无法"),
+	   "feedback the rules cannot apply is said, not pasted into the body");
 	prov_answer_free(&b);
-	ask("note", json_pack("{s:s, s:{s:[s, s], s:[s, s]}}", "topic", "春游攻略", "evidence", "titles",
-			      "春游必去的5个地方", "周末春游清单", "tags", "踏青", "周末去哪儿"), 1, &b);
-	ok(strstr(b.text, "\"踏青\"") && strstr(jstr(b.json, "body"), "2 篇"), "evidence shows in tags and body");
+	ask("note", json_pack("{s:s, s:s}", "topic", "春游攻略", "feedback", "不要提旅行"), 1, &b);
+	ok(!strstr(jstr(b.json, "body"), "旅行") && !strstr(b.text, "\"旅行\"") &&
+	   strstr(jstr(b.json, "feedbackApplied"), "旅行"), "不要提旅行: left out of body and tags, and said");
+	prov_answer_free(&b);
+	ask("note", json_pack("{s:s, s:{s:b, s:[s, s], s:[{s:s, s:s, s:i}, {s:s, s:s, s:i}]}}", "topic",
+			      "春游攻略", "evidence", "covered", 1, "tags", "踏青", "周末去哪儿", "points", "text",
+			      "太子湾的郁金香四月初最好看。", "source", "春游必去的5个地方", "likes", 1200, "text",
+			      "早上八点前到，人少好拍。", "source", "周末春游清单", "likes", 800), 1, &b);
+	ok(strstr(b.text, "\"踏青\"") && strstr(jstr(b.json, "body"), "太子湾的郁金香四月初最好看。") &&
+	   strstr(jstr(b.json, "body"), "《春游必去的5个地方》，1200 赞"),
+	   "evidence shows in tags, and its points in the body, attributed");
 	prov_answer_free(&b);
 	prov_answer_free(&a);
 }
