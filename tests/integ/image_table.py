@@ -14,7 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
-from avtest import SSEReader  # noqa: E402
+from avevents import data, events  # noqa: E402
 
 GEN = ["planner", "rag", "executor", "critic", "genui"]
 STOP = ["planner", "error_handler"]
@@ -65,10 +65,6 @@ ROWS = [
 ]
 
 
-def events(body):
-    return [e["data"] for e in SSEReader(iter([body])) if isinstance(e["data"], dict)]
-
-
 class Client:
     def __init__(self, w):
         self.w = w
@@ -76,7 +72,7 @@ class Client:
     def turn(self, obj):
         r = self.w.request("POST", "/api/agent/stream", body=json.dumps(obj),
                            headers={"Content-Type": "application/json"}, timeout=120)
-        return r.status, events(r.body)
+        return r.status, data(events(r.body))
 
     def state(self, tid):
         return json.loads(self.w.request("GET", "/api/threads/" + tid).body)["state"]

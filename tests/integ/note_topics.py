@@ -18,7 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
-from avtest import SSEReader  # noqa: E402
+from avevents import data, events  # noqa: E402
 
 # (topic, key words: the note mentions at least one, and corpus evidence
 #  must come from notes with one of them; words that must stay whole;
@@ -69,15 +69,6 @@ TOPICS = [
     ("choosing a laptop for college", ["laptop"], [], False),
     ("beginner strength workout at home", ["workout", "strength"], [], False),
 ]
-
-
-def events(body):
-    return list(SSEReader(iter([body])))
-
-
-def data(evs, kind=None):
-    out = [e["data"] for e in evs if isinstance(e["data"], dict)]
-    return [d for d in out if kind is None or d.get("type") == kind]
 
 
 def post(w, path, obj):
