@@ -385,13 +385,14 @@ static void image_component(struct step_ctx *c, json_t *component)
 	step_emit(c, ev);
 }
 
-static json_t *image_actions(int zh, int regenerate)
+/* The actions under a finished picture: regenerate is always there (seed
+ * 000's executor panel), whatever the review said. */
+static json_t *image_actions(int zh)
 {
 	json_t *a = json_array();
 
-	if (regenerate)
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "id", "regenerate_btn", "label",
-						   zh ? "重新生成" : "Regenerate", "type", "button"));
+	json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "id", "regenerate_btn", "label",
+					   zh ? "重新生成" : "Regenerate", "type", "button"));
 	json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "id", "adjust_btn", "label",
 					   zh ? "再调整一下" : "Adjust", "type", "button"));
 	json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "id", "inpaint_btn", "label",
@@ -418,7 +419,7 @@ enum node_rc image_genui(struct step_ctx *c)
 	image_component(c, json_pack("{s:s, s:{s:s, s:s}}", "widgetType", "SmartCanvas", "props",
 				     "imageUrl", url, "mode", "view"));
 	image_component(c, json_pack("{s:s, s:{s:o}}", "widgetType", "ActionPanel", "props", "actions",
-				     image_actions(zh, !passed || json_array_size(sugg) > 0)));
+				     image_actions(zh)));
 	image_component(c, json_pack("{s:s, s:{s:s, s:s, s:b}}", "widgetType", "AgentMessage", "props",
 				     "text", text, "state", "success", "isThinking", 0));
 	json_array_append_new(json_object_get(c->state, "messages"),

@@ -409,7 +409,7 @@ async function testImage(ctx, base) {
 
   // Regenerate from the action panel.
   const regen = await page.$('#image-view .turn:nth-child(2) .action-panel [data-action="regenerate_btn"]');
-  if (ok(regen, 'the action panel offers regenerate after a review with suggestions')) {
+  if (ok(regen, 'the action panel offers regenerate under the picture')) {
     await regen.click();
     await page.waitForSelector('#image-view .turn:nth-child(3)[data-state="done"] .smart-canvas img', { timeout: 20000 });
     const b3 = await imageRequestBody(api, 2);

@@ -54,7 +54,15 @@ def socket_fds(pid):
 def connect_accepted(w):
     """A connection the worker has accepted (it holds one more socket), so a
     signal sent now finds it inside a request, not in accept()."""
-    base = socket_fds(w.pid)
+    # The connection start() made to see the worker ready may still be
+    # open in the worker: count from when the number has settled.
+    base, deadline = socket_fds(w.pid), time.monotonic() + 5
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        now = socket_fds(w.pid)
+        if now == base:
+            break
+        base = now
     c = w.connect()
     if not wait_for(lambda: socket_fds(w.pid) > base, avtest.START_TIMEOUT):
         raise avtest.SetupError("the worker did not accept the connection")

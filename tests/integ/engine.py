@@ -498,7 +498,11 @@ def test_fifty_workers(t, d):
 
 def test_concurrent_confirms(t, d):
     os.environ["AIVISTA_WORKER"] = TEST_WORKER
-    lt = avtest.Lighttpd(t, os.path.join(d, "lt"), workers=6).start()
+    # The confirms that find the continuation running follow it: the cap
+    # on followers ([server] max_followers, tested in followers.py) is set
+    # above the number of workers, so that it does not answer any of them.
+    lt = avtest.Lighttpd(t, os.path.join(d, "lt"), workers=6,
+                         settings={"server": {"max_followers": "32"}}).start()
     status, hdrs, body = lt.request("POST", "/api/agent/stream",
                                     json.dumps({"workflow": "test", "input": {"topic": "x20"}}),
                                     {"Content-Type": "application/json"})
