@@ -13,6 +13,7 @@
 #include "app.h"
 #include "fcgi/req.h"
 #include "kb/kb.h"
+#include "util/jnum.h"
 
 #define API_STYLES_RESULTS 10
 
@@ -83,7 +84,7 @@ static void api_styles_send(struct req *r, const struct kb *kb, const char *q)
 		return;
 	}
 	j = api_styles_body(kb, q);
-	s = json_dumps(j, JSON_COMPACT);
+	s = json_dumps(j, JNUM_DUMP);
 	json_decref(j);
 	if (s && req_send_headers(r, 200, "application/json", extra) == 0 &&
 	    strcmp(r->method, "HEAD") != 0 && req_write(r, s, strlen(s)) == 0)

@@ -6,6 +6,7 @@
 #include "fcgi/req.h"
 #include "fcgi/sse.h"
 #include "util/clock.h"
+#include "util/jnum.h"
 
 #define SSE_MAX_EVENT (64u << 20)
 
@@ -99,7 +100,7 @@ int sse_event_raw(struct sse *s, long long id, const char *data, size_t len)
 
 int sse_event(struct sse *s, long long id, const json_t *ev)
 {
-	char *data = json_dumps(ev, JSON_COMPACT);
+	char *data = json_dumps(ev, JNUM_DUMP);
 	int rc;
 
 	if (data == NULL)

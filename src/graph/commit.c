@@ -6,6 +6,7 @@
 #include <string.h>
 #include "graph/run.h"
 #include "util/clock.h"
+#include "util/jnum.h"
 
 void commit_init(struct commit *c, struct run *run)
 {
@@ -57,7 +58,7 @@ static int commit_events(struct commit *c, struct store *s, DB_TXN *txn, json_t 
 
 	json_array_clear(c->sent);
 	json_array_foreach(c->events, i, ev) {
-		char *text = json_dumps(ev, JSON_COMPACT);
+		char *text = json_dumps(ev, JNUM_DUMP);
 
 		rc = store_event_put(s, txn, c->run->tid, ++seq, text, strlen(text));
 		json_array_append_new(c->sent, json_pack("[I, s]", (json_int_t)seq, text));

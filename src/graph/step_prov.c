@@ -9,6 +9,7 @@
 #include "prov/prov.h"
 #include "store/store.h"
 #include "util/clock.h"
+#include "util/jnum.h"
 
 struct app *step_app(struct step_ctx *c)
 {
@@ -53,7 +54,7 @@ static void step_on_progress(void *ctx, int task, const char *status, double pro
 
 	json_object_set_new(ev, "taskId", json_integer(task + 1));
 	json_object_set_new(ev, "status", json_string(status));
-	json_object_set_new(ev, "progress", json_real(progress));
+	json_object_set_new(ev, "progress", jnum_real(progress, JNUM_SCORE));
 	json_object_set_new(ev, "url", json_null());
 	json_object_set_new(ev, "errorMessage", json_null());
 	step_emit_live(c, ev);

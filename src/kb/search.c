@@ -8,6 +8,7 @@
 #include <string.h>
 #include "kb/kb_int.h"
 #include "util/xmalloc.h"
+#include "util/jnum.h"
 
 #define KB_QUERY_TERMS 256   /* distinct known terms of one query looked at */
 #define KB_DIM_MAX 65536     /* longest vector accepted */
@@ -37,7 +38,7 @@ static double kb_round(double x)
 		return 0;
 	if (x >= 1)
 		return 1;
-	return floor(x * 10000 + 0.5) / 10000;
+	return jnum_round(x, 4);
 }
 
 /* Sorts the hits, keeps those at or above min and at most limit of them.

@@ -14,6 +14,7 @@
 #include "prov/prov.h"
 #include "prov/svg.h"
 #include "util/xmalloc.h"
+#include "util/jnum.h"
 
 struct offline_task {
 	const char *name;
@@ -117,7 +118,7 @@ static int offline_chat_one(const struct chat_call *c, const struct prov_hooks *
 		json_decref(j);
 	} else {
 		a->json = j;
-		a->text = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(15));
+		a->text = json_dumps(j, JNUM_DUMP);
 	}
 	if (a->text == NULL)
 		return prov_fail(a, PROV_BAD_ANSWER, "offline %s: the answer does not serialise", t->name);

@@ -9,6 +9,7 @@
 #include "prov/offline.h"
 #include "prov/rules.h"
 #include "util/xmalloc.h"
+#include "util/jnum.h"
 
 #define OFFLINE_N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -41,7 +42,7 @@ json_t *offline_task_route(const json_t *facts, const char *text, char *err, siz
 			    "No picture, search or time rule matched: plain conversation");
 	if (d.kind == RULES_ROUTE_CHAT && conf < 0.6)
 		conf = 0.6;
-	j = json_pack("{s:s, s:f, s:s, s:s}", "route", d.route, "confidence", conf, "reason", why.data,
+	j = json_pack("{s:s, s:f, s:s, s:s}", "route", d.route, "confidence", jnum_round(conf, JNUM_SCORE), "reason", why.data,
 		      "rule", d.m.rule);
 	buf_free(&why);
 	return j;

@@ -9,6 +9,7 @@
 #include "prov/offline.h"
 #include "prov/rules.h"
 #include "util/xmalloc.h"
+#include "util/jnum.h"
 
 static const char *offline_style_name(const struct rules_style *st, int zh)
 {
@@ -168,7 +169,7 @@ json_t *offline_task_intent(const json_t *facts, const char *text, char *err, si
 			    *subject ? subject : (zh ? "未指定" : "unspecified"),
 			    *style ? style : (zh ? "未指定" : "unspecified"));
 	j = json_pack("{s:s, s:s, s:s, s:f, s:s}", "action", action, "subject", subject,
-		      "style", style, "confidence", conf, "reasoning", why.data ? why.data : "");
+		      "style", style, "confidence", jnum_round(conf, JNUM_SCORE), "reasoning", why.data ? why.data : "");
 	free(subject);
 	buf_free(&why);
 	return j;
@@ -421,7 +422,7 @@ json_t *offline_task_critique(const json_t *facts, const char *text, char *err, 
 		    score < 0.6 ? (c.zh ? "建议重新生成" : "regenerate") :
 		    score < 0.8 ? (c.zh ? "通过，可以优化" : "passed, could be better") :
 		    (c.zh ? "质量良好" : "good"));
-	j = json_pack("{s:b, s:f, s:s, s:o, s:b}", "passed", score >= 0.6, "score", score,
+	j = json_pack("{s:b, s:f, s:s, s:o, s:b}", "passed", score >= 0.6, "score", jnum_round(score, JNUM_SCORE),
 		      "feedback", c.feedback.data, "suggestions", c.suggestions,
 		      "needsRegeneration", score < 0.6);
 	buf_free(&c.feedback);

@@ -10,6 +10,7 @@
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/xmalloc.h"
+#include "util/jnum.h"
 
 #define STORE_CACHE_KEY 16
 
@@ -76,7 +77,7 @@ int store_cache_put(struct store *s, const char *ns, const char *text, const jso
 {
 	struct store_cache_op op = { .put = 1 };
 	long long exp = clock_wall_ms() + ttl_ms;
-	char *json = json_dumps(value, JSON_COMPACT);
+	char *json = json_dumps(value, JNUM_DUMP);
 	size_t n = json ? strlen(json) : 0;
 	uint8_t *buf;
 	int rc;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "store/store.h"
+#include "util/jnum.h"
 
 #define STORE_FULL_EVERY 8
 
@@ -97,7 +98,7 @@ int store_ckpt_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], l
 		json_object_update(rec, d);
 		json_decref(d);
 	}
-	text = json_dumps(rec, JSON_COMPACT);
+	text = json_dumps(rec, JNUM_DUMP);
 	json_decref(rec);
 	store_ckpt_key(key, tid, step);
 	k.data = key;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "store/store.h"
 #include "util/log.h"
+#include "util/jnum.h"
 
 
 static int store_thread_read(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], json_t **rec,
@@ -125,7 +126,7 @@ int store_thread_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID],
 			return rc;
 		json_object_set_new(rec, "iexp", json_integer(exp));
 	}
-	text = json_dumps(rec, JSON_COMPACT);
+	text = json_dumps(rec, JNUM_DUMP);
 	k.data = (void *)tid;
 	k.size = STORE_TID;
 	v.data = text;

@@ -16,6 +16,7 @@
 #include "store/store.h"
 #include "util/clock.h"
 #include "wf/image.h"
+#include "util/jnum.h"
 
 #define IMAGE_TEXT_MAX 4000
 #define IMAGE_MESSAGES_MAX 50   /* seed 000 §7.4 */
@@ -268,7 +269,7 @@ static json_t *image_intent_clean(const json_t *raw, const char *raw_text)
 	return json_pack("{s:s, s:s, s:s, s:f, s:s, s:s}", "action", act, "subject",
 			 json_string_value(json_object_get(raw, "subject")) ?: "", "style",
 			 json_string_value(json_object_get(raw, "style")) ?: "", "confidence",
-			 json_is_number(conf) ? json_number_value(conf) : 0.0, "reasoning",
+			 jnum_round(json_is_number(conf) ? json_number_value(conf) : 0.0, JNUM_SCORE), "reasoning",
 			 json_string_value(json_object_get(raw, "reasoning")) ?: "", "rawResponse",
 			 raw_text ? raw_text : "");
 }

@@ -12,6 +12,7 @@
 #include "util/clock.h"
 #include "util/pngio.h"
 #include "wf/image.h"
+#include "util/jnum.h"
 
 static const char *image_action(const json_t *state)
 {
@@ -336,7 +337,7 @@ static json_t *image_review(struct step_ctx *c)
 		q = json_pack("{s:b, s:f, s:s, s:O}", "passed",
 			      json_is_boolean(json_object_get(a.json, "passed"))
 				      ? json_is_true(json_object_get(a.json, "passed")) : score >= 0.6,
-			      "score", score, "feedback",
+			      "score", jnum_round(score, JNUM_SCORE), "feedback",
 			      json_string_value(json_object_get(a.json, "feedback")) ?: "",
 			      "suggestions", json_is_array(sugg) ? sugg : json_array());
 	} else {
@@ -426,7 +427,7 @@ enum node_rc image_genui(struct step_ctx *c)
 			      json_pack("{s:s, s:s, s:I}", "role", "assistant", "content", text,
 					"timestamp", (json_int_t)clock_wall_ms()));
 	json_object_set_new(c->state, "result", json_pack("{s:s, s:O, s:f, s:b}", "imageUrl", url,
-				"taskType", json_object_get(res, "taskType"), "score", score, "passed", passed));
+				"taskType", json_object_get(res, "taskType"), "score", jnum_round(score, JNUM_SCORE), "passed", passed));
 	return NODE_END;
 }
 

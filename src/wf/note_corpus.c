@@ -15,6 +15,7 @@
 #include "util/log.h"
 #include "util/xmalloc.h"
 #include "wf/note.h"
+#include "util/jnum.h"
 
 #ifndef AV_PKGDATADIR
 #define AV_PKGDATADIR "/usr/share/aivista"
@@ -193,7 +194,7 @@ json_t *note_corpus_top_tags(const json_t *notes, size_t limit)
 
 static double note_share(size_t part, size_t whole)
 {
-	return whole ? (double)(long)((double)part * 100 / (double)whole + 0.5) / 100 : 0;
+	return whole ? jnum_round((double)part / (double)whole, JNUM_SCORE) : 0;
 }
 
 static int note_by_likes(const void *a, const void *b)
@@ -236,7 +237,7 @@ static json_t *note_title_patterns(const json_t *notes)
 		q += note_has_any(t, ques);
 	}
 	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f}", "count", (json_int_t)n, "avgChars",
-			 n ? (double)(long)((double)chars * 10 / (double)n + 0.5) / 10 : 0.0,
+			 n ? jnum_round((double)chars / (double)n, 1) : 0.0,
 			 "withNumber", note_share(num, n), "withSeparator", note_share(sep, n),
 			 "withExclamation", note_share(ex, n), "withQuestion", note_share(q, n));
 }
@@ -448,7 +449,7 @@ json_t *note_corpus_relevant(const json_t *corpus, const json_t *notes, const js
 				got += w[j];
 		if (total > 0 && got / total > floor) {
 			json_object_set_new(d, "relevance",
-					    json_real((double)(long)(got / total * 100 + 0.5) / 100));
+					    jnum_real(got / total, JNUM_SCORE));
 			arr[kept++] = d;
 		}
 	}

@@ -18,6 +18,7 @@
 #include "util/clock.h"
 #include "util/xmalloc.h"
 #include "wf/note.h"
+#include "util/jnum.h"
 
 #define NOTE_PROMPT_MAX 4000
 
@@ -243,7 +244,7 @@ static void note_gen_progress(void *ctx, int task, const char *status, double pr
 	ev = note_event(g->c, "image_progress", NULL);
 	json_object_set_new(ev, "taskId", json_integer(g->seq[task]));
 	json_object_set_new(ev, "status", json_string(status));
-	json_object_set_new(ev, "progress", json_real(progress));
+	json_object_set_new(ev, "progress", jnum_real(progress, JNUM_SCORE));
 	json_object_set_new(ev, "url", json_null());
 	json_object_set_new(ev, "errorMessage", json_null());
 	step_emit_live(g->c, ev);

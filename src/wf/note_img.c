@@ -16,6 +16,7 @@
 #include "util/pngio.h"
 #include "util/xmalloc.h"
 #include "wf/note.h"
+#include "util/jnum.h"
 
 #define NOTE_IMG_MAX_SIDE 20000
 #define NOTE_IMG_BINS 4096          /* 4 bits per channel */
@@ -168,11 +169,6 @@ static void note_hist_add(struct note_hist *hs, unsigned r, unsigned g, unsigned
 	hs->warm += ((double)r - (double)b) / 255.0;
 }
 
-static double note_round(double v, double unit)
-{
-	return (double)(long)(v / unit + (v < 0 ? -0.5 : 0.5)) * unit;
-}
-
 /* The most frequent bins, each as its pixels' mean colour. */
 static void note_hist_result(struct note_hist *hs, struct note_img_info *out)
 {
@@ -190,13 +186,13 @@ static void note_hist_result(struct note_hist *hs, struct note_img_info *out)
 		out->palette[k].r = (unsigned char)(hs->sum[best][0] / hs->count[best]);
 		out->palette[k].g = (unsigned char)(hs->sum[best][1] / hs->count[best]);
 		out->palette[k].b = (unsigned char)(hs->sum[best][2] / hs->count[best]);
-		out->palette[k].share = note_round((double)hs->count[best] / (double)hs->pixels, 0.01);
+		out->palette[k].share = jnum_round((double)hs->count[best] / (double)hs->pixels, JNUM_SCORE);
 		hs->count[best] = 0;
 		out->npalette++;
 	}
-	out->brightness = note_round(hs->luma / (double)hs->pixels, 0.01);
-	out->saturation = note_round(hs->sat / (double)hs->pixels, 0.01);
-	out->warmth = note_round(hs->warm / (double)hs->pixels, 0.01);
+	out->brightness = jnum_round(hs->luma / (double)hs->pixels, JNUM_SCORE);
+	out->saturation = jnum_round(hs->sat / (double)hs->pixels, JNUM_SCORE);
+	out->warmth = jnum_round(hs->warm / (double)hs->pixels, JNUM_SCORE);
 }
 
 /* ---- PNG pixels ---- */

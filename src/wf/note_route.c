@@ -13,6 +13,7 @@
 #include "util/clock.h"
 #include "util/xmalloc.h"
 #include "wf/note.h"
+#include "util/jnum.h"
 
 const struct note_stage note_stages[NOTE_NSTAGES] = {
 	{ "brief_compiler_agent", "briefComplete", "brief", 0.08, "需求分析" },
@@ -136,8 +137,8 @@ static void note_decision_events(struct step_ctx *c, const char *pick, const cha
 	ev = note_event(c, "workflow_progress", "supervisor");
 	json_object_set_new(ev, "phase", json_string(i >= 0 && i < NOTE_NSTAGES ? note_stages[i].phase
 										: "complete"));
-	json_object_set_new(ev, "progress", json_real(i >= 0 && i < NOTE_NSTAGES ? note_stages[i].progress
-										 : 1.0));
+	json_object_set_new(ev, "progress", jnum_real(i >= 0 && i < NOTE_NSTAGES ? note_stages[i].progress
+										 : 1.0, JNUM_SCORE));
 	json_object_set_new(ev, "currentAgent", json_string(i < NOTE_NSTAGES ? pick : c->node));
 	step_emit(c, ev);
 	json_object_set_new(c->state, "currentAgent", json_string(i < NOTE_NSTAGES ? pick : c->node));
@@ -254,7 +255,7 @@ static void note_intake(struct step_ctx *c)
 	ev = note_event(c, "intent_detected", "supervisor");
 	json_object_set_new(ev, "intent", json_string("create_note"));
 	json_object_set_new(ev, "confidence", json_real(v >= NOTE_CLARITY_ASK ? 0.9 : 0.6));
-	json_object_set_new(ev, "requirementClarity", json_real(v));
+	json_object_set_new(ev, "requirementClarity", jnum_real(v, JNUM_SCORE));
 	json_object_set_new(ev, "content", json_pack("s+", "图文笔记创作：", note_str(c->state, "topic")));
 	step_emit(c, ev);
 	ev = note_event(c, "content_type_detected", "supervisor");

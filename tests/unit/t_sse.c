@@ -1,6 +1,7 @@
 /* SSE framing as golden strings; flush per event; keep-alive timing; a
  * failed write reported and remembered. */
 #include "config.h"
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "tap.h"
@@ -8,6 +9,7 @@
 #include "conf/conf.h"
 #include "fcgi/req.h"
 #include "fcgi/sse.h"
+#include "util/jnum.h"
 
 struct frame_case {
 	const char *name;
@@ -28,6 +30,35 @@ static const struct frame_case frames[] = {
 	{ "trailing newline", 0, "a\n", "data: a\ndata: \n\n" },
 	{ "empty", 0, "", "data: \n\n" },
 	{ "large id", 9007199254740991LL, "{}", "id: 9007199254740991\ndata: {}\n\n" },
+};
+
+/* Numbers through the event writer: a double computed or rounded where it
+ * is made is written as people write it (places < 0: not rounded). */
+struct number_case {
+	const char *name;
+	double v;
+	int places;
+	const char *want;
+};
+
+static const struct number_case numbers[] = {
+	{ "literal 0.85", 0.85, -1, "0.85" },
+	{ "0.1 * 8.5", 0.1 * 8.5, -1, "0.85" },
+	{ "85 / 100.0", 85 / 100.0, -1, "0.85" },
+	{ "0.1 + 0.2", 0.1 + 0.2, -1, "0.3" },
+	{ "0.07 * 3", 0.07 * 3, -1, "0.21" },
+	{ "a whole real keeps its point", 1.0, -1, "1.0" },
+	{ "one third as a score", 1.0 / 3, JNUM_SCORE, "0.33" },
+	{ "two thirds as a score", 2.0 / 3, JNUM_SCORE, "0.67" },
+	{ "0.285 rounds up as written", 0.285, JNUM_SCORE, "0.29" },
+	{ "1.005 rounds up as written", 1.005, JNUM_SCORE, "1.01" },
+	{ "0.125 rounds half away from zero", 0.125, JNUM_SCORE, "0.13" },
+	{ "-0.125 rounds half away from zero", -0.125, JNUM_SCORE, "-0.13" },
+	{ "a tiny negative is not -0.0", -0.004, JNUM_SCORE, "0.0" },
+	{ "NaN is written as 0", NAN, JNUM_SCORE, "0.0" },
+	{ "an average to one place", 12345.678, 1, "12345.7" },
+	{ "a similarity to four places", 0.123456789, 4, "0.1235" },
+	{ "progress 0.95 after steps of 0.05", 0.05 * 19, JNUM_SCORE, "0.95" },
 };
 
 static void start(struct memio *m, struct req *r, struct sse *s, struct conf *c)
@@ -59,6 +90,31 @@ int main(void)
 		is_str(b.data, frames[i].want, "frame: %s", frames[i].name);
 	}
 	buf_free(&b);
+
+	for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
+		const struct number_case *nc = &numbers[i];
+		char want[64];
+		json_t *back;
+		char *once, *twice;
+
+		start(&m, &r, &s, &c);
+		ev = sse_event_new("progress");
+		json_object_set_new(ev, "v", nc->places < 0 ? json_real(nc->v) : jnum_real(nc->v, nc->places));
+		snprintf(want, sizeof want, "\"v\":%s}", nc->want);
+		is_int(sse_event(&s, 1, ev), 0, "number %s: written", nc->name);
+		ok(strstr(m.out.data, want) != NULL, "number %s: %s", nc->name, want);
+		/* A replay parses the stored text: it must write the same bytes. */
+		once = json_dumps(ev, JNUM_DUMP);
+		back = json_loads(once, 0, NULL);
+		twice = back ? json_dumps(back, JNUM_DUMP) : NULL;
+		is_str(twice ? twice : "", once, "number %s: read back, written the same", nc->name);
+		free(once);
+		free(twice);
+		json_decref(back);
+		json_decref(ev);
+		req_free(&r);
+		buf_free(&m.out);
+	}
 
 	c.keepalive_ms = 50;
 	start(&m, &r, &s, &c);
