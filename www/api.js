@@ -68,9 +68,6 @@ export const assetURL = (id) => new URL(`assets/${encodeURIComponent(id)}`, apiB
 // The server's own detail is added as it is by the caller when useful.
 export function explain(err) {
   if (err instanceof ApiError) {
-    if (err.code === 'bad_request' && /workflow must be one of/.test(err.detail)) {
-      return { title: t('err.no_workflow'), next: t('err.no_workflow.next') };
-    }
     const key = `err.${err.code}`;
     if (t(key) !== key) return { title: t(key), next: t(`${key}.next`) };
     if (err.status >= 500) return { title: t('err.server'), next: t('err.server.next') };

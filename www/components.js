@@ -3,7 +3,7 @@
 // ActionPanel offers the agent's buttons; AgentMessage says how it went.
 // A widgetType this page does not know is shown plainly, with its props.
 import { h, pretty, safeImageURL, uid } from './dom.js';
-import { tx, setT, setAttrT, localText } from './i18n.js';
+import { tx, setT, setAttrT } from './i18n.js';
 import { MaskPainter } from './mask.js';
 
 // ctx: {onAction(action), onRepaint({maskData, text}), score}. Returns
@@ -165,7 +165,7 @@ function actionPanel(props, ctx) {
       el.append(h('span', { class: 'chip', title: pretty(a) }, String(a.label ?? a.id ?? '?')));
       continue;
     }
-    const b = h('button', { type: 'button', dataset: { action: String(a.id ?? '') } }, localText(String(a.label ?? a.id ?? '?')));
+    const b = h('button', { type: 'button', dataset: { action: String(a.id ?? '') } }, String(a.label ?? a.id ?? '?'));
     b.addEventListener('click', () => ctx.onAction?.(a));
     el.append(b);
   }

@@ -4,7 +4,7 @@
 // edited in place. Only the fields that changed are sent, each with the
 // JSON type it came with.
 import { h, pretty, uid } from './dom.js';
-import { t, tx, setT, setAttrT, localText, label as labelOf } from './i18n.js';
+import { t, tx, setT, setAttrT, label as labelOf } from './i18n.js';
 import { explain } from './api.js';
 
 const ACTIONS = ['approve', 'reject', 'modify'];
@@ -21,7 +21,7 @@ export function pauseCard(ev, { onAnswer, onDone }) {
   const kindChip = h('span', { class: 'chip' });
   setT(kindChip, `pause.kind.${['content', 'image_plans', 'clarification'].includes(kind) ? kind : 'other'}`);
   card.append(h('div', { class: 'pause-head' }, heading, kindChip),
-    h('p', { class: 'question' }, localText(String(ev.question ?? ''))));
+    h('p', { class: 'question' }, String(ev.question ?? '')));
 
   const fields = editor(editable);
   if (fields.el) card.append(fields.el);
@@ -40,7 +40,7 @@ export function pauseCard(ev, { onAnswer, onDone }) {
         if (input.checked) picked.add(String(o.label ?? o.id));
         else picked.delete(String(o.label ?? o.id));
       });
-      box.append(h('label', { class: 'choice' }, input, ' ', localText(String(o.label ?? o.id ?? ''))));
+      box.append(h('label', { class: 'choice' }, input, ' ', String(o.label ?? o.id ?? '')));
     }
     card.append(box);
   }
@@ -55,9 +55,12 @@ export function pauseCard(ev, { onAnswer, onDone }) {
   const buttons = h('div', { class: 'pause-actions' });
   const status = h('p', { class: 'pause-status', role: 'status' });
   const byId = {};
+  // The three actions by their id, in the page's language (seed 001's
+  // Continue / Regenerate / Edit); the server's label only for an id the
+  // page does not know.
   const label = (id) => {
     const o = options.find((x) => x && x.id === id);
-    return o?.label ? localText(String(o.label)) : t(`action.${id}`);
+    return labelOf('span', `option.${id}`, o?.label ?? id);
   };
   const hasEdit = fields.count > 0;
   const ask = kind === 'clarification' || (choices.length > 0 && !options.some((o) => o?.id === 'approve'));

@@ -1,7 +1,8 @@
 // The page's words in Chinese and English. Elements made with tx()/setT()
 // remember their key, so switching the language rewrites them in place
-// without rebuilding anything. Text from the server is never translated,
-// except that "中文 · English" pairs show the half in the page's language.
+// without rebuilding anything. Text from the server is never translated or
+// taken apart: the page picks its own words by the codes events carry (an
+// option's id, an error's code).
 const en = {
   'app.tag': 'Creative agents on your own server',
   'app.skip': 'Skip to the workspace',
@@ -63,6 +64,9 @@ const en = {
   'action.approve': 'Approve',
   'action.reject': 'Reject',
   'action.modify': 'Edit',
+  'option.approve': 'Continue',
+  'option.reject': 'Regenerate',
+  'option.modify': 'Edit',
   'action.send': 'Send',
   'action.answer': 'Send the answer',
   'action.skip': 'Skip, go on as it is',
@@ -236,8 +240,8 @@ const en = {
   'err.network.next': 'Check the network connection, then try again.',
   'err.lost': 'The connection broke before the server confirmed the request.',
   'err.lost.next': 'Try again; if it was received, it shows up in the list of recent conversations.',
-  'err.no_workflow': 'This server does not offer this studio yet.',
-  'err.no_workflow.next': 'Ask the site’s administrator to update AiVista, or use the other studio.',
+  'err.unknown_workflow': 'This server does not offer this studio yet.',
+  'err.unknown_workflow.next': 'Ask the site’s administrator to update AiVista, or use the other studio.',
   'err.bad_request': 'The server did not accept the request.',
   'err.bad_request.next': 'Check what you entered (the server’s words are below) and try again.',
   'err.bad_json': 'The request was garbled on the way.',
@@ -345,6 +349,9 @@ const zh = {
   'action.approve': '通过',
   'action.reject': '驳回',
   'action.modify': '修改',
+  'option.approve': '继续',
+  'option.reject': '重新生成',
+  'option.modify': '修改',
   'action.send': '发送',
   'action.answer': '发送回答',
   'action.skip': '跳过，按现有需求继续',
@@ -518,8 +525,8 @@ const zh = {
   'err.network.next': '请检查网络连接后重试。',
   'err.lost': '在服务器确认请求之前连接就断开了。',
   'err.lost.next': '请重试；如果请求已送达，它会出现在最近会话列表里。',
-  'err.no_workflow': '这个服务器暂时还不提供这个工作室。',
-  'err.no_workflow.next': '请联系网站管理员更新 AiVista，或先使用另一个工作室。',
+  'err.unknown_workflow': '这个服务器暂时还不提供这个工作室。',
+  'err.unknown_workflow.next': '请联系网站管理员更新 AiVista，或先使用另一个工作室。',
   'err.bad_request': '服务器没有接受这个请求。',
   'err.bad_request.next': '请检查输入的内容（服务器的说明见下方）后重试。',
   'err.bad_json': '请求在传输中损坏了。',
@@ -630,17 +637,6 @@ export function setLang(l) {
 
 export function onLang(fn) {
   listeners.add(fn);
-}
-
-// "中文 · English" from the server: the half in the page's language.
-export function localText(s) {
-  if (typeof s !== 'string') return s == null ? '' : String(s);
-  const parts = s.split(' · ');
-  if (parts.length !== 2) return s;
-  const cjk = (x) => /[\u3400-\u9fff]/.test(x);
-  if (cjk(parts[0]) === cjk(parts[1])) return s;
-  const [zhPart, enPart] = cjk(parts[0]) ? parts : [parts[1], parts[0]];
-  return lang === 'zh' ? zhPart : enPart;
 }
 
 // A node or agent name in the page's language ("writer_agent" → Writer).

@@ -3,7 +3,7 @@
 // message, tool calls and their results, decisions. Events of a type it
 // does not know are listed plainly, with their data as JSON text.
 import { h, pretty } from './dom.js';
-import { tx, setT, localText, nodeName } from './i18n.js';
+import { tx, setT, nodeName } from './i18n.js';
 
 const QUIET = new Set(['state_update', 'thread_start', 'agent_start', 'agent_end', 'workflow_yield',
   'workflow_paused', 'workflow_complete', 'ask_user', 'image_progress', 'gen_ui_component',
@@ -24,7 +24,7 @@ export class Timeline {
     return null;
   }
 
-  open(name, content) {
+  open(name) {
     const runs = this.groups.filter((g) => g.name === name).length;
     const badge = h('span', { class: 'badge' });
     const title = nodeName('span', name);
@@ -33,9 +33,6 @@ export class Timeline {
       runs ? h('span', { class: 'muted' }, ` ×${runs + 1}`) : null, badge);
     const list = h('ul', { class: 'node-log' });
     const li = h('li', { class: 'node', dataset: { node: name, state: 'running' } }, head);
-    // The engine's own "开始工作 · started" says nothing the state does not.
-    const intro = localText(content ?? '');
-    if (intro && !/^(开始工作|started)$/i.test(intro.trim())) li.append(h('p', { class: 'node-intro muted' }, intro));
     li.append(list);
     const g = { name, li, list, badge, state: 'running', live: null };
     setT(badge, 'state.running');
@@ -71,7 +68,7 @@ export class Timeline {
     const name = ev.node || ev.agent || null;
     switch (ev.type) {
       case 'agent_start':
-        this.open(name || 'workflow', ev.content);
+        this.open(name || 'workflow');
         return true;
       case 'agent_end': {
         const g = this.group(name);
@@ -82,7 +79,7 @@ export class Timeline {
       }
       case 'thought_log': {
         const g = this.group(name) || this.open(name || 'workflow');
-        const li = this.entry(g, h('span', { class: 'thought' }, localText(ev.message ?? '')));
+        const li = this.entry(g, h('span', { class: 'thought' }, String(ev.message ?? '')));
         li.classList.add('thought-log');
         if (ev.decision) li.append(' ', h('span', { class: 'chip' }, tx(`action.${ev.decision}`)));
         return true;
@@ -105,7 +102,7 @@ export class Timeline {
         const g = this.group(name) || this.group();
         if (!g) return true;
         if (!g.tick) g.tick = this.entry(g, h('span', { class: 'muted tick' }));
-        g.tick.firstChild.textContent = localText(ev.content ?? '');
+        g.tick.firstChild.textContent = String(ev.content ?? '');
         return true;
       }
       case 'tool_call': {
@@ -138,12 +135,12 @@ export class Timeline {
       case 'intent_detected': {
         const conf = typeof ev.confidence === 'number' ? ` (${ev.confidence.toFixed(2)})` : '';
         this.entry(this.group(name), tx('tl.intent_detected'), ' ', h('strong', {}, String(ev.intent ?? '?')), conf,
-          ev.content ? h('span', { class: 'muted' }, ' — ', localText(String(ev.content))) : null);
+          ev.content ? h('span', { class: 'muted' }, ' — ', String(ev.content)) : null);
         return true;
       }
       case 'content_type_detected':
         this.entry(this.group(name), tx('tl.content_type_detected'), ' ', h('strong', {}, String(ev.contentType ?? ev.category ?? '?')),
-          ev.content ? h('span', { class: 'muted' }, ' — ', localText(String(ev.content))) : null);
+          ev.content ? h('span', { class: 'muted' }, ' — ', String(ev.content)) : null);
         return true;
       case 'error': {
         const g = this.group(name);

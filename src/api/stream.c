@@ -67,7 +67,8 @@ enum problem api_stream_post(struct req *r)
 		json_t *list = wf_names();
 		char *names = json_dumps(list, JSON_COMPACT);
 
-		p = req_fail(r, PB_BAD_REQUEST, "workflow must be one of %s", names);
+		p = req_fail(r, wf_name ? PB_UNKNOWN_WORKFLOW : PB_BAD_REQUEST,
+			     "workflow must be one of %s", names);
 		free(names);
 		json_decref(list);
 	} else {

@@ -43,6 +43,7 @@ static const struct problem_def problem_table[PB_COUNT] = {
 	[PB_OVERLOADED] = { 503, "overloaded", "Overloaded, try again", 2 },
 	[PB_INTERNAL] = { 500, "internal", "Internal error", 0,
 		"the request failed inside the server (the worker's log says why)" },
+	[PB_UNKNOWN_WORKFLOW] = { 400, "unknown_workflow", "Unknown workflow" },
 };
 
 int problem_status(enum problem p)

@@ -161,6 +161,10 @@ def test_bad_confirms(t, a):
     for body, status, name in bad_starts:
         r = post_json(a, "/api/agent/stream", body)
         t.is_(r.status, status, "stream, %s: %d" % (name, status))
+    for body, code, name in (({"workflow": "nope", "input": {}}, "unknown_workflow", "unknown workflow"),
+                             ({"input": {}}, "bad_request", "no workflow")):
+        r = post_json(a, "/api/agent/stream", body)
+        t.is_((avtest.problem(r.body) or {}).get("code"), code, "stream, %s: code %s" % (name, code))
     r = post_json(a, "/api/agent/stream", {"threadId": tid, "input": {"topic": "again"}})
     t.is_((r.status, (avtest.problem(r.body) or {}).get("code")), (409, "not_paused"),
           "a new turn on a paused thread: 409, answer the pause first")
