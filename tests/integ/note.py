@@ -276,6 +276,27 @@ def test_rejects(t, a):
     t.is_(types(seen)[-1], "[DONE]", "the rejected thread then completes")
 
 
+def test_off_topic(t, a):
+    """A draft edited off its topic is scored low and sent back to the writer."""
+    st, _, evs, tid = start(a, {"topic": "重庆火锅测评"})
+    q = ask(evs)
+    body = ("考研英语这样复习不慌。\n\n一、单词怎么背\n每天 100 个，早晚各过一遍。\n\n"
+            "二、真题怎么刷\n近十年真题做两遍，错题单独整理。\n\n你准备得怎么样？评论区聊聊～")
+    st, _, evs2 = confirm(a, tid, q, "modify", {"title": "考研英语复习｜三个月上岸",
+                                                "body": body, "tags": ["考研", "英语", "学习"]})
+    seen = evs2 + finish(a, tid, evs2)[len(evs2):]
+    scores = data(seen, "quality_score")
+    t.ok(scores and not scores[0]["passed"] and scores[0]["scores"]["infoDensity"] <= 0.3,
+         "the off-topic draft fails the review (%s)" % (scores[0]["scores"] if scores else None))
+    t.ok(scores and any("偏离主题" in r for r in scores[0]["failReasons"]), "  ... and says it is off the topic")
+    back = [e for e in data(seen, "supervisor_decision") if e.get("decision") == "writer_agent"]
+    t.ok(back, "  ... the work goes back to the writer")
+    final = data(seen, "workflow_complete")
+    t.ok(final and "火锅" in final[-1]["title"] + final[-1]["body"] and "考研" not in final[-1]["body"],
+         "the rewritten note is about the topic: %s" % (final[-1]["title"] if final else None))
+    t.ok(len(scores) >= 2 and scores[-1]["passed"], "  ... and passes the review")
+
+
 def test_clarification(t, a):
     st, _, evs, tid = start(a, {"topic": "写点东西"})
     q = ask(evs)
@@ -367,6 +388,7 @@ def offline_suite(t, d):
     a, b, c = (Direct(w) for w in ws)
     test_sequence(t, a, b, c)
     test_rejects(t, b)
+    test_off_topic(t, a)
     test_clarification(t, c)
     test_agent_clarification(t, a)
     test_router(t, b)
@@ -529,7 +551,7 @@ def test_image_failure(t, cl, fake):
     fake.reviews = []
     fake.fail_left = 1
     calls0 = fake.image_calls
-    st, _, evs, tid = start(cl, {"topic": "春日野餐清单", "layoutPreference": "dense"})
+    st, _, evs, tid = start(cl, {"topic": "杭州春游路线", "layoutPreference": "dense"})
     seen = finish(cl, tid, evs)
     prog = data(durable(seen), "image_progress")
     failed = [p for p in prog if p["status"] == "failed"]

@@ -3,7 +3,8 @@
  * layout (canvas from the reference's shape, image count from the layout
  * preference); image plans bound to paragraphs, in one style, carrying
  * the reference palette, different on a new attempt; the review's
- * dimensions and verdict; the router's proposal; and a rewrite of the
+ * dimensions and verdict, and the drafts it sends back (off the topic,
+ * a section repeated, the feedback contradicted); the router's proposal; and a rewrite of the
  * note that differs from the first draft. */
 #include "config.h"
 #include <stdlib.h>
@@ -206,6 +207,82 @@ static void test_review(void)
 	json_decref(plans);
 }
 
+/* Drafts the gate must tell apart: on the topic, off it, repeating a
+ * section, still naming what the feedback asked to leave out. */
+struct check_case {
+	const char *name, *topic, *title, *body, *tags, *feedback;
+	int approved;
+	const char *dim;        /* the dimension sent low, or NULL */
+	const char *reason;     /* part of a failReason, or NULL */
+};
+
+#define CHECK_BODY "一、出发前准备\\n提前看好天气，门票线上预约，8 点前入园。\\n\\n二、路线怎么排\\n" \
+	"一天两三个点就够，步行 15 分钟。\\n\\n三、拍照与打卡\\n早上光线柔和。\\n\\n你最想先试哪一条？评论区聊聊～"
+
+static const struct check_case check_cases[] = {
+	{ "on topic", "春游攻略", "春游攻略｜新手也能照做", "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY,
+	  "[\"春游\", \"旅行\", \"踏青\"]", "[]", 1, NULL, NULL },
+	{ "off topic", "重庆火锅测评", "春游攻略｜新手也能照做", "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY,
+	  "[\"春游\", \"旅行\", \"踏青\"]", "[]", 0, "infoDensity", "偏离主题" },
+	{ "off topic, English", "sourdough bread at home", "春游攻略｜新手也能照做",
+	  "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY, "[\"春游\", \"旅行\", \"踏青\"]", "[]", 0,
+	  "infoDensity", "偏离主题" },
+	{ "repeated section", "春游攻略", "春游攻略｜新手也能照做", "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY
+	  "\\n\\n二、路线怎么排\\n一天两三个点就够，步行 15 分钟。", "[\"春游\", \"旅行\", \"踏青\"]", "[]", 0,
+	  "readability", "重复" },
+	{ "feedback contradicted", "春游攻略", "春游攻略｜带上狗狗也能照做",
+	  "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY, "[\"春游\", \"旅行\", \"踏青\"]",
+	  "[\"不要提宠物\"]", 0, "infoDensity", "仍提到" },
+	{ "feedback contradicted in a tag", "春游攻略", "春游攻略｜新手也能照做",
+	  "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY, "[\"春游\", \"旅行\", \"猫咪\"]",
+	  "[\"不要提宠物\"]", 0, "infoDensity", "仍提到" },
+	{ "feedback followed", "春游攻略", "春游攻略｜新手也能照做", "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY,
+	  "[\"春游\", \"旅行\", \"踏青\"]", "[\"不要提宠物\"]", 1, NULL, NULL },
+};
+
+static int has_reason(const json_t *j, const char *part)
+{
+	const json_t *r;
+	size_t i;
+
+	json_array_foreach(json_object_get(j, "failReasons"), i, r)
+		if (strstr(json_string_value(r) ?: "", part))
+			return 1;
+	return 0;
+}
+
+static void test_review_checks(void)
+{
+	json_t *plans = plans_for(1, "[]");
+	char *pl = json_dumps(json_object_get(plans, "imagePlans"), JSON_COMPACT);
+
+	for (size_t i = 0; i < sizeof check_cases / sizeof check_cases[0]; i++) {
+		const struct check_case *k = &check_cases[i];
+		char *facts = NULL;
+		json_t *j;
+
+		if (asprintf(&facts, "{\"topic\": \"%s\", \"title\": \"%s\", \"body\": \"%s\", \"tags\": %s, "
+			     "\"feedback\": %s, \"keywords\": [], \"paragraphs\": %s, \"imagePlans\": %s, "
+			     "\"images\": [{\"sequence\": 1, \"status\": \"done\"}, {\"sequence\": 2, \"status\": "
+			     "\"done\"}, {\"sequence\": 3, \"status\": \"done\"}]}", k->topic, k->title, k->body, k->tags,
+			     k->feedback, pars, pl) < 0)
+			break;
+		j = ask("review", facts);
+		ok(j != NULL && json_is_true(json_object_get(j, "approved")) == k->approved,
+		   "review %s: %s (overall %.2f)", k->name, k->approved ? "approved" : "sent back", n(j, "overall"));
+		if (k->dim) {
+			ok(n(json_object_get(j, "scores"), k->dim) <= 0.3, "  ... %s low (%.2f)", k->dim,
+			   n(json_object_get(j, "scores"), k->dim));
+			ok(has_reason(j, k->reason), "  ... a reason names %s", k->reason);
+			is_str(s(j, "targetAgent"), "writer_agent", "  ... back to the writer");
+		}
+		json_decref(j);
+		free(facts);
+	}
+	free(pl);
+	json_decref(plans);
+}
+
 struct route_case {
 	const char *facts, *next;
 };
@@ -251,6 +328,7 @@ int main(void)
 	test_layout();
 	test_plans();
 	test_review();
+	test_review_checks();
 	test_route();
 	test_rewrite();
 	return tap_done();
