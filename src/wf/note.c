@@ -274,7 +274,8 @@ enum node_rc note_abort(struct step_ctx *c, const char *code, const char *reason
 	json_object_set_new(ev, "reason", json_string(reason));
 	json_object_set_new(ev, "source", json_string("rules"));
 	step_emit(c, ev);
-	return step_fail(c, code, "%s", reason);
+	step_fail(c, code, "%s", reason);
+	return NODE_ABORT;
 }
 
 /* ---- input ---- */

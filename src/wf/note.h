@@ -117,7 +117,8 @@ const char *note_feedback(const struct step_ctx *c);
 /* The decision's action when c->resume is an answer of kind, else NULL. */
 const char *note_decision(const struct step_ctx *c, const char *kind);
 /* Stops the run for good: the creative is aborted with reason, lastError
- * is set, and the engine reports code (an error event). */
+ * is set, and the engine reports code (an error event) and marks the
+ * thread aborted (NODE_ABORT). */
 enum node_rc note_abort(struct step_ctx *c, const char *code, const char *reason);
 
 /* ---- note_llm.c ---- */

@@ -6,7 +6,7 @@
  * is complete; otherwise the work goes back to the stage owning the
  * weakest dimension, also when the review "passes in words" (approved)
  * but the scores do not, while iterationCount < maxIterations; past that
- * the run stops with an error and the creative is aborted. */
+ * the run stops: the thread and the creative are aborted. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,13 +5,15 @@ With the offline provider, on three worker processes sharing one store
 started on one worker, approved after the writer on another, the image
 plans modified on a third, completed; the stored creative matches what
 workflow_complete carried; every §6 event type with §6.1's field names;
-reject at each pause draws a different draft; a vague request (写点东西)
+reject at each pause draws a different draft, a fourth reject aborts
+the thread and its creative; a draft edited off its topic fails the
+review and goes back to the writer; a vague request (写点东西)
 asks a clarification once, a specific answer goes on; an agent asks who
 the note is for; the optional router reruns the research once. Through a
 real lighttpd with three workers: the same sequence. Against a fake
 OpenAI-compatible server: the quality loop sent back by a low score, a
 review that passes in words but not in scores, maxIterations reached
-(the run stops, the creative is aborted), an image task that fails
+(the run stops, the thread and the creative are aborted), an image task that fails
 (errorMessage set, the review still runs), a writer whose model fails
 (the fallback rerun on the rules), and a client that disconnects after
 the writer starts and reconnects with Last-Event-ID (nothing lost or
@@ -297,6 +299,24 @@ def test_off_topic(t, a):
     t.ok(len(scores) >= 2 and scores[-1]["passed"], "  ... and passes the review")
 
 
+def test_reject_limit(t, a):
+    """A fourth reject stops the run: the creative and the thread are aborted."""
+    st, _, evs, tid = start(a, {"topic": "新手养猫清单"})
+    seen = list(evs)
+    for _ in range(4):
+        q = ask(evs)
+        if q is None:
+            break
+        st, _, evs = confirm(a, tid, q, "reject", {"feedback": "再换一种写法"})
+        seen += evs
+    err = data(seen, "error")
+    t.ok(err and err[-1]["code"] == "regeneration_limit", "a fourth reject: an error event (regeneration_limit)")
+    t.is_(types(seen)[-1], "[DONE]", "  ... the stream ends with [DONE]")
+    th = state_of(a, tid)
+    t.is_((th.get("status"), th["state"]["creative"]["status"], th["state"]["creative"].get("abortReason")),
+          ("aborted", "aborted", "regeneration_limit"), "  ... the thread and its creative are aborted")
+
+
 def test_clarification(t, a):
     st, _, evs, tid = start(a, {"topic": "写点东西"})
     q = ask(evs)
@@ -389,6 +409,7 @@ def offline_suite(t, d):
     test_sequence(t, a, b, c)
     test_rejects(t, b)
     test_off_topic(t, a)
+    test_reject_limit(t, c)
     test_clarification(t, c)
     test_agent_clarification(t, a)
     test_router(t, b)
@@ -542,7 +563,7 @@ def test_max_iterations(t, cl, fake):
     t.ok(err and err[-1]["code"] == "max_iterations", "an error event with code max_iterations")
     t.is_(types(seen)[-1], "[DONE]", "the stream ends with [DONE]")
     th = state_of(cl, tid)
-    t.is_(th["status"], "error", "the thread is in error")
+    t.is_(th["status"], "aborted", "the thread is aborted, not in error")
     t.is_((th["state"]["creative"]["status"], th["state"]["creative"].get("abortReason")),
           ("aborted", "max_iterations"), "the creative is aborted (max_iterations)")
 
