@@ -99,6 +99,9 @@ json_int_t note_int(const json_t *state, const char *key);
 void note_set_flag(json_t *state, const char *flag, int on);
 /* Appends a message to state.messages (at most 50 kept). */
 void note_push_message(json_t *state, const char *role, const char *content);
+/* What the person said after the request (a reject's feedback, an
+ * answer), oldest first: the user's messages but the first. New reference. */
+json_t *note_user_replies(const json_t *state);
 /* The paragraphs of a body: blank-line separated, each {id, index, text,
  * heading} (heading: a short first line above more text). New reference. */
 json_t *note_paragraphs(const char *body);

@@ -45,7 +45,8 @@ static const struct note_prompt note_prompts[] = {
 	  "\"titleText\", \"bodyText\", \"placement\": \"top|center|bottom\"}]}" },
 	{ "image_plans", 0.6,
 	  "你是小红书配图规划师。为 layoutSpec 的每张图写一条图片生成提示词，绑定到它服务的段落，整组图风格与配色统一；"
-	  "feedback 是用户对上一版的意见，attempt 大于 1 时换一种风格。只返回 JSON：{\"imagePlans\": [{\"sequence\", "
+	  "feedback 是用户对上一版的意见，attempt 大于 1 时换一种风格；feedback 或 replies（用户之前说过的话）点名的风格"
+	  "（如“换成水彩风”）替换整组图的风格。只返回 JSON：{\"imagePlans\": [{\"sequence\", "
 	  "\"role\", \"paragraphId\", \"paragraphIndex\", \"description\", \"prompt\"}], \"paragraphImageBindings\": "
 	  "[{\"paragraphId\", \"paragraphIndex\", \"imageSeq\"}]}" },
 	{ "review", 0.2,

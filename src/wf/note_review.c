@@ -20,20 +20,6 @@ static const char *const note_dim_names[] = {
 };
 #define NOTE_NDIMS (sizeof note_dim_names / sizeof note_dim_names[0])
 
-/* What the person asked after the request (a reject's feedback, an
- * answer): the user's messages but the first. */
-static json_t *note_review_feedback(const json_t *st)
-{
-	json_t *out = json_array();
-	const json_t *m;
-	size_t i, users = 0;
-
-	json_array_foreach(json_object_get(st, "messages"), i, m)
-		if (strcmp(json_string_value(json_object_get(m, "role")) ?: "", "user") == 0 && users++ > 0)
-			json_array_append(out, json_object_get(m, "content"));
-	return out;
-}
-
 static json_t *note_review_facts(const json_t *st)
 {
 	const json_t *content = json_object_get(st, "generatedContent"), *im;
@@ -52,7 +38,7 @@ static json_t *note_review_facts(const json_t *st)
 		"evidenceTags", json_object_get(json_object_get(st, "evidencePack"), "tags") ?: json_null(),
 		"palette", json_object_get(json_object_get(an, "styleTokens"), "colorPalette") ?: json_null(),
 		"hasReference", json_array_size(json_object_get(st, "referenceInputs")) > 0,
-		"topic", note_str(st, "topic") ?: "", "feedback", note_review_feedback(st));
+		"topic", note_str(st, "topic") ?: "", "feedback", note_user_replies(st));
 }
 
 /* A score in [0, 1]: models also answer on 0-10 and 0-100 scales. */

@@ -274,7 +274,15 @@ def test_rejects(t, a):
          "the new plans differ from the rejected ones")
     t.ok(q4 and q4["context"]["kind"] == "image_plans" and q4["interruptId"] != q3["interruptId"],
          "and pauses again for the plans")
-    seen = finish(a, tid, evs4)
+    st, _, evs5 = confirm(a, tid, q4, "reject", {"feedback": "换成水彩风"})
+    plans3 = data(evs5, "alignment_map_ready")[-1]["imagePlans"] if data(evs5, "alignment_map_ready") else []
+    t.ok(plans3 and all("水彩" in p["prompt"] and "换成" not in p["prompt"] for p in plans3)
+         and not any("水彩" in p["prompt"] for p in plans2),
+         "reject with 换成水彩风: every plan is now in watercolour (%s)" % (plans3[0]["prompt"] if plans3 else None))
+    seen = finish(a, tid, evs5)
+    images = data(seen, "image_progress")
+    t.ok(images and all(i["status"] == "done" for i in images if i.get("status") in ("done", "failed")),
+         "  ... and the watercolour plans are drawn")
     t.is_(types(seen)[-1], "[DONE]", "the rejected thread then completes")
 
 

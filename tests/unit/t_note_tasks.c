@@ -2,7 +2,8 @@
  * how clear a request is and what to ask (never a key asked before); the
  * layout (canvas from the reference's shape, image count from the layout
  * preference); image plans bound to paragraphs, in one style, carrying
- * the reference palette, different on a new attempt; the review's
+ * the reference palette, different on a new attempt, in the style the
+ * person asked for (换成水彩风, use a watercolor style); the review's
  * dimensions and verdict, and the drafts it sends back (off the topic,
  * a section repeated, the feedback contradicted); the router's proposal; and a rewrite of the
  * note that differs from the first draft. */
@@ -127,7 +128,8 @@ static void test_layout(void)
 	}
 }
 
-static json_t *plans_for(int attempt, const char *palette)
+/* Image plans for the 春游 paragraphs; more: further facts ("" or ", ..."). */
+static json_t *plans_with(int attempt, const char *palette, const char *more)
 {
 	char *facts = NULL, *specs;
 	json_t *lay, *j = NULL;
@@ -138,13 +140,61 @@ static json_t *plans_for(int attempt, const char *palette)
 	free(facts);
 	specs = json_dumps(json_object_get(lay, "layoutSpec"), JSON_COMPACT);
 	if (asprintf(&facts, "{\"title\": \"春游攻略\", \"topic\": \"春游攻略\", \"paragraphs\": %s, "
-		     "\"layoutSpec\": %s, \"attempt\": %d, \"palette\": %s}", pars, specs, attempt,
-		     palette) >= 0)
+		     "\"layoutSpec\": %s, \"attempt\": %d, \"palette\": %s%s}", pars, specs, attempt,
+		     palette, more) >= 0)
 		j = ask("image_plans", facts);
 	free(facts);
 	free(specs);
 	json_decref(lay);
 	return j;
+}
+
+static json_t *plans_for(int attempt, const char *palette)
+{
+	return plans_with(attempt, palette, "");
+}
+
+/* A style the person asks for replaces the set's style. */
+struct style_case {
+	const char *more;
+	const char *style;      /* in every prompt; NULL: the set's own style (any) */
+	const char *absent;     /* in no prompt, or NULL */
+};
+
+static const struct style_case style_cases[] = {
+	{ ", \"feedback\": \"换成水彩风\"", "手绘水彩风格", "换成" },
+	{ ", \"feedback\": \"改成油画风格\"", "油画风格", "改成" },
+	{ ", \"feedback\": \"use a watercolor style\"", "手绘水彩风格", "use a" },
+	{ ", \"feedback\": \"Switch to Watercolour, please\"", "手绘水彩风格", "Switch" },
+	{ ", \"attempt\": 3, \"feedback\": \"换成水彩风\"", "手绘水彩风格", NULL },
+	{ ", \"feedback\": \"再换一版\", \"replies\": [\"改成油画风格\", \"再换一版\"]", "油画风格", NULL },
+	{ ", \"feedback\": \"改成水墨\", \"replies\": [\"改成油画风格\", \"改成水墨\"]", "水墨风格", "油画" },
+	{ ", \"feedback\": \"不要水彩\"", NULL, "水彩" },
+	{ ", \"attempt\": 2, \"feedback\": \"不要水彩风\"", NULL, "水彩" },
+	{ ", \"attempt\": 3, \"feedback\": \"不要水彩风\"", NULL, "水彩" },
+	{ ", \"attempt\": 4, \"feedback\": \"不要水彩风\"", NULL, "水彩" },
+	{ ", \"attempt\": 5, \"feedback\": \"不要水彩风\"", NULL, "水彩" },
+	{ ", \"attempt\": 6, \"feedback\": \"no watercolor\"", NULL, "水彩" },
+};
+
+static void test_plan_styles(void)
+{
+	for (size_t i = 0; i < sizeof style_cases / sizeof style_cases[0]; i++) {
+		const struct style_case *k = &style_cases[i];
+		json_t *j = plans_with(1, "[]", k->more), *p;
+		size_t n, with = 0, without = 0, all = json_array_size(json_object_get(j, "imagePlans"));
+		const char *own = s(j, "style") ?: "?";
+
+		json_array_foreach(json_object_get(j, "imagePlans"), n, p) {
+			with += strstr(s(p, "prompt"), k->style ? k->style : own) != NULL;
+			without += k->absent == NULL || strstr(s(p, "prompt"), k->absent) == NULL;
+		}
+		ok(all > 0 && with == all, "plans%s: every prompt in %s", k->more, k->style ? k->style : own);
+		ok(all > 0 && without == all, "  ... none has %s", k->absent ? k->absent : "(nothing to check)");
+		if (k->style)
+			ok(strstr(s(j, "style") ?: "", k->style) != NULL, "  ... the set's style is %s", s(j, "style"));
+		json_decref(j);
+	}
 }
 
 static void test_plans(void)
@@ -327,6 +377,7 @@ int main(void)
 	test_clarity();
 	test_layout();
 	test_plans();
+	test_plan_styles();
 	test_review();
 	test_review_checks();
 	test_route();
