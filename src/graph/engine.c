@@ -137,11 +137,12 @@ static void run_outcome(struct run *run, struct commit *c, struct step_ctx *ctx,
 			  ctx->next ? ctx->next : "(none)");
 		/* fall through */
 	case NODE_ERROR:
+	case NODE_ABORT:
 		ev = run_event(run, "error", ctx->node);
 		json_object_set_new(ev, "code", json_string(ctx->err_code[0] ? ctx->err_code : "node_failed"));
 		json_object_set_new(ev, "message", json_string(ctx->err_msg));
 		json_array_append_new(c->events, ev);
-		json_object_set_new(c->changes, "status", json_string("error"));
+		json_object_set_new(c->changes, "status", json_string(rc == NODE_ABORT ? "aborted" : "error"));
 		json_object_set_new(c->changes, "next", json_null());
 		break;
 	case NODE_INTERRUPT:

@@ -16,6 +16,9 @@ enum node_rc {
 	NODE_INTERRUPT,  /* ask the human: step_ctx.interrupt; the thread pauses */
 	NODE_END,        /* the workflow is complete */
 	NODE_ERROR,      /* failed: step_ctx.err_code / err_msg */
+	NODE_ABORT,      /* the workflow gave up short of its goal (its own
+			  * decision, not a failure): err_code / err_msg as for
+			  * NODE_ERROR; the thread's status is aborted */
 };
 
 struct step_ctx {

@@ -570,15 +570,16 @@ static int offline_starts_any(const char *s, const char *const *words, size_t n)
 
 /* The words after "不要提", "别写", "don't mention"… up to punctuation;
  * a word of a kind of topic (宠物) brings that kind's words (猫, 狗…). */
-static void offline_feedback_bans(struct offline_note *n)
+json_t *offline_feedback_banned(const char *feedback)
 {
 	static const char *const asks[] = { "不要提到", "不要提", "别提", "不要写", "别写", "不要出现",
 		"去掉", "删掉", "不提", "don't mention ", "do not mention ", "without ", "no " };
 	static const char stops[] = ",.;!? \n";   /* bytes: ASCII only */
 	static const char *const wide[] = { "，", "。", "、", "；", "！", "？", "和" };
+	json_t *banned = json_array();
 
 	for (size_t i = 0; i < OFFLINE_N(asks); i++) {
-		const char *p = n->feedback;
+		const char *p = feedback;
 
 		while ((p = strstr(p, asks[i])) != NULL) {
 			size_t len = 0;
@@ -590,19 +591,20 @@ static void offline_feedback_bans(struct offline_note *n)
 			if (len == 0)
 				continue;
 			w = xstrndup(p, len);
-			offline_add_unique(n->banned, w);
+			offline_add_unique(banned, w);
 			for (size_t c = 0; c + 1 < OFFLINE_N(offline_cats); c++)
 				if (strcmp(offline_cats[c].tag, w) == 0 || words_match_any(w, offline_cats[c].keys)) {
 					char *keys = xstrdup(offline_cats[c].keys), *save = NULL;
 
 					for (char *k = strtok_r(keys, "|", &save); k; k = strtok_r(NULL, "|", &save))
-						offline_add_unique(n->banned, k);
-					offline_add_unique(n->banned, offline_cats[c].tag);
+						offline_add_unique(banned, k);
+					offline_add_unique(banned, offline_cats[c].tag);
 					free(keys);
 				}
 			free(w);
 		}
 	}
+	return banned;
 }
 
 /* What of the feedback was applied and what the rules cannot apply. */
@@ -641,8 +643,7 @@ json_t *offline_task_note(const json_t *facts, const char *text, char *err, size
 	n.brief = json_object_get(facts, "brief");
 	n.evidence = json_object_get(facts, "evidence");
 	n.feedback = offline_feedback(facts);
-	n.banned = json_array();
-	offline_feedback_bans(&n);
+	n.banned = offline_feedback_banned(n.feedback);
 	n.cat = offline_cat_for(n.topic);
 	for (size_t i = 0; !n.zh && n.en == NULL && i < OFFLINE_N(offline_en_cats); i++)
 		if (words_match_any(n.topic, offline_en_cats[i].keys))

@@ -27,5 +27,8 @@ json_t *offline_topic_words(const char *text);
 /* The same words as strings: those naming the subject, or all with
  * with_weak. New reference. */
 json_t *offline_topic_subject(const char *text, int with_weak);
+/* offline_note.c: the words a feedback asks to leave out ("不要提宠物":
+ * 宠物 and the kind's words 猫, 狗…), each once. New reference. */
+json_t *offline_feedback_banned(const char *feedback);
 
 #endif

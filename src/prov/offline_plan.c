@@ -6,10 +6,13 @@
  * text goes over it. The image plans write one prompt per image from its
  * paragraph's own words, one style for the whole set (so the set looks
  * like one note), a composition per image and the reference palette by
- * colour names; a new attempt turns the style and the compositions. */
+ * colour names; a new attempt turns the style and the compositions. A
+ * style the person asked for (换成水彩风, use a watercolor style; in the
+ * feedback or an earlier reply) replaces the set's style. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include "prov/offline.h"
 #include "prov/offline_note.h"
@@ -211,6 +214,94 @@ static const char *const offline_styles[] = {
 	"清新日系摄影风格，自然光", "明亮杂志风插画，干净线条", "温暖胶片质感，柔和颗粒",
 	"简约扁平插画，大色块", "治愈系手绘水彩，留白",
 };
+/* Styles a person may ask for, by the words that name them. */
+static const struct { const char *words, *style; } offline_asked_styles[] = {
+	{ "水彩|watercolor|watercolour", "手绘水彩风格，柔和晕染，留白" },
+	{ "油画|oil painting|oil-painting", "油画风格，厚涂笔触，浓郁色彩" },
+	{ "水墨|国画|ink painting", "中国水墨风格，淡墨晕染，大片留白" },
+	{ "胶片|film", "温暖胶片质感，柔和颗粒" },
+	{ "扁平|flat", "简约扁平插画，大色块" },
+	{ "日系|japanese", "清新日系摄影风格，自然光" },
+	{ "像素|pixel", "像素艺术风格，复古配色" },
+	{ "赛博朋克|cyberpunk", "赛博朋克风格，霓虹灯光" },
+	{ "3D|C4D", "3D 卡通渲染，柔和光影" },
+	{ "插画|illustration", "明亮杂志风插画，干净线条" },
+	{ "写实|摄影|photo|realistic", "写实摄影风格，自然光" },
+};
+
+/* Whether text names w right after a refusal (不要水彩, no watercolor). */
+static int offline_refused(const char *text, const char *w)
+{
+	static const char *const nos[] = { "不要", "别", "不用", "不想", "不喜欢", "去掉", "no ", "not ",
+					   "don't ", "without " };
+	const char *at = strcasestr(text, w);
+
+	for (size_t i = 0; at && i < OFFLINE_N(nos); i++) {
+		const char *p = strstr(text, nos[i]);
+
+		while (p && p < at) {
+			if (at - p <= (ptrdiff_t)strlen(nos[i]) + 6)
+				return 1;
+			p = strstr(p + 1, nos[i]);
+		}
+	}
+	return 0;
+}
+
+/* The index of the style text asks for (换成水彩风, use a watercolor
+ * style) or refuses (不要水彩, with *refused set), or -1. */
+static int offline_style_named(const char *text, int *refused)
+{
+	for (size_t i = 0; text && *text && i < OFFLINE_N(offline_asked_styles); i++) {
+		char *words = xstrdup(offline_asked_styles[i].words), *save = NULL;
+
+		for (char *w = strtok_r(words, "|", &save); w; w = strtok_r(NULL, "|", &save))
+			if (offline_has(text, w)) {
+				*refused = offline_refused(text, w);
+				free(words);
+				return (int)i;
+			}
+		free(words);
+	}
+	return -1;
+}
+
+/* The style text asks for, or NULL (none, or one it refuses). */
+static const char *offline_style_in(const char *text)
+{
+	int no = 0, i = offline_style_named(text, &no);
+
+	return i >= 0 && !no ? offline_asked_styles[i].style : NULL;
+}
+
+/* Whether style is one the feedback refuses (不要水彩 and a watercolour). */
+static int offline_style_clash(const char *feedback, const char *style)
+{
+	int no = 0, i = offline_style_named(feedback, &no);
+	char *words;
+	int clash = 0;
+
+	if (i < 0 || !no)
+		return 0;
+	words = xstrdup(offline_asked_styles[i].words);
+	for (char *save = NULL, *w = strtok_r(words, "|", &save); w; w = strtok_r(NULL, "|", &save))
+		clash |= offline_has(style, w);
+	free(words);
+	return clash;
+}
+
+/* The style the person asked for: in this feedback, else the latest of
+ * their earlier replies; NULL when none did. */
+static const char *offline_asked_style(const json_t *facts)
+{
+	const json_t *replies = json_object_get(facts, "replies");
+	const char *s = offline_style_in(offline_str(facts, "feedback"));
+
+	for (size_t i = json_array_size(replies); s == NULL && i > 0; i--)
+		s = offline_style_in(json_string_value(json_array_get(replies, i - 1)));
+	return s;
+}
+
 static const char *const offline_compositions[] = {
 	"近景特写", "俯拍平铺", "人物背影远景", "居中留白构图", "三分法构图",
 };
@@ -367,6 +458,7 @@ json_t *offline_task_image_plans(const json_t *facts, const char *text, char *er
 	const json_t *specs = json_object_get(facts, "layoutSpec"), *spec;
 	struct offline_plan_ctx x = { .facts = facts, .pars = json_object_get(facts, "paragraphs") };
 	json_int_t attempt = json_integer_value(json_object_get(facts, "attempt"));
+	int no = 0;
 	uint64_t h;
 	size_t i;
 
@@ -377,8 +469,13 @@ json_t *offline_task_image_plans(const json_t *facts, const char *text, char *er
 	}
 	h = offline_hash(x.topic, "image_plans");
 	x.rot = attempt > 1 ? (unsigned)((attempt - 1) % 64) : 0;
-	x.style = offline_styles[(h + x.rot) % OFFLINE_N(offline_styles)];
+	x.style = offline_asked_style(facts);
 	x.feedback = offline_str(facts, "feedback");
+	for (unsigned k = 0; x.style == NULL && k < OFFLINE_N(offline_styles); k++)
+		if (!offline_style_clash(x.feedback, offline_styles[(h + x.rot + k) % OFFLINE_N(offline_styles)]))
+			x.style = offline_styles[(h + x.rot + k) % OFFLINE_N(offline_styles)];
+	if (offline_style_named(x.feedback, &no) >= 0)
+		x.feedback = NULL;   /* applied to the style: its words are not pasted */
 	x.palette = offline_palette_words(json_object_get(facts, "palette"));
 	x.plans = json_array();
 	x.bindings = json_array();

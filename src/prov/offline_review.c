@@ -6,7 +6,10 @@
  * count, a closing that invites replies), text-image alignment (each plan
  * bound to a paragraph whose words its prompt shares), style consistency
  * (the share of prompts with the set's common style phrase) and image
- * completeness (images made of those planned). The router proposes to
+ * completeness (images made of those planned). Text off the topic (none
+ * of the topic's subject words, few of the brief's keywords), a word the
+ * person's feedback asked to leave out, and repeated sections cap the
+ * dimension they spoil, so such a draft fails the gate. The router proposes to
  * rerun the research once, widened, when it found too little; otherwise
  * it agrees with the deterministic target. */
 #include "config.h"
@@ -203,6 +206,112 @@ static double offline_completeness(const json_t *facts)
 	return offline_round2((double)(done > planned ? planned : done) / (double)planned);
 }
 
+static void offline_cap(json_t *scores, const char *dim, double max)
+{
+	if (json_number_value(json_object_get(scores, dim)) > max)
+		json_object_set_new(scores, dim, json_real(offline_round2(max)));
+}
+
+/* The share of the topic's subject words in the title and body, and of
+ * the brief's first keywords: 1 when there are none to look for. */
+static double offline_topic_share(const json_t *facts, const char *title, const char *body)
+{
+	json_t *subject = offline_topic_subject(offline_str(facts, "topic") ?: "", 0), *w;
+	size_t i, seen = 0, all = 0, kseen = 0, kall = 0;
+
+	json_array_foreach(subject, i, w)
+		all++, seen += offline_has(title, json_string_value(w)) ||
+			       offline_has(body, json_string_value(w));
+	json_decref(subject);
+	json_array_foreach(json_object_get(facts, "keywords"), i, w)
+		if (i < 5 && json_is_string(w))
+			kall++, kseen += offline_has(title, json_string_value(w)) ||
+					 offline_has(body, json_string_value(w));
+	if (all && seen == 0)
+		return 0;
+	return 0.7 * (all ? (double)seen / (double)all : 1) + 0.3 * (kall ? (double)kseen / (double)kall : 1);
+}
+
+/* The first word the feedback asked to leave out that the note still has
+ * (title, body or tags), or NULL. New string. */
+static char *offline_contradiction(const json_t *facts, const char *title, const char *body)
+{
+	const json_t *fb = json_object_get(facts, "feedback"), *f, *t;
+	char *found = NULL;
+	size_t i, j, k;
+	json_t *banned, *w;
+
+	json_array_foreach(fb, i, f) {
+		banned = offline_feedback_banned(json_string_value(f) ?: "");
+		json_array_foreach(banned, j, w) {
+			int hit = offline_has(title, json_string_value(w)) || offline_has(body, json_string_value(w));
+
+			json_array_foreach(json_object_get(facts, "tags"), k, t)
+				hit |= offline_has(json_string_value(t), json_string_value(w));
+			if (hit && found == NULL)
+				found = xstrdup(json_string_value(w));
+		}
+		json_decref(banned);
+	}
+	return found;
+}
+
+/* How many lines of the body (headings and paragraphs, six characters or
+ * more) repeat an earlier one. */
+static size_t offline_repeats(const char *body)
+{
+	json_t *seen = json_object();
+	char *copy = xstrdup(body), *save = NULL;
+	size_t n = 0;
+
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		while (*l == ' ' || *l == '\t')
+			l++;
+		if (offline_chars(l) < 6)
+			continue;
+		n += json_object_get(seen, l) != NULL;
+		json_object_set_new(seen, l, json_true());
+	}
+	free(copy);
+	json_decref(seen);
+	return n;
+}
+
+/* What the counts above cannot see: text off the topic, a word the
+ * feedback asked to leave out, repeated sections. Each caps the dimension
+ * it spoils and adds its reason and hint. */
+static void offline_review_checks(const json_t *facts, const char *title, const char *body,
+				  json_t *scores, json_t *reasons, json_t *sugg)
+{
+	double share = offline_topic_share(facts, title, body);
+	char *banned = offline_contradiction(facts, title, body), *r;
+	size_t rep = offline_repeats(body);
+
+	if (share < 0.5) {
+		r = xasprintf("内容偏离主题「%s」（主题词命中 %.2f）", offline_str(facts, "topic") ?: "", share);
+		json_array_append_new(reasons, json_string(r));
+		json_array_append_new(sugg, json_string("围绕主题重写，标题和正文都要写到主题本身"));
+		free(r);
+		offline_cap(scores, "infoDensity", 0.1 + 0.4 * share);
+		offline_cap(scores, "platformFit", 0.4);
+	}
+	if (banned) {
+		r = xasprintf("与修改意见矛盾：仍提到「%s」", banned);
+		json_array_append_new(reasons, json_string(r));
+		json_array_append_new(sugg, json_string("按修改意见删去不要的内容，标签里也不要出现"));
+		free(r);
+		offline_cap(scores, "infoDensity", 0.3);
+	}
+	if (rep) {
+		r = xasprintf("有 %zu 处段落或小标题重复", rep);
+		json_array_append_new(reasons, json_string(r));
+		json_array_append_new(sugg, json_string("删去重复的段落，每节只讲一件事"));
+		free(r);
+		offline_cap(scores, "readability", 0.3);
+	}
+	free(banned);
+}
+
 static const struct { const char *dim, *agent, *reason, *hint; } offline_dims[] = {
 	{ "infoDensity", "writer_agent", "信息密度不够", "补充具体的数字、步骤或亲身细节" },
 	{ "readability", "writer_agent", "可读性差", "缩短长句，每段控制在 150 字以内，加小标题" },
@@ -212,9 +321,8 @@ static const struct { const char *dim, *agent, *reason, *hint; } offline_dims[] 
 	{ "imageCompleteness", "image_agent", "有配图生成失败", "重新生成失败的配图" },
 };
 
-static json_t *offline_review_verdict(json_t *scores)
+static json_t *offline_review_verdict(json_t *scores, json_t *reasons, json_t *sugg)
 {
-	json_t *reasons = json_array(), *sugg = json_array();
 	double sum = 0, low = 2;
 	const char *target = NULL;
 
@@ -243,18 +351,23 @@ static json_t *offline_review_verdict(json_t *scores)
 json_t *offline_task_review(const json_t *facts, const char *text, char *err, size_t errlen)
 {
 	const char *title = offline_str(facts, "title"), *body = offline_str(facts, "body");
+	json_t *scores, *reasons = json_array(), *sugg = json_array();
 
 	if (title == NULL || body == NULL) {
+		json_decref(reasons);
+		json_decref(sugg);
 		snprintf(err, errlen, "the review needs the note's title and body");
 		return NULL;
 	}
-	return offline_review_verdict(json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}",
+	scores = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}",
 		"infoDensity", offline_info_density(facts, body),
 		"readability", offline_readability(facts, body),
 		"platformFit", offline_platform_fit(facts, title, body),
 		"textImageAlignment", offline_alignment(facts),
 		"styleConsistency", offline_consistency(facts),
-		"imageCompleteness", offline_completeness(facts)));
+		"imageCompleteness", offline_completeness(facts));
+	offline_review_checks(facts, title, body, scores, reasons, sugg);
+	return offline_review_verdict(scores, reasons, sugg);
 }
 
 json_t *offline_task_note_route(const json_t *facts, const char *text, char *err, size_t errlen)

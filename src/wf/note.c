@@ -102,6 +102,18 @@ void note_push_message(json_t *state, const char *role, const char *content)
 		json_array_remove(msgs, 0);
 }
 
+json_t *note_user_replies(const json_t *state)
+{
+	json_t *out = json_array();
+	const json_t *m;
+	size_t i, users = 0;
+
+	json_array_foreach(json_object_get(state, "messages"), i, m)
+		if (strcmp(json_string_value(json_object_get(m, "role")) ?: "", "user") == 0 && users++ > 0)
+			json_array_append(out, json_object_get(m, "content"));
+	return out;
+}
+
 /* Characters (code points) of UTF-8 text. */
 static size_t note_chars(const char *s, size_t n)
 {
@@ -274,7 +286,8 @@ enum node_rc note_abort(struct step_ctx *c, const char *code, const char *reason
 	json_object_set_new(ev, "reason", json_string(reason));
 	json_object_set_new(ev, "source", json_string("rules"));
 	step_emit(c, ev);
-	return step_fail(c, code, "%s", reason);
+	step_fail(c, code, "%s", reason);
+	return NODE_ABORT;
 }
 
 /* ---- input ---- */

@@ -99,6 +99,9 @@ json_int_t note_int(const json_t *state, const char *key);
 void note_set_flag(json_t *state, const char *flag, int on);
 /* Appends a message to state.messages (at most 50 kept). */
 void note_push_message(json_t *state, const char *role, const char *content);
+/* What the person said after the request (a reject's feedback, an
+ * answer), oldest first: the user's messages but the first. New reference. */
+json_t *note_user_replies(const json_t *state);
 /* The paragraphs of a body: blank-line separated, each {id, index, text,
  * heading} (heading: a short first line above more text). New reference. */
 json_t *note_paragraphs(const char *body);
@@ -117,7 +120,8 @@ const char *note_feedback(const struct step_ctx *c);
 /* The decision's action when c->resume is an answer of kind, else NULL. */
 const char *note_decision(const struct step_ctx *c, const char *kind);
 /* Stops the run for good: the creative is aborted with reason, lastError
- * is set, and the engine reports code (an error event). */
+ * is set, and the engine reports code (an error event) and marks the
+ * thread aborted (NODE_ABORT). */
 enum node_rc note_abort(struct step_ctx *c, const char *code, const char *reason);
 
 /* ---- note_llm.c ---- */

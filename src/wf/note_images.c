@@ -100,6 +100,7 @@ static json_t *note_plan_facts(const json_t *st, const char *feedback)
 	json_object_set(f, "keywords", json_object_get(json_object_get(st, "creativeBrief"), "keywords"));
 	if (feedback)
 		json_object_set_new(f, "feedback", json_string(feedback));
+	json_object_set_new(f, "replies", note_user_replies(st));
 	return f;
 }
 

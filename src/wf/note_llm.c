@@ -45,13 +45,15 @@ static const struct note_prompt note_prompts[] = {
 	  "\"titleText\", \"bodyText\", \"placement\": \"top|center|bottom\"}]}" },
 	{ "image_plans", 0.6,
 	  "你是小红书配图规划师。为 layoutSpec 的每张图写一条图片生成提示词，绑定到它服务的段落，整组图风格与配色统一；"
-	  "feedback 是用户对上一版的意见，attempt 大于 1 时换一种风格。只返回 JSON：{\"imagePlans\": [{\"sequence\", "
+	  "feedback 是用户对上一版的意见，attempt 大于 1 时换一种风格；feedback 或 replies（用户之前说过的话）点名的风格"
+	  "（如“换成水彩风”）替换整组图的风格。只返回 JSON：{\"imagePlans\": [{\"sequence\", "
 	  "\"role\", \"paragraphId\", \"paragraphIndex\", \"description\", \"prompt\"}], \"paragraphImageBindings\": "
 	  "[{\"paragraphId\", \"paragraphIndex\", \"imageSeq\"}]}" },
 	{ "review", 0.2,
 	  "你是小红书笔记质量审核员。按维度打 0 到 1 的分：infoDensity（信息密度）、readability（可读性）、"
 	  "platformFit（平台契合）、textImageAlignment（图文对应）、styleConsistency（配图风格统一）、"
-	  "imageCompleteness（配图是否齐全）。只返回 JSON：{\"approved\": true/false, \"scores\": {...}, "
+	  "imageCompleteness（配图是否齐全）。偏离 topic、仍写着 feedback 要求删去的内容、段落重复的笔记，"
+	  "infoDensity 或 readability 给 0.3 以下。只返回 JSON：{\"approved\": true/false, \"scores\": {...}, "
 	  "\"overall\": 0 到 1, \"failReasons\": [\"原因\"], \"suggestions\": [\"建议\"], \"feedback\": \"总评\"}" },
 	{ "note_route", 0.1,
 	  "你是多智能体流程的路由助手。target 是按完成标记算出的下一步；你只能选择 target、回到更早的环节，"

@@ -6,7 +6,7 @@
  * is complete; otherwise the work goes back to the stage owning the
  * weakest dimension, also when the review "passes in words" (approved)
  * but the scores do not, while iterationCount < maxIterations; past that
- * the run stops with an error and the creative is aborted. */
+ * the run stops: the thread and the creative are aborted. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,14 +30,15 @@ static json_t *note_review_facts(const json_t *st)
 	json_array_foreach(json_object_get(st, "generatedImages"), i, im)
 		json_array_append_new(images, json_pack("{s:O, s:O}", "sequence",
 			json_object_get(im, "sequence"), "status", json_object_get(im, "status")));
-	return json_pack("{s:O, s:O, s:O, s:O, s:O, s:o, s:O, s:O, s:O, s:b}", "title",
+	return json_pack("{s:O, s:O, s:O, s:O, s:O, s:o, s:O, s:O, s:O, s:b, s:s, s:o}", "title",
 		json_object_get(content, "title"), "body", json_object_get(content, "body"), "tags",
 		json_object_get(content, "tags"), "paragraphs", json_object_get(st, "bodyBlocks"),
 		"imagePlans", json_object_get(st, "imagePlans"), "images", images, "keywords",
 		json_object_get(json_object_get(st, "creativeBrief"), "keywords") ?: json_null(),
 		"evidenceTags", json_object_get(json_object_get(st, "evidencePack"), "tags") ?: json_null(),
 		"palette", json_object_get(json_object_get(an, "styleTokens"), "colorPalette") ?: json_null(),
-		"hasReference", json_array_size(json_object_get(st, "referenceInputs")) > 0);
+		"hasReference", json_array_size(json_object_get(st, "referenceInputs")) > 0,
+		"topic", note_str(st, "topic") ?: "", "feedback", note_user_replies(st));
 }
 
 /* A score in [0, 1]: models also answer on 0-10 and 0-100 scales. */

@@ -5,13 +5,15 @@ With the offline provider, on three worker processes sharing one store
 started on one worker, approved after the writer on another, the image
 plans modified on a third, completed; the stored creative matches what
 workflow_complete carried; every §6 event type with §6.1's field names;
-reject at each pause draws a different draft; a vague request (写点东西)
+reject at each pause draws a different draft, a fourth reject aborts
+the thread and its creative; a draft edited off its topic fails the
+review and goes back to the writer; a vague request (写点东西)
 asks a clarification once, a specific answer goes on; an agent asks who
 the note is for; the optional router reruns the research once. Through a
 real lighttpd with three workers: the same sequence. Against a fake
 OpenAI-compatible server: the quality loop sent back by a low score, a
 review that passes in words but not in scores, maxIterations reached
-(the run stops, the creative is aborted), an image task that fails
+(the run stops, the thread and the creative are aborted), an image task that fails
 (errorMessage set, the review still runs), a writer whose model fails
 (the fallback rerun on the rules), and a client that disconnects after
 the writer starts and reconnects with Last-Event-ID (nothing lost or
@@ -272,8 +274,55 @@ def test_rejects(t, a):
          "the new plans differ from the rejected ones")
     t.ok(q4 and q4["context"]["kind"] == "image_plans" and q4["interruptId"] != q3["interruptId"],
          "and pauses again for the plans")
-    seen = finish(a, tid, evs4)
+    st, _, evs5 = confirm(a, tid, q4, "reject", {"feedback": "换成水彩风"})
+    plans3 = data(evs5, "alignment_map_ready")[-1]["imagePlans"] if data(evs5, "alignment_map_ready") else []
+    t.ok(plans3 and all("水彩" in p["prompt"] and "换成" not in p["prompt"] for p in plans3)
+         and not any("水彩" in p["prompt"] for p in plans2),
+         "reject with 换成水彩风: every plan is now in watercolour (%s)" % (plans3[0]["prompt"] if plans3 else None))
+    seen = finish(a, tid, evs5)
+    images = data(seen, "image_progress")
+    t.ok(images and all(i["status"] == "done" for i in images if i.get("status") in ("done", "failed")),
+         "  ... and the watercolour plans are drawn")
     t.is_(types(seen)[-1], "[DONE]", "the rejected thread then completes")
+
+
+def test_off_topic(t, a):
+    """A draft edited off its topic is scored low and sent back to the writer."""
+    st, _, evs, tid = start(a, {"topic": "重庆火锅测评"})
+    q = ask(evs)
+    body = ("考研英语这样复习不慌。\n\n一、单词怎么背\n每天 100 个，早晚各过一遍。\n\n"
+            "二、真题怎么刷\n近十年真题做两遍，错题单独整理。\n\n你准备得怎么样？评论区聊聊～")
+    st, _, evs2 = confirm(a, tid, q, "modify", {"title": "考研英语复习｜三个月上岸",
+                                                "body": body, "tags": ["考研", "英语", "学习"]})
+    seen = evs2 + finish(a, tid, evs2)[len(evs2):]
+    scores = data(seen, "quality_score")
+    t.ok(scores and not scores[0]["passed"] and scores[0]["scores"]["infoDensity"] <= 0.3,
+         "the off-topic draft fails the review (%s)" % (scores[0]["scores"] if scores else None))
+    t.ok(scores and any("偏离主题" in r for r in scores[0]["failReasons"]), "  ... and says it is off the topic")
+    back = [e for e in data(seen, "supervisor_decision") if e.get("decision") == "writer_agent"]
+    t.ok(back, "  ... the work goes back to the writer")
+    final = data(seen, "workflow_complete")
+    t.ok(final and "火锅" in final[-1]["title"] + final[-1]["body"] and "考研" not in final[-1]["body"],
+         "the rewritten note is about the topic: %s" % (final[-1]["title"] if final else None))
+    t.ok(len(scores) >= 2 and scores[-1]["passed"], "  ... and passes the review")
+
+
+def test_reject_limit(t, a):
+    """A fourth reject stops the run: the creative and the thread are aborted."""
+    st, _, evs, tid = start(a, {"topic": "新手养猫清单"})
+    seen = list(evs)
+    for _ in range(4):
+        q = ask(evs)
+        if q is None:
+            break
+        st, _, evs = confirm(a, tid, q, "reject", {"feedback": "再换一种写法"})
+        seen += evs
+    err = data(seen, "error")
+    t.ok(err and err[-1]["code"] == "regeneration_limit", "a fourth reject: an error event (regeneration_limit)")
+    t.is_(types(seen)[-1], "[DONE]", "  ... the stream ends with [DONE]")
+    th = state_of(a, tid)
+    t.is_((th.get("status"), th["state"]["creative"]["status"], th["state"]["creative"].get("abortReason")),
+          ("aborted", "aborted", "regeneration_limit"), "  ... the thread and its creative are aborted")
 
 
 def test_clarification(t, a):
@@ -367,6 +416,8 @@ def offline_suite(t, d):
     a, b, c = (Direct(w) for w in ws)
     test_sequence(t, a, b, c)
     test_rejects(t, b)
+    test_off_topic(t, a)
+    test_reject_limit(t, c)
     test_clarification(t, c)
     test_agent_clarification(t, a)
     test_router(t, b)
@@ -520,7 +571,7 @@ def test_max_iterations(t, cl, fake):
     t.ok(err and err[-1]["code"] == "max_iterations", "an error event with code max_iterations")
     t.is_(types(seen)[-1], "[DONE]", "the stream ends with [DONE]")
     th = state_of(cl, tid)
-    t.is_(th["status"], "error", "the thread is in error")
+    t.is_(th["status"], "aborted", "the thread is aborted, not in error")
     t.is_((th["state"]["creative"]["status"], th["state"]["creative"].get("abortReason")),
           ("aborted", "max_iterations"), "the creative is aborted (max_iterations)")
 
@@ -529,7 +580,7 @@ def test_image_failure(t, cl, fake):
     fake.reviews = []
     fake.fail_left = 1
     calls0 = fake.image_calls
-    st, _, evs, tid = start(cl, {"topic": "春日野餐清单", "layoutPreference": "dense"})
+    st, _, evs, tid = start(cl, {"topic": "杭州春游路线", "layoutPreference": "dense"})
     seen = finish(cl, tid, evs)
     prog = data(durable(seen), "image_progress")
     failed = [p for p in prog if p["status"] == "failed"]

@@ -7,7 +7,8 @@ topic's own words; every sentence it takes from the notes corpus must
 come from a note about the topic (one that has the topic's key word);
 no word of the topic is split in half in a tag (杭州 never becomes 州…);
 an English topic gets an English note; a topic the corpus does not
-cover says so. Reject feedback that asks to leave something out is
+cover says so; the review finds each first draft on its topic, with no
+section repeated. Reject feedback that asks to leave something out is
 applied to body and tags, not echoed.
 """
 
@@ -179,6 +180,10 @@ def main(t):
     for topic, keys, whole, covered in TOPICS:
         seen = run_note(w, topic)
         check(t, topic, keys, whole, covered, seen, sentences)
+        q = data(seen, "quality_score")
+        t.ok(q and not any(w in r for r in q[0]["failReasons"] for w in ("偏离主题", "仍提到", "重复")),
+             "%s: the review finds the first draft on its topic, no section repeated (%s)"
+             % (topic, q and q[0]["failReasons"]))
         if os.environ.get("NOTE_TOPICS_SHOW"):
             done = data(seen, "workflow_complete") or [{}]
             t.diag("%s\n%s\n%s\n%s" % (topic, done[-1].get("title"), done[-1].get("body"),

@@ -2,8 +2,10 @@
  * how clear a request is and what to ask (never a key asked before); the
  * layout (canvas from the reference's shape, image count from the layout
  * preference); image plans bound to paragraphs, in one style, carrying
- * the reference palette, different on a new attempt; the review's
- * dimensions and verdict; the router's proposal; and a rewrite of the
+ * the reference palette, different on a new attempt, in the style the
+ * person asked for (换成水彩风, use a watercolor style); the review's
+ * dimensions and verdict, and the drafts it sends back (off the topic,
+ * a section repeated, the feedback contradicted); the router's proposal; and a rewrite of the
  * note that differs from the first draft. */
 #include "config.h"
 #include <stdlib.h>
@@ -126,7 +128,8 @@ static void test_layout(void)
 	}
 }
 
-static json_t *plans_for(int attempt, const char *palette)
+/* Image plans for the 春游 paragraphs; more: further facts ("" or ", ..."). */
+static json_t *plans_with(int attempt, const char *palette, const char *more)
 {
 	char *facts = NULL, *specs;
 	json_t *lay, *j = NULL;
@@ -137,13 +140,61 @@ static json_t *plans_for(int attempt, const char *palette)
 	free(facts);
 	specs = json_dumps(json_object_get(lay, "layoutSpec"), JSON_COMPACT);
 	if (asprintf(&facts, "{\"title\": \"春游攻略\", \"topic\": \"春游攻略\", \"paragraphs\": %s, "
-		     "\"layoutSpec\": %s, \"attempt\": %d, \"palette\": %s}", pars, specs, attempt,
-		     palette) >= 0)
+		     "\"layoutSpec\": %s, \"attempt\": %d, \"palette\": %s%s}", pars, specs, attempt,
+		     palette, more) >= 0)
 		j = ask("image_plans", facts);
 	free(facts);
 	free(specs);
 	json_decref(lay);
 	return j;
+}
+
+static json_t *plans_for(int attempt, const char *palette)
+{
+	return plans_with(attempt, palette, "");
+}
+
+/* A style the person asks for replaces the set's style. */
+struct style_case {
+	const char *more;
+	const char *style;      /* in every prompt; NULL: the set's own style (any) */
+	const char *absent;     /* in no prompt, or NULL */
+};
+
+static const struct style_case style_cases[] = {
+	{ ", \"feedback\": \"换成水彩风\"", "手绘水彩风格", "换成" },
+	{ ", \"feedback\": \"改成油画风格\"", "油画风格", "改成" },
+	{ ", \"feedback\": \"use a watercolor style\"", "手绘水彩风格", "use a" },
+	{ ", \"feedback\": \"Switch to Watercolour, please\"", "手绘水彩风格", "Switch" },
+	{ ", \"attempt\": 3, \"feedback\": \"换成水彩风\"", "手绘水彩风格", NULL },
+	{ ", \"feedback\": \"再换一版\", \"replies\": [\"改成油画风格\", \"再换一版\"]", "油画风格", NULL },
+	{ ", \"feedback\": \"改成水墨\", \"replies\": [\"改成油画风格\", \"改成水墨\"]", "水墨风格", "油画" },
+	{ ", \"feedback\": \"不要水彩\"", NULL, "水彩" },
+	{ ", \"attempt\": 2, \"feedback\": \"不要水彩风\"", NULL, "水彩" },
+	{ ", \"attempt\": 3, \"feedback\": \"不要水彩风\"", NULL, "水彩" },
+	{ ", \"attempt\": 4, \"feedback\": \"不要水彩风\"", NULL, "水彩" },
+	{ ", \"attempt\": 5, \"feedback\": \"不要水彩风\"", NULL, "水彩" },
+	{ ", \"attempt\": 6, \"feedback\": \"no watercolor\"", NULL, "水彩" },
+};
+
+static void test_plan_styles(void)
+{
+	for (size_t i = 0; i < sizeof style_cases / sizeof style_cases[0]; i++) {
+		const struct style_case *k = &style_cases[i];
+		json_t *j = plans_with(1, "[]", k->more), *p;
+		size_t n, with = 0, without = 0, all = json_array_size(json_object_get(j, "imagePlans"));
+		const char *own = s(j, "style") ?: "?";
+
+		json_array_foreach(json_object_get(j, "imagePlans"), n, p) {
+			with += strstr(s(p, "prompt"), k->style ? k->style : own) != NULL;
+			without += k->absent == NULL || strstr(s(p, "prompt"), k->absent) == NULL;
+		}
+		ok(all > 0 && with == all, "plans%s: every prompt in %s", k->more, k->style ? k->style : own);
+		ok(all > 0 && without == all, "  ... none has %s", k->absent ? k->absent : "(nothing to check)");
+		if (k->style)
+			ok(strstr(s(j, "style") ?: "", k->style) != NULL, "  ... the set's style is %s", s(j, "style"));
+		json_decref(j);
+	}
 }
 
 static void test_plans(void)
@@ -206,6 +257,82 @@ static void test_review(void)
 	json_decref(plans);
 }
 
+/* Drafts the gate must tell apart: on the topic, off it, repeating a
+ * section, still naming what the feedback asked to leave out. */
+struct check_case {
+	const char *name, *topic, *title, *body, *tags, *feedback;
+	int approved;
+	const char *dim;        /* the dimension sent low, or NULL */
+	const char *reason;     /* part of a failReason, or NULL */
+};
+
+#define CHECK_BODY "一、出发前准备\\n提前看好天气，门票线上预约，8 点前入园。\\n\\n二、路线怎么排\\n" \
+	"一天两三个点就够，步行 15 分钟。\\n\\n三、拍照与打卡\\n早上光线柔和。\\n\\n你最想先试哪一条？评论区聊聊～"
+
+static const struct check_case check_cases[] = {
+	{ "on topic", "春游攻略", "春游攻略｜新手也能照做", "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY,
+	  "[\"春游\", \"旅行\", \"踏青\"]", "[]", 1, NULL, NULL },
+	{ "off topic", "重庆火锅测评", "春游攻略｜新手也能照做", "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY,
+	  "[\"春游\", \"旅行\", \"踏青\"]", "[]", 0, "infoDensity", "偏离主题" },
+	{ "off topic, English", "sourdough bread at home", "春游攻略｜新手也能照做",
+	  "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY, "[\"春游\", \"旅行\", \"踏青\"]", "[]", 0,
+	  "infoDensity", "偏离主题" },
+	{ "repeated section", "春游攻略", "春游攻略｜新手也能照做", "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY
+	  "\\n\\n二、路线怎么排\\n一天两三个点就够，步行 15 分钟。", "[\"春游\", \"旅行\", \"踏青\"]", "[]", 0,
+	  "readability", "重复" },
+	{ "feedback contradicted", "春游攻略", "春游攻略｜带上狗狗也能照做",
+	  "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY, "[\"春游\", \"旅行\", \"踏青\"]",
+	  "[\"不要提宠物\"]", 0, "infoDensity", "仍提到" },
+	{ "feedback contradicted in a tag", "春游攻略", "春游攻略｜新手也能照做",
+	  "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY, "[\"春游\", \"旅行\", \"猫咪\"]",
+	  "[\"不要提宠物\"]", 0, "infoDensity", "仍提到" },
+	{ "feedback followed", "春游攻略", "春游攻略｜新手也能照做", "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY,
+	  "[\"春游\", \"旅行\", \"踏青\"]", "[\"不要提宠物\"]", 1, NULL, NULL },
+};
+
+static int has_reason(const json_t *j, const char *part)
+{
+	const json_t *r;
+	size_t i;
+
+	json_array_foreach(json_object_get(j, "failReasons"), i, r)
+		if (strstr(json_string_value(r) ?: "", part))
+			return 1;
+	return 0;
+}
+
+static void test_review_checks(void)
+{
+	json_t *plans = plans_for(1, "[]");
+	char *pl = json_dumps(json_object_get(plans, "imagePlans"), JSON_COMPACT);
+
+	for (size_t i = 0; i < sizeof check_cases / sizeof check_cases[0]; i++) {
+		const struct check_case *k = &check_cases[i];
+		char *facts = NULL;
+		json_t *j;
+
+		if (asprintf(&facts, "{\"topic\": \"%s\", \"title\": \"%s\", \"body\": \"%s\", \"tags\": %s, "
+			     "\"feedback\": %s, \"keywords\": [], \"paragraphs\": %s, \"imagePlans\": %s, "
+			     "\"images\": [{\"sequence\": 1, \"status\": \"done\"}, {\"sequence\": 2, \"status\": "
+			     "\"done\"}, {\"sequence\": 3, \"status\": \"done\"}]}", k->topic, k->title, k->body, k->tags,
+			     k->feedback, pars, pl) < 0)
+			break;
+		j = ask("review", facts);
+		ok(j != NULL && json_is_true(json_object_get(j, "approved")) == k->approved,
+		   "review %s: %s (overall %.2f)", k->name, k->approved ? "approved" : "sent back", n(j, "overall"));
+		if (k->dim) {
+			ok(n(json_object_get(j, "scores"), k->dim) <= 0.3, "  ... %s low (%.2f)", k->dim,
+			   n(json_object_get(j, "scores"), k->dim));
+			ok(has_reason(j, k->reason), "  ... a reason names %s", k->reason);
+			is_str(s(j, "targetAgent"), "writer_agent", "  ... back to the writer");
+		}
+		json_decref(j);
+		free(facts);
+	}
+	free(pl);
+	json_decref(plans);
+}
+
 struct route_case {
 	const char *facts, *next;
 };
@@ -250,7 +377,9 @@ int main(void)
 	test_clarity();
 	test_layout();
 	test_plans();
+	test_plan_styles();
 	test_review();
+	test_review_checks();
 	test_route();
 	test_rewrite();
 	return tap_done();
