@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "prov/offline.h"
-#include "prov/rules.h"
+#include "text/rules.h"
 #include "util/xmalloc.h"
 #include "util/jnum.h"
 

@@ -16,7 +16,7 @@
 #include "prov/offline.h"
 #include "prov/offline_note.h"
 #include "util/xmalloc.h"
-#include "util/words.h"
+#include "text/words.h"
 
 #define OFFLINE_N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -16,7 +16,7 @@
 #include <sodium.h>
 #include "prov/svg.h"
 #include "util/xmalloc.h"
-#include "util/words.h"
+#include "text/words.h"
 
 struct svg_rng {
 	unsigned char seed[crypto_generichash_BYTES];

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
-#include "prov/rules.h"
+#include "text/rules.h"
 
 struct intent_case {
 	const char *text;

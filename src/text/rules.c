@@ -6,8 +6,8 @@
  * the pattern compiling and matching declared in rules_int.h. */
 #include "config.h"
 #include <string.h>
-#include "prov/rules.h"
-#include "prov/rules_int.h"
+#include "text/rules.h"
+#include "text/rules_int.h"
 
 enum rules_check {
 	RULES_CHECK_NONE,
