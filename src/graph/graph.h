@@ -119,8 +119,6 @@ int step_chat(struct step_ctx *c, const struct chat_call *call, struct prov_answ
 /* Several images at once, with image_progress events. */
 int step_images(struct step_ctx *c, const struct image_call *calls, size_t n,
 		struct prov_answer *out);
-/* True when the text holds Chinese characters: messages follow its language. */
-int step_text_is_zh(const char *text);
 
 /* The registry of workflows (registry.c). */
 void wf_register(const struct workflow *wf);

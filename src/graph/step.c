@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "graph/run.h"
-#include "prov/imgin.h"
+#include "media/imgin.h"
 #include "util/clock.h"
 #include "util/log.h"
 

@@ -132,12 +132,3 @@ int step_images(struct step_ctx *c, const struct image_call *calls, size_t n,
 	step_hooks(c, &h);
 	return prov_image_many(step_prov(c), calls, n, &h, out);
 }
-
-int step_text_is_zh(const char *text)
-{
-	/* Any CJK ideograph (U+3400..U+9FFF: lead bytes 0xE3..0xE9). */
-	for (const unsigned char *p = (const unsigned char *)text; p && *p; p++)
-		if (*p >= 0xe3 && *p <= 0xe9 && (p[1] & 0xc0) == 0x80)
-			return 1;
-	return 0;
-}

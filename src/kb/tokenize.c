@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kb/kb.h"
+#include "text/script.h"
 
 #define KB_WORD_MAX 40       /* longer "words" are noise (hashes, base64): dropped */
-#define KB_CP_BAD 0xffffffffu
 
 /* English words that say nothing about a document: function words and the
  * filler of requests ("in the style of", "please make me"). Sorted. */
@@ -35,52 +35,6 @@ struct kb_tok {
 	size_t prevlen;
 	int run;               /* CJK characters in the current run */
 };
-
-/* Decodes one UTF-8 sequence at p (p < end): its length, with the code
- * point in *cp; or 1 with KB_CP_BAD for a byte that does not start a valid
- * sequence (overlong, surrogate, out of range, truncated). */
-static size_t kb_utf8_next(const unsigned char *p, const unsigned char *end, uint32_t *cp)
-{
-	unsigned c = p[0];
-	size_t n;
-	uint32_t v, min;
-
-	*cp = KB_CP_BAD;
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2, v = c & 0x1f, min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3, v = c & 0x0f, min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4, v = c & 0x07, min = 0x10000;
-	} else {
-		return 1;
-	}
-	if ((size_t)(end - p) < n)
-		return 1;
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 1;
-		v = v << 6 | (p[i] & 0x3f);
-	}
-	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 1;
-	*cp = v;
-	return n;
-}
-
-/* Han (with the iteration mark), kana and Hangul: scripts written without
- * spaces between words. */
-static int kb_is_cjk(uint32_t c)
-{
-	return c == 0x3005 || (c >= 0x3040 && c <= 0x30ff && c != 0x30fb) ||
-	       (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) ||
-	       (c >= 0xac00 && c <= 0xd7af) || (c >= 0xf900 && c <= 0xfaff) ||
-	       (c >= 0x20000 && c <= 0x2fa1f);
-}
 
 /* A letter or digit as lower-case ASCII (full-width forms folded), else 0. */
 static char kb_ascii_alnum(uint32_t c)
@@ -174,8 +128,8 @@ void kb_tokenize(const char *text, size_t len, void (*fn)(void *ctx, const char 
 	end = p + len;
 	while (p < end) {
 		uint32_t cp;
-		size_t n = kb_utf8_next(p, end, &cp);
-		char c = cp == KB_CP_BAD ? 0 : kb_ascii_alnum(cp);
+		size_t n = text_utf8_next(p, end, &cp);
+		char c = cp == TEXT_CP_BAD ? 0 : kb_ascii_alnum(cp);
 
 		if (c) {
 			kb_run_end(&t);
@@ -183,7 +137,7 @@ void kb_tokenize(const char *text, size_t len, void (*fn)(void *ctx, const char 
 				t.word[t.wlen++] = c;
 			else
 				t.wlong = 1;
-		} else if (cp != KB_CP_BAD && kb_is_cjk(cp)) {
+		} else if (cp != TEXT_CP_BAD && text_no_spaces(cp)) {
 			kb_word_end(&t);
 			kb_run_add(&t, p, n);
 		} else {

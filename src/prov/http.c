@@ -11,13 +11,13 @@
 #include <strings.h>
 #include <curl/curl.h>
 #include <sodium.h>
-#include "prov/fetch.h"
+#include "media/fetch.h"
 #include "prov/http.h"
 #include "util/clock.h"
 #include "util/log.h"
 #include "util/scrub.h"
 #include "util/xmalloc.h"
-#include "prov/imgin.h"
+#include "media/imgin.h"
 
 #define HTTP_TICK_MS 200
 #define HTTP_BACKOFF_MS 250          /* first retry wait, doubled for each next one */

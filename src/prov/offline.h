@@ -35,9 +35,6 @@ json_t *offline_task_note(const json_t *facts, const char *text, char *err, size
 /* The string member key of facts, borrowed; NULL when absent, not a
  * string, or empty. */
 const char *offline_str(const json_t *facts, const char *key);
-/* 1 when the text is Chinese (Han characters, or no Latin letters at all
- * with some Han), 0 for English and the rest. */
-int offline_zh(const char *text);
 /* A 64-bit hash of s and a salt (which varies the picks of one task). */
 uint64_t offline_hash(const char *s, const char *salt);
 /* list[(h >> (8 * which)) % n]: a pick that differs per slot. */

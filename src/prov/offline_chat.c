@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "prov/offline.h"
-#include "prov/rules.h"
+#include "text/rules.h"
 #include "util/xmalloc.h"
 #include "util/jnum.h"
+#include "text/script.h"
 
 #define OFFLINE_N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -25,7 +26,7 @@ static const char *offline_route_label(enum rules_route_kind k, int zh)
 json_t *offline_task_route(const json_t *facts, const char *text, char *err, size_t errlen)
 {
 	struct rules_decision d = rules_route(text);
-	int zh = offline_zh(text);
+	int zh = strcmp(text_lang(text), "zh") == 0;
 	double conf = d.m.confidence;
 	struct buf why;
 	json_t *j;
@@ -282,7 +283,7 @@ static void offline_chat_statement(struct offline_chat *c)
 
 json_t *offline_task_chat(const json_t *facts, const char *text, char *err, size_t errlen)
 {
-	struct offline_chat c = { facts, text, offline_zh(text), offline_hash(text, "chat"), 0, NULL,
+	struct offline_chat c = { facts, text, (strcmp(text_lang(text), "zh") == 0), offline_hash(text, "chat"), 0, NULL,
 				  NULL, { 0 } };
 	const json_t *sf = json_object_get(facts, "searchFacts"), *t = json_object_get(facts, "time");
 	json_t *j;
@@ -329,7 +330,7 @@ json_t *offline_task_summarize(const json_t *facts, const char *text, char *err,
 		for (k = 0; k < n; k++)
 			better += score[k] > score[i] || (score[k] == score[i] && k < i);
 		if (better < keep)
-			buf_printf(&b, "%s%s", b.len && !offline_zh(text) ? " " : "", json_string_value(v));
+			buf_printf(&b, "%s%s", b.len && strcmp(text_lang(text), "zh") != 0 ? " " : "", json_string_value(v));
 	}
 	{
 		char *s = offline_truncate(b.data ? b.data : "", 200);

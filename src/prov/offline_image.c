@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "prov/offline.h"
-#include "prov/rules.h"
+#include "text/rules.h"
 #include "util/xmalloc.h"
 #include "util/jnum.h"
+#include "text/script.h"
 
 static const char *offline_style_name(const struct rules_style *st, int zh)
 {
@@ -120,7 +121,7 @@ static const char *offline_intent_words(const char *text, int zh, struct buf *wh
 		return "unknown";
 	}
 	subject = rules_subject(text);
-	concrete = offline_chars(subject) >= (offline_zh(subject) ? 1u : 3u) && offline_chars(text) <= 80;
+	concrete = offline_chars(subject) >= ((strcmp(text_lang(subject), "zh") == 0) ? 1u : 3u) && offline_chars(text) <= 80;
 	free(subject);
 	if (concrete) {
 		*conf = 0.7;
@@ -148,7 +149,7 @@ static void offline_intent_keep(const json_t *facts, char **subject, const char 
 
 json_t *offline_task_intent(const json_t *facts, const char *text, char *err, size_t errlen)
 {
-	int zh = offline_zh(text);
+	int zh = strcmp(text_lang(text), "zh") == 0;
 	struct buf why;
 	double conf;
 	const char *action, *style;
@@ -206,7 +207,7 @@ json_t *offline_task_optimize(const json_t *facts, const char *text, char *err, 
 {
 	const char *given = offline_str(facts, "style");
 	const struct rules_style *st = rules_style(given ? given : text);
-	int zh = offline_zh(text);
+	int zh = strcmp(text_lang(text), "zh") == 0;
 	const char *style = st ? offline_style_name(st, zh) : given;
 	char *subject = offline_subject(text);
 	uint64_t h = offline_hash(text, style ? style : "");
@@ -405,7 +406,7 @@ json_t *offline_task_critique(const json_t *facts, const char *text, char *err, 
 
 	if (prompt == NULL)
 		prompt = text;
-	c.zh = offline_zh(prompt) || offline_zh(offline_str(facts, "subject"));
+	c.zh = (strcmp(text_lang(prompt), "zh") == 0) || (strcmp(text_lang(offline_str(facts, "subject")), "zh") == 0);
 	buf_init(&c.feedback, 4096);
 	offline_crit_words(&c, facts, prompt);
 	offline_crit_retrieved(&c, facts, prompt);

@@ -16,7 +16,8 @@
 #include "prov/offline.h"
 #include "prov/offline_note.h"
 #include "util/xmalloc.h"
-#include "util/words.h"
+#include "text/words.h"
+#include "text/script.h"
 
 #define OFFLINE_N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -639,7 +640,7 @@ json_t *offline_task_note(const json_t *facts, const char *text, char *err, size
 	n.topic = offline_topic(facts, text, err, errlen);
 	if (n.topic == NULL)
 		return NULL;
-	n.zh = offline_zh(n.topic);
+	n.zh = strcmp(text_lang(n.topic), "zh") == 0;
 	n.brief = json_object_get(facts, "brief");
 	n.evidence = json_object_get(facts, "evidence");
 	n.feedback = offline_feedback(facts);
@@ -715,11 +716,12 @@ static size_t offline_subject_chars(const char *text)
 		while ((p = strstr(t, offline_vague[i])) != NULL)
 			memmove(p, p + len, strlen(p + len) + 1);
 	}
-	for (const unsigned char *q = (const unsigned char *)t; *q; q++) {
-		if (*q >= 0xe3 && *q <= 0xe9 && !(*q == 0xe3 && q[1] == 0x80))
-			n++;  /* a CJK character's lead byte, CJK punctuation aside */
-		else if ((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9'))
-			n++;
+	for (const unsigned char *q = (const unsigned char *)t, *end = q + strlen(t); q < end;) {
+		uint32_t c;
+
+		q += text_utf8_next(q, end, &c);
+		if (text_no_spaces(c) || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+			n++;  /* a letter of any script the product reads, punctuation aside */
 	}
 	free(t);
 	return n;

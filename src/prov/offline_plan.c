@@ -16,16 +16,20 @@
 #include <string.h>
 #include "prov/offline.h"
 #include "prov/offline_note.h"
+#include "text/script.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
 
 #define OFFLINE_N(a) (sizeof(a) / sizeof((a)[0]))
 #define OFFLINE_MAX_IMAGES 6
 
-/* A CJK ideograph (three bytes, lead 0xe3..0xe9), CJK punctuation aside. */
-static int offline_han_at(const unsigned char *p)
+/* The length of the Han character at p, or 0 for anything else. */
+static size_t offline_han_len(const unsigned char *p)
 {
-	return p[0] >= 0xe3 && p[0] <= 0xe9 && p[1] && p[2] && !(p[0] == 0xe3 && p[1] == 0x80);
+	uint32_t cp;
+	size_t n = text_utf8_next(p, p + strnlen((const char *)p, 4), &cp);
+
+	return text_is_han(cp) ? n : 0;
 }
 
 size_t offline_overlap(const char *a, const char *b)
@@ -35,19 +39,20 @@ size_t offline_overlap(const char *a, const char *b)
 	size_t n = 0, lim = 4000;
 
 	while (*p && lim-- > 0) {
-		char pair[7];
+		char pair[9];
+		size_t n1 = offline_han_len(p), n2 = n1 ? offline_han_len(p + n1) : 0;
 
-		if (!offline_han_at(p) || !offline_han_at(p + 3)) {
+		if (n2 == 0) {
 			p++;
 			continue;
 		}
-		memcpy(pair, p, 6);
-		pair[6] = '\0';
+		memcpy(pair, p, n1 + n2);
+		pair[n1 + n2] = '\0';
 		if (json_object_get(seen, pair) == NULL && b && strstr(b, pair)) {
 			json_object_set_new(seen, pair, json_true());
 			n++;
 		}
-		p += 3;
+		p += n1;
 	}
 	json_decref(seen);
 	return n;

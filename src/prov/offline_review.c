@@ -19,6 +19,7 @@
 #include "prov/offline.h"
 #include "prov/offline_note.h"
 #include "util/xmalloc.h"
+#include "text/script.h"
 
 #define OFFLINE_N(a) (sizeof(a) / sizeof((a)[0]))
 #define OFFLINE_PASS_OVERALL 0.7
@@ -132,7 +133,7 @@ static int offline_en_overlap(const char *a, const char *b)
 	int hit = 0;
 
 	json_array_foreach(kw, i, w)
-		hit |= !offline_zh(json_string_value(w)) && strlen(json_string_value(w)) >= 4 &&
+		hit |= strcmp(text_lang(json_string_value(w)), "zh") != 0 && strlen(json_string_value(w)) >= 4 &&
 		       offline_has(b, json_string_value(w));
 	json_decref(kw);
 	return hit;

@@ -1,4 +1,4 @@
-/* The text functions of the offline provider: language, hashing for varied
+/* The text functions of the offline provider: hashing for varied
  * but stable wording, UTF-8 safe truncation, sentences and keywords.
  * Keywords are lexical (no segmenter): Chinese runs are cut at function
  * words and at common topic suffixes, English words lose stop words. */
@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <sodium.h>
 #include "prov/offline.h"
+#include "text/script.h"
 #include "util/xmalloc.h"
 
 const char *offline_str(const json_t *facts, const char *key)
@@ -23,47 +24,13 @@ const char *offline_str(const json_t *facts, const char *key)
 static size_t offline_cp(const char *s, uint32_t *cp)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t n = u[0] < 0x80 ? 1 : (u[0] & 0xE0) == 0xC0 ? 2 : (u[0] & 0xF0) == 0xE0 ? 3
-		 : (u[0] & 0xF8) == 0xF0 ? 4 : 1;
-	uint32_t v = n == 1 ? u[0] : n == 2 ? (u[0] & 0x1Fu) : n == 3 ? (u[0] & 0x0Fu) : (u[0] & 0x07u);
 
-	for (size_t i = 1; i < n; i++) {
-		if ((u[i] & 0xC0) != 0x80) {
-			*cp = 0xFFFD;
-			return 1;
-		}
-		v = v << 6 | (u[i] & 0x3F);
-	}
-	*cp = v;
-	return n;
-}
-
-static int offline_is_han(uint32_t c)
-{
-	return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
-	       (c >= 0x20000 && c <= 0x2A6DF) || (c >= 0xF900 && c <= 0xFAFF);
+	return text_utf8_next(u, u + strnlen(s, 4), cp);
 }
 
 static int offline_is_alnum(uint32_t c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-int offline_zh(const char *text)
-{
-	size_t han = 0, latin = 0;
-	uint32_t c;
-
-	for (const char *p = text ? text : ""; *p;) {
-		p += offline_cp(p, &c);
-		if (offline_is_han(c))
-			han++;
-		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
-			latin++;
-	}
-	/* A Chinese sentence with an English word or two is still Chinese;
-	 * with no letters at all, the product's language. */
-	return han * 4 >= latin;
 }
 
 uint64_t offline_hash(const char *s, const char *salt)
@@ -412,8 +379,8 @@ static void offline_kw_scan(struct offline_kw *k, const char *text)
 		const char *start = p;
 
 		n = offline_cp(p, &c);
-		if (offline_is_han(c)) {
-			while (*p && (n = offline_cp(p, &c), offline_is_han(c)))
+		if (text_is_han(c)) {
+			while (*p && (n = offline_cp(p, &c), text_is_han(c)))
 				p += n;
 			offline_kw_han_run(k, start, (size_t)(p - start));
 		} else if (offline_is_alnum(c)) {

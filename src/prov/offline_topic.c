@@ -11,6 +11,7 @@
 #include "prov/offline.h"
 #include "prov/offline_note.h"
 #include "util/xmalloc.h"
+#include "text/script.h"
 
 #define OFFLINE_N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -81,23 +82,17 @@ static const char offline_topic_stop_chars[] =
 
 static size_t offline_topic_cp(const char *s)
 {
-	unsigned char c = (unsigned char)*s;
+	uint32_t cp;
 
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xF0)
-		return 4;
-	if (c >= 0xE0)
-		return 3;
-	return 2;
+	return text_utf8_next((const unsigned char *)s, (const unsigned char *)s + strnlen(s, 4), &cp);
 }
 
 static int offline_topic_han_at(const char *s)
 {
-	unsigned char c = (unsigned char)*s;
+	uint32_t cp;
 
-	/* U+3400..U+9FFF: lead bytes E3 (from U+3400) to E9. */
-	return c >= 0xE3 && c <= 0xE9 && !(c == 0xE3 && (unsigned char)s[1] < 0x90);
+	text_utf8_next((const unsigned char *)s, (const unsigned char *)s + strnlen(s, 4), &cp);
+	return text_is_han(cp);
 }
 
 static int offline_topic_word_char(const char *s)

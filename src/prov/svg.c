@@ -16,7 +16,8 @@
 #include <sodium.h>
 #include "prov/svg.h"
 #include "util/xmalloc.h"
-#include "util/words.h"
+#include "text/script.h"
+#include "text/words.h"
 
 struct svg_rng {
 	unsigned char seed[crypto_generichash_BYTES];
@@ -388,29 +389,10 @@ static void svg_add(struct svg_ctx *c, const char *s, size_t n)
  * overlong or surrogate sequence. */
 static size_t svg_utf8(const unsigned char *s, size_t len, uint32_t *cp)
 {
-	size_t n;
-	uint32_t v, min;
+	uint32_t v;
+	size_t n = text_utf8_next(s, s + len, &v);
 
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if ((s[0] & 0xE0) == 0xC0)
-		n = 2, v = s[0] & 0x1F, min = 0x80;
-	else if ((s[0] & 0xF0) == 0xE0)
-		n = 3, v = s[0] & 0x0F, min = 0x800;
-	else if ((s[0] & 0xF8) == 0xF0)
-		n = 4, v = s[0] & 0x07, min = 0x10000;
-	else
-		return 0;
-	if (n > len)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		v = v << 6 | (s[i] & 0x3F);
-	}
-	if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+	if (v == TEXT_CP_BAD)
 		return 0;
 	*cp = v;
 	return n;

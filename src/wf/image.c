@@ -10,9 +10,10 @@
 #include "app.h"
 #include "conf/conf.h"
 #include "kb/kb.h"
-#include "prov/imgin.h"
+#include "media/imgin.h"
 #include "prov/prov.h"
-#include "prov/rules.h"
+#include "text/rules.h"
+#include "text/script.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "wf/image.h"
@@ -138,7 +139,7 @@ static int image_take_input(struct step_ctx *c, json_t *state, const json_t *inp
 		return -1;
 	}
 	json_object_set_new(state, "userInput", user);
-	json_object_set_new(state, "zh", json_boolean(step_text_is_zh(t) || *t == '\0'));
+	json_object_set_new(state, "zh", json_boolean(strcmp(text_lang(t), "zh") == 0));
 	if (*t)
 		image_push_message(state, "user", t);
 	return 0;

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include "conf/conf.h"
-#include "prov/imgin.h"
+#include "media/imgin.h"
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/pngio.h"

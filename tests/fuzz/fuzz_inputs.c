@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "prov/imgin.h"
+#include "media/imgin.h"
 #include "prov/prov.h"
 #include "prov/sse_delta.h"
 #include "util/buf.h"

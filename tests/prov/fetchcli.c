@@ -7,8 +7,8 @@
 #include <jansson.h>
 #include <sodium.h>
 #include "conf/conf.h"
-#include "prov/fetch.h"
-#include "prov/imgin.h"
+#include "media/fetch.h"
+#include "media/imgin.h"
 
 int main(int argc, char **argv)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include "tap.h"
 #include "conf/conf.h"
-#include "prov/fetch.h"
+#include "media/fetch.h"
 
 struct addr_case {
 	const char *addr;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <sodium.h>
 #include "tap.h"
-#include "prov/imgin.h"
+#include "media/imgin.h"
 
 static const unsigned char png[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13,
 				     'I', 'H', 'D', 'R', 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0 };

@@ -8,7 +8,7 @@
 #include <sodium.h>
 #include "tap.h"
 #include "prov/prov.h"
-#include "prov/rules.h"
+#include "text/rules.h"
 #include "prov/svg.h"
 
 /* One chat call; facts is stolen. The answer must be freed. */

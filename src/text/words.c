@@ -1,7 +1,7 @@
 /* Keyword lists (see words.h). */
 #include "config.h"
 #include <string.h>
-#include "util/words.h"
+#include "text/words.h"
 
 int words_match_any(const char *text, const char *alternatives)
 {

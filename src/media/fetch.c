@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <curl/curl.h>
-#include "prov/fetch.h"
+#include "media/fetch.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
 

@@ -6,8 +6,8 @@
  * the pattern compiling and matching declared in rules_int.h. */
 #include "config.h"
 #include <string.h>
-#include "prov/rules.h"
-#include "prov/rules_int.h"
+#include "text/rules.h"
+#include "text/rules_int.h"
 
 enum rules_check {
 	RULES_CHECK_NONE,
@@ -124,7 +124,6 @@ enum rules_aux {
 	RULES_AUX_ADJUST_LEAD,
 	RULES_AUX_GREETING,
 	RULES_AUX_BLANK,
-	RULES_AUX_HAN,
 	RULES_AUX_REGION_EDIT,
 	RULES_AUX_SMALL_TALK,
 	RULES_AUX_OTHER_TASK,
@@ -146,7 +145,6 @@ static const char *const rules_aux_res[RULES_NAUX] = {
 			       "\\bhey\\b|\\bhiya\\b|\\bhowdy\\b|\\bgood\\s+(?:morning|afternoon|evening)\\b|"
 			       "\\bgreetings\\b)(?:呀|啊|哇|哦|呢|\\s*there)?[\\s\\p{P}\\p{S}]*)+\\z",
 	[RULES_AUX_BLANK] = "^[\\s\\p{P}\\p{S}\\p{M}\\p{Z}\\p{Cf}]*\\z",
-	[RULES_AUX_HAN] = "\\p{Han}",
 	/* A change to one place in the picture: a place pointed at (这里, this
 	 * part) near a verb of change, or repainting by name. */
 	[RULES_AUX_REGION_EDIT] = "局部重绘|局部修改|局部重画|重绘(?:这|那|选中|涂抹)|"
@@ -432,11 +430,6 @@ int rules_greeting(const char *text)
 int rules_blank(const char *text)
 {
 	return text == NULL || rules_aux_match(RULES_AUX_BLANK, text);
-}
-
-int rules_has_han(const char *text)
-{
-	return text && rules_aux_match(RULES_AUX_HAN, text);
 }
 
 struct rules_match rules_region_edit(const char *text)

@@ -72,8 +72,6 @@ int rules_other_task(const char *text);
 int rules_greeting(const char *text);
 /* Nothing but spaces, punctuation, symbols and emoji. */
 int rules_blank(const char *text);
-/* The text contains Han characters. */
-int rules_has_han(const char *text);
 /* What a picture request is of: the text minus the command words, measure
  * words, style words and trailing particles. Never NULL; may be "". The
  * caller frees it. */

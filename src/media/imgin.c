@@ -5,8 +5,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sodium.h>
-#include "prov/fetch.h"
-#include "prov/imgin.h"
+#include "media/fetch.h"
+#include "media/imgin.h"
 #include "store/store.h"
 #include "util/pngio.h"
 #include "util/xmalloc.h"

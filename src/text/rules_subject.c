@@ -6,8 +6,8 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
-#include "prov/rules.h"
-#include "prov/rules_int.h"
+#include "text/rules.h"
+#include "text/rules_int.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
 
