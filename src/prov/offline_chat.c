@@ -283,8 +283,8 @@ static void offline_chat_statement(struct offline_chat *c)
 
 json_t *offline_task_chat(const json_t *facts, const char *text, char *err, size_t errlen)
 {
-	struct offline_chat c = { facts, text, (strcmp(text_lang(text), "zh") == 0), offline_hash(text, "chat"), 0, NULL,
-				  NULL, { 0 } };
+	struct offline_chat c = { facts, text, strcmp(text_lang(text), "zh") == 0,
+				  offline_hash(text, "chat"), 0, NULL, NULL, { 0 } };
 	const json_t *sf = json_object_get(facts, "searchFacts"), *t = json_object_get(facts, "time");
 	json_t *j;
 
@@ -330,7 +330,8 @@ json_t *offline_task_summarize(const json_t *facts, const char *text, char *err,
 		for (k = 0; k < n; k++)
 			better += score[k] > score[i] || (score[k] == score[i] && k < i);
 		if (better < keep)
-			buf_printf(&b, "%s%s", b.len && strcmp(text_lang(text), "zh") != 0 ? " " : "", json_string_value(v));
+			buf_printf(&b, "%s%s", b.len && strcmp(text_lang(text), "zh") != 0 ? " " : "",
+				   json_string_value(v));
 	}
 	{
 		char *s = offline_truncate(b.data ? b.data : "", 200);

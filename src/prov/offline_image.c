@@ -121,7 +121,8 @@ static const char *offline_intent_words(const char *text, int zh, struct buf *wh
 		return "unknown";
 	}
 	subject = rules_subject(text);
-	concrete = offline_chars(subject) >= ((strcmp(text_lang(subject), "zh") == 0) ? 1u : 3u) && offline_chars(text) <= 80;
+	concrete = offline_chars(subject) >= (strcmp(text_lang(subject), "zh") == 0 ? 1u : 3u) &&
+		   offline_chars(text) <= 80;
 	free(subject);
 	if (concrete) {
 		*conf = 0.7;
@@ -406,7 +407,8 @@ json_t *offline_task_critique(const json_t *facts, const char *text, char *err, 
 
 	if (prompt == NULL)
 		prompt = text;
-	c.zh = (strcmp(text_lang(prompt), "zh") == 0) || (strcmp(text_lang(offline_str(facts, "subject")), "zh") == 0);
+	c.zh = strcmp(text_lang(prompt), "zh") == 0 ||
+	       strcmp(text_lang(offline_str(facts, "subject")), "zh") == 0;
 	buf_init(&c.feedback, 4096);
 	offline_crit_words(&c, facts, prompt);
 	offline_crit_retrieved(&c, facts, prompt);

@@ -95,6 +95,17 @@ static int offline_topic_han_at(const char *s)
 	return text_is_han(cp);
 }
 
+/* The start of the last character of the n bytes at p. */
+static const char *offline_topic_last(const char *p, size_t n)
+{
+	const char *q = p + n;
+
+	do
+		q--;
+	while (q > p && ((unsigned char)*q & 0xC0) == 0x80);
+	return q;
+}
+
 static int offline_topic_word_char(const char *s)
 {
 	return (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9');
@@ -226,7 +237,7 @@ json_t *offline_topic_words(const char *text)
 	while (*p) {
 		if (offline_topic_han_at(p)) {
 			offline_topic_han(out, &p);
-		} else if ((n = offline_topic_listed(p, &weak)) > 0 && offline_topic_han_at(p + n - 3)) {
+		} else if ((n = offline_topic_listed(p, &weak)) > 0 && offline_topic_han_at(offline_topic_last(p, n))) {
 			offline_topic_add(out, p, n, weak);   /* AI工具 */
 			p += n;
 		} else if (offline_topic_word_char(p)) {
