@@ -406,20 +406,25 @@ static int rules_aux_match(int which, const char *text)
 	return rules_find(rules_aux_code[which], text, rules_text_len(text), 0, ov);
 }
 
-struct rules_match rules_adjust_intent(const char *text)
+/* A match of one auxiliary pattern as a rule with its confidence. */
+static struct rules_match rules_aux_hit(int which, const char *text, const char *rule,
+					double confidence)
 {
 	struct rules_match m = { 0, "none", 0.0 };
 
-	if (text && rules_aux_match(RULES_AUX_ADJUST_LEAD, text)) {
+	if (text && rules_aux_match(which, text)) {
 		m.matched = 1;
-		m.rule = "adjust_lead";
-		m.confidence = 0.85;
-	} else if (text && rules_aux_match(RULES_AUX_ADJUST, text)) {
-		m.matched = 1;
-		m.rule = "adjust";
-		m.confidence = 0.7;
+		m.rule = rule;
+		m.confidence = confidence;
 	}
 	return m;
+}
+
+struct rules_match rules_adjust_intent(const char *text)
+{
+	struct rules_match m = rules_aux_hit(RULES_AUX_ADJUST_LEAD, text, "adjust_lead", 0.85);
+
+	return m.matched ? m : rules_aux_hit(RULES_AUX_ADJUST, text, "adjust", 0.7);
 }
 
 int rules_greeting(const char *text)
@@ -434,14 +439,7 @@ int rules_blank(const char *text)
 
 struct rules_match rules_region_edit(const char *text)
 {
-	struct rules_match m = { 0, "none", 0.0 };
-
-	if (text && rules_aux_match(RULES_AUX_REGION_EDIT, text)) {
-		m.matched = 1;
-		m.rule = "region_edit";
-		m.confidence = 0.8;
-	}
-	return m;
+	return rules_aux_hit(RULES_AUX_REGION_EDIT, text, "region_edit", 0.8);
 }
 
 int rules_small_talk(const char *text)
