@@ -1,7 +1,9 @@
 /* The embedded offline provider: the default vendor for every role, so
  * the product runs and is tested with no key and no network. Chat calls
- * are answered by task (the table below) from the call's facts, with the
- * JSON shapes a real model is asked for; images are SVG drawn from the
+ * are answered from the call's facts, with the JSON shapes a real model is
+ * asked for: by the rules the call carries (a workflow's own tasks, kept
+ * beside its prompts in src/wf/), else by the generic tasks of the table
+ * below (routing, conversation, summaries); images are SVG drawn from the
  * prompt (svg.c); web search and embeddings are not offered, and callers
  * take their fallback paths. Deterministic: the same call always gets
  * the same answer. */
@@ -10,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "prov/offline.h"
-#include "prov/offline_note.h"
 #include "prov/prov.h"
 #include "prov/svg.h"
 #include "util/xmalloc.h"
@@ -23,18 +24,8 @@ struct offline_task {
 };
 
 static const struct offline_task offline_tasks[] = {
-	{ "intent", offline_task_intent, NULL },
 	{ "route", offline_task_route, NULL },
-	{ "optimize_prompt", offline_task_optimize, NULL },
-	{ "critique", offline_task_critique, NULL },
 	{ "chat", offline_task_chat, "reply" },
-	{ "brief", offline_task_brief, NULL },
-	{ "note", offline_task_note, NULL },
-	{ "clarity", offline_task_clarity, NULL },
-	{ "layout", offline_task_layout, NULL },
-	{ "image_plans", offline_task_image_plans, NULL },
-	{ "review", offline_task_review, NULL },
-	{ "note_route", offline_task_note_route, NULL },
 	{ "summarize", offline_task_summarize, NULL },
 };
 
@@ -103,12 +94,17 @@ static void offline_stream(const struct prov_hooks *h, const char *text)
 static int offline_chat_one(const struct chat_call *c, const struct prov_hooks *h,
 			    struct prov_answer *a)
 {
-	const struct offline_task *t = offline_task_find(c->task ? c->task : "chat");
+	const char *name = c->task ? c->task : "chat";
+	const struct offline_task *t = offline_task_find(name);
+	struct offline_task own = { name, c->rules, NULL };
 	char err[200] = "";
 	json_t *j;
 
+	if (c->rules)
+		t = &own;
 	if (t == NULL)
-		return prov_fail(a, PROV_BAD_ANSWER, "offline provider has no rule for task %s", c->task);
+		return prov_fail(a, PROV_BAD_ANSWER, "offline provider has no rule for task %s", name);
+	a->by_rules = 1;
 	j = t->fn(c->facts, offline_call_text(c), err, sizeof err);
 	if (j == NULL)
 		return prov_fail(a, PROV_BAD_ANSWER, "offline %s: %s", t->name,

@@ -49,6 +49,7 @@ struct prov_answer {
 	char mime[64];          /* image: its media type */
 	char *revised_prompt;   /* image: the prompt the provider used, when it says */
 	json_t *vectors;        /* embeddings: [[float, ...], ...] in input order */
+	int by_rules;           /* chat: answered by rules, not by a model */
 };
 
 void prov_answer_init(struct prov_answer *a);
@@ -70,9 +71,18 @@ struct prov_hooks {
 
 /* One chat completion. A real model gets messages; the offline provider
  * answers by task, from facts, with the same JSON shapes. */
+/* The rules that stand in for a model on one task: facts borrowed (may be
+ * NULL); text is facts.text or, without it, the last user message ("" when
+ * neither). New reference, or NULL with a reason in err. A workflow keeps
+ * them beside the prompt they stand in for. */
+typedef json_t *(*prov_rules_fn)(const json_t *facts, const char *text, char *err,
+				 size_t errlen);
+
 struct chat_call {
-	const char *task;          /* see offline.c: "intent", "route", "critique",
-				    * "optimize_prompt", "chat", "brief", "note", ... */
+	const char *task;          /* the task's name: "route", "chat", "summarize" (generic),
+				    * or a workflow's ("intent", "critique", "brief", ...) */
+	prov_rules_fn rules;       /* the task's rules: the offline provider answers with them;
+				    * NULL for the generic tasks */
 	const json_t *messages;    /* [{"role", "content"}], borrowed */
 	const json_t *facts;       /* the task's structured input, borrowed (may be NULL) */
 	double temperature;

@@ -17,6 +17,7 @@
 #include "store/store.h"
 #include "util/clock.h"
 #include "wf/image.h"
+#include "wf/image_rules.h"
 #include "util/jnum.h"
 
 #define IMAGE_TEXT_MAX 4000
@@ -240,18 +241,13 @@ static int image_wants_adjust(const char *text)
 	       strcmp(rules_adjust_intent(text).rule, "adjust_lead") == 0;
 }
 
-/* The offline rules answer when the model's reply cannot be used. */
+/* The rules answer when the model's reply cannot be used. */
 static json_t *image_rules_intent(struct step_ctx *c, const json_t *facts)
 {
-	struct chat_call call = { .task = "intent", .facts = facts, .json_mode = 1 };
-	struct prov_answer a;
-	json_t *j = NULL;
+	char err[200];
 
-	prov_answer_init(&a);
-	if (prov_offline_ops.chat(step_prov(c), &step_conf(c)->prov[PROV_CHAT], &call, 1, NULL, &a) > 0)
-		j = json_incref(a.json);
-	prov_answer_free(&a);
-	return j;
+	return offline_task_intent(facts, json_string_value(json_object_get(facts, "text")) ?: "",
+				   err, sizeof err);
 }
 
 /* Keeps the intent's fields to the seed's shape and types. */
@@ -282,7 +278,8 @@ static json_t *image_plan(struct step_ctx *c, const json_t *facts, int adjust)
 {
 	const struct conf *cf = step_conf(c);
 	json_t *msgs = image_planner_messages(c->state, adjust), *intent = NULL, *rules;
-	struct chat_call call = { .task = "intent", .messages = msgs, .facts = facts,
+	struct chat_call call = { .task = "intent", .rules = offline_task_intent, .messages = msgs,
+				  .facts = facts,
 				  .temperature = 0.3, .json_mode = 1,
 				  .timeout_ms = cf->image_planner_timeout_ms };
 	struct prov_answer a;

@@ -1,7 +1,7 @@
 /* The note workflow's model calls. Each role has a system prompt asking
  * for a JSON object of a fixed shape; the facts go as the user message.
- * The offline provider answers the same task from the same facts with
- * rules (src/prov/offline_note.c, offline_plan.c, offline_review.c), so
+ * Each prompt has beside it the rules that answer the same task from the
+ * same facts (note_rules*.c): they answer when no model is configured,
  * an answer that lacks a member the workflow needs is replaced by the
  * rules' answer, and a stage the supervisor put on the fallback path
  * (forceRules) asks the rules directly. A provider that fails outright is
@@ -13,11 +13,13 @@
 #include "conf/conf.h"
 #include "prov/prov.h"
 #include "wf/note.h"
+#include "wf/note_rules.h"
 
 struct note_prompt {
 	const char *task;
 	double temperature;
 	const char *system;
+	prov_rules_fn rules;
 };
 
 static const struct note_prompt note_prompts[] = {
@@ -27,60 +29,76 @@ static const struct note_prompt note_prompts[] = {
 	  "\"hasSubject\": true/false, \"category\": 类别或 null, \"contentType\": \"travel|food|study|career|"
 	  "beauty|fitness|parenting|pets|tech|home|lifestyle\", \"missing\": [\"topic\" 或 \"audience\"], "
 	  "\"key\": 要问的 key 或 null, \"question\": \"追问\", \"options\": [{\"id\", \"label\"}], "
-	  "\"reason\": \"理由\"}" },
+	  "\"reason\": \"理由\"}",
+	  offline_task_clarity },
 	{ "brief", 0.3,
 	  "你是小红书内容策划。把用户的需求整理成结构化 brief，只返回 JSON：{\"audience\": \"受众\", "
-	  "\"goal\": \"目标\", \"constraints\": [\"约束\"], \"tone\": \"语气\", \"keywords\": [\"关键词\"]}" },
+	  "\"goal\": \"目标\", \"constraints\": [\"约束\"], \"tone\": \"语气\", \"keywords\": [\"关键词\"]}",
+	  offline_task_brief },
 	{ "note", 0.8,
 	  "你是小红书文案创作专家。根据 topic、brief、evidence（同类热门标题与标签）和 feedback 写一篇笔记："
 	  "标题不超过 20 字；正文 3 到 5 个小节，每节第一行是「一、小标题」，小节之间空一行；结尾一句互动；"
 	  "3 到 8 个标签，不带 #。attempt 大于 1 时换一种写法。只返回 JSON：{\"title\": \"标题\", "
-	  "\"body\": \"正文\", \"tags\": [\"标签\"]}" },
+	  "\"body\": \"正文\", \"tags\": [\"标签\"]}",
+	  offline_task_note },
 	{ "layout", 0.3,
 	  "你是小红书图文版式规划师。根据段落、版式偏好（dense/balanced/visual-first）和参考图的画幅与配色，"
 	  "决定画布、配图数量、每张图服务哪个段落（paragraphId）以及图上的文字。只返回 JSON："
 	  "{\"canvas\": {\"width\", \"height\", \"aspect\"}, \"imageCount\": 数字, \"layoutSpec\": [{\"imageSeq\", "
 	  "\"role\": \"cover|content|summary\", \"paragraphId\", \"visualFocus\", \"textDensity\", \"blocks\": "
 	  "[{\"area\": \"title|body|visual_focus|footer\", \"instruction\"}]}], \"textOverlayPlan\": [{\"imageSeq\", "
-	  "\"titleText\", \"bodyText\", \"placement\": \"top|center|bottom\"}]}" },
+	  "\"titleText\", \"bodyText\", \"placement\": \"top|center|bottom\"}]}",
+	  offline_task_layout },
 	{ "image_plans", 0.6,
 	  "你是小红书配图规划师。为 layoutSpec 的每张图写一条图片生成提示词，绑定到它服务的段落，整组图风格与配色统一；"
 	  "feedback 是用户对上一版的意见，attempt 大于 1 时换一种风格；feedback 或 replies（用户之前说过的话）点名的风格"
 	  "（如“换成水彩风”）替换整组图的风格。只返回 JSON：{\"imagePlans\": [{\"sequence\", "
 	  "\"role\", \"paragraphId\", \"paragraphIndex\", \"description\", \"prompt\"}], \"paragraphImageBindings\": "
-	  "[{\"paragraphId\", \"paragraphIndex\", \"imageSeq\"}]}" },
+	  "[{\"paragraphId\", \"paragraphIndex\", \"imageSeq\"}]}",
+	  offline_task_image_plans },
 	{ "review", 0.2,
 	  "你是小红书笔记质量审核员。按维度打 0 到 1 的分：infoDensity（信息密度）、readability（可读性）、"
 	  "platformFit（平台契合）、textImageAlignment（图文对应）、styleConsistency（配图风格统一）、"
 	  "imageCompleteness（配图是否齐全）。偏离 topic、仍写着 feedback 要求删去的内容、段落重复的笔记，"
 	  "infoDensity 或 readability 给 0.3 以下。只返回 JSON：{\"approved\": true/false, \"scores\": {...}, "
-	  "\"overall\": 0 到 1, \"failReasons\": [\"原因\"], \"suggestions\": [\"建议\"], \"feedback\": \"总评\"}" },
+	  "\"overall\": 0 到 1, \"failReasons\": [\"原因\"], \"suggestions\": [\"建议\"], \"feedback\": \"总评\"}",
+	  offline_task_review },
 	{ "note_route", 0.1,
 	  "你是多智能体流程的路由助手。target 是按完成标记算出的下一步；你只能选择 target、回到更早的环节，"
-	  "或重跑刚完成的环节（lastAgent）。只返回 JSON：{\"nextAgent\": \"环节名\", \"reason\": \"理由\"}" },
+	  "或重跑刚完成的环节（lastAgent）。只返回 JSON：{\"nextAgent\": \"环节名\", \"reason\": \"理由\"}",
+	  offline_task_note_route },
 };
+
+static const struct note_prompt *note_prompt_find(const char *task)
+{
+	for (size_t i = 0; task && i < sizeof note_prompts / sizeof note_prompts[0]; i++)
+		if (strcmp(note_prompts[i].task, task) == 0)
+			return &note_prompts[i];
+	return NULL;
+}
 
 static const struct note_prompt *note_prompt(const char *task)
 {
-	for (size_t i = 0; i < sizeof note_prompts / sizeof note_prompts[0]; i++)
-		if (strcmp(note_prompts[i].task, task) == 0)
-			return &note_prompts[i];
-	return &note_prompts[0];
+	return note_prompt_find(task) ?: &note_prompts[0];
+}
+
+prov_rules_fn note_rules_for(const char *task)
+{
+	const struct note_prompt *p = note_prompt_find(task);
+
+	return p ? p->rules : NULL;
 }
 
 json_t *note_rules(struct step_ctx *c, const char *task, const json_t *facts, char *err,
 		   size_t errlen)
 {
-	struct chat_call call = { .task = task, .facts = facts, .json_mode = 1 };
-	struct prov_answer a;
-	json_t *j = NULL;
+	json_t *j;
 
-	prov_answer_init(&a);
-	if (prov_offline_ops.chat(step_prov(c), &step_conf(c)->prov[PROV_CHAT], &call, 1, NULL, &a) > 0)
-		j = json_incref(a.json);
-	else
-		snprintf(err, errlen, "%s", a.error);
-	prov_answer_free(&a);
+	*err = '\0';
+	j = note_prompt(task)->rules(facts, json_string_value(json_object_get(facts, "text")) ?: "",
+				     err, errlen);
+	if (j == NULL && *err == '\0')
+		snprintf(err, errlen, "the rules could not compose an answer");
 	return j;
 }
 
@@ -124,13 +142,13 @@ static json_t *note_ask_call(struct step_ctx *c, const char *task, const json_t 
 	char *user = json_dumps(facts, JSON_COMPACT), err[256] = "";
 	json_t *msgs = json_pack("[{s:s, s:s}, {s:s, s:s}]", "role", "system", "content", p->system,
 				 "role", "user", "content", user ? user : "{}");
-	struct chat_call call = { .task = task, .messages = msgs, .facts = facts,
+	struct chat_call call = { .task = task, .rules = p->rules, .messages = msgs, .facts = facts,
 				  .temperature = p->temperature, .json_mode = 1 };
 	struct prov_answer a;
 	json_t *j = NULL;
 
-	*from_rules = strcmp(step_conf(c)->prov[PROV_CHAT].kind, "offline") == 0;
 	step_chat(c, &call, &a);
+	*from_rules = a.by_rules;
 	if (a.status == PROV_OK && note_has_all(a.json, need)) {
 		j = json_incref(a.json);
 	} else if (a.status == PROV_OK || a.status == PROV_BAD_ANSWER || soft) {

@@ -12,8 +12,11 @@
 #include <string.h>
 #include "tap.h"
 #include "prov/prov.h"
+#include "wf/note_rules.h"
 
-/* The offline answer to task with facts (JSON text). New reference. */
+/* The offline provider's answer to the workflow's task with facts (JSON
+ * text), the call carrying the task's rules as the workflow's does. New
+ * reference. */
 static json_t *ask(const char *task, const char *facts)
 {
 	struct chat_call c = { 0 };
@@ -21,6 +24,7 @@ static json_t *ask(const char *task, const char *facts)
 	json_t *f = json_loads(facts, 0, NULL), *j;
 
 	c.task = task;
+	c.rules = note_rules_for(task);
 	c.facts = f;
 	c.json_mode = 1;
 	prov_answer_init(&a);

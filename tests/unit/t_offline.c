@@ -10,13 +10,17 @@
 #include "prov/prov.h"
 #include "text/rules.h"
 #include "prov/svg.h"
+#include "wf/image_rules.h"
+#include "wf/note_rules.h"
 
-/* One chat call; facts is stolen. The answer must be freed. */
+/* One chat call, carrying the image workflow's rules for its tasks as the
+ * workflow does; facts is stolen. The answer must be freed. */
 static int ask(const char *task, json_t *facts, int json_mode, struct prov_answer *a)
 {
 	struct chat_call c = { 0 };
 
 	c.task = task;
+	c.rules = image_rules_for(task) ?: note_rules_for(task);
 	c.facts = facts;
 	c.json_mode = json_mode;
 	prov_answer_init(a);
@@ -118,6 +122,7 @@ static void test_intent(void)
 	msgs = json_loads("[{\"role\": \"user\", \"content\": \"你好\"}, {\"role\": \"assistant\", "
 			  "\"content\": \"你好！\"}, {\"role\": \"user\", \"content\": \"画一张海报\"}]", 0, NULL);
 	c.task = "intent";
+	c.rules = image_rules_for("intent");
 	c.messages = msgs;
 	prov_answer_init(&a);
 	prov_offline_ops.chat(NULL, NULL, &c, 1, NULL, &a);

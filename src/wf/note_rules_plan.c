@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
-#include "prov/offline.h"
-#include "prov/offline_note.h"
+#include "text/phrase.h"
+#include "wf/note_rules.h"
 #include "text/script.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"

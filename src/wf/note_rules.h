@@ -1,13 +1,22 @@
-/* The note workflow's offline tasks beyond its brief and its writer
- * (offline.h): how clear a request is (offline_note.c), the layout and the
- * image plans (offline_plan.c), the review and the router's proposal
- * (offline_review.c). Each answers with the JSON shape the workflow asks a
- * real model for (src/wf/note_llm.c), from the call's facts only. */
-#ifndef AV_OFFLINE_NOTE_H
-#define AV_OFFLINE_NOTE_H
+/* The note workflow's rules, which stand in for its model calls (the
+ * prompts of note_llm.c) with no model configured or when a reply cannot
+ * be used: the brief, how clear a request is and the writer
+ * (note_rules_write.c), the layout and the image plans (note_rules_plan.c),
+ * the review and the router's proposal (note_rules_review.c), the words of
+ * a topic (note_rules_topic.c). Each answers with the JSON shape the
+ * workflow asks a real model for, from the call's facts only. */
+#ifndef AV_NOTE_RULES_H
+#define AV_NOTE_RULES_H
 #include <stddef.h>
 #include <jansson.h>
+#include "prov/prov.h"
 
+/* The rules of a task of the workflow ("brief", "review", ...), or NULL
+ * (note_llm.c). */
+prov_rules_fn note_rules_for(const char *task);
+
+json_t *offline_task_brief(const json_t *facts, const char *text, char *err, size_t errlen);
+json_t *offline_task_note(const json_t *facts, const char *text, char *err, size_t errlen);
 json_t *offline_task_clarity(const json_t *facts, const char *text, char *err, size_t errlen);
 json_t *offline_task_layout(const json_t *facts, const char *text, char *err, size_t errlen);
 json_t *offline_task_image_plans(const json_t *facts, const char *text, char *err, size_t errlen);

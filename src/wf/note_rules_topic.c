@@ -8,8 +8,8 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
-#include "prov/offline.h"
-#include "prov/offline_note.h"
+#include "text/phrase.h"
+#include "wf/note_rules.h"
 #include "util/xmalloc.h"
 #include "text/script.h"
 

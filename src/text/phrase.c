@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sodium.h>
-#include "prov/offline.h"
+#include "text/phrase.h"
 #include "text/script.h"
 #include "util/xmalloc.h"
 

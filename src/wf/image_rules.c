@@ -6,7 +6,8 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
-#include "prov/offline.h"
+#include "text/phrase.h"
+#include "wf/image_rules.h"
 #include "text/rules.h"
 #include "util/xmalloc.h"
 #include "util/jnum.h"
@@ -430,4 +431,18 @@ json_t *offline_task_critique(const json_t *facts, const char *text, char *err, 
 		      "needsRegeneration", score < 0.6);
 	buf_free(&c.feedback);
 	return j;
+}
+
+prov_rules_fn image_rules_for(const char *task)
+{
+	static const struct { const char *task; prov_rules_fn fn; } tasks[] = {
+		{ "intent", offline_task_intent },
+		{ "optimize_prompt", offline_task_optimize },
+		{ "critique", offline_task_critique },
+	};
+
+	for (size_t i = 0; task && i < sizeof tasks / sizeof tasks[0]; i++)
+		if (strcmp(tasks[i].task, task) == 0)
+			return tasks[i].fn;
+	return NULL;
 }

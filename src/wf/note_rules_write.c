@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "prov/offline.h"
-#include "prov/offline_note.h"
+#include "text/phrase.h"
+#include "wf/note_rules.h"
 #include "util/xmalloc.h"
 #include "text/words.h"
 #include "text/script.h"
