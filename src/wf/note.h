@@ -107,6 +107,9 @@ json_t *note_user_replies(const json_t *state);
 json_t *note_paragraphs(const char *body);
 /* Copies the current content and images into state.creative. */
 void note_creative_sync(json_t *state);
+/* A new creative record: a fresh creativeId, status draft, empty. New
+ * reference. */
+json_t *note_creative_new(void);
 /* Sets the creative's status ("draft", "complete", "aborted") and, for
  * aborted, why. */
 void note_creative_status(json_t *state, const char *status, const char *reason);
