@@ -4,6 +4,7 @@
 #define AV_APP_H
 #include "conf/conf.h"
 #include "graph/tid.h"
+#include "kb/shelf.h"
 
 struct store;
 struct kb;
@@ -21,8 +22,7 @@ struct app {
 	struct prov *prov;       /* the model providers, from the configuration */
 	long long start_ms;
 	int fatal;               /* the store needs recovery: exit after this request */
-	struct kb *styles;       /* the style library, loaded on first use (kb_styles) */
-	long long styles_retry_ms; /* a broken library is tried again after this */
+	struct kb_shelf kbs;     /* the knowledge bases, loaded on first use (kb/shelf.h) */
 };
 
 #endif

@@ -283,7 +283,7 @@ int worker_main(int argc, char **argv)
 	rc = main_loop(&app, fd);
 	store_close(app.store);
 	prov_free(app.prov);
-	kb_free(app.styles);
+	kb_shelf_free(&app.kbs);
 	conf_free(&app.conf);
 	curl_global_cleanup();
 	if (main_heir)

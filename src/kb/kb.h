@@ -106,13 +106,10 @@ void kb_tokenize(const char *text, size_t len, void (*fn)(void *ctx, const char 
 /* The tokens of a string as a new array of strings (tests, debugging). */
 json_t *kb_tokens(const char *text, size_t len);
 
-/* The style library of a worker (styles.c). */
+/* The style library of a worker (styles.c), kept on the worker's shelf
+ * (shelf.h). NULL when it cannot be loaded (the log says why). */
 struct app;
-struct conf;
-/* Loads the file named by [kb] styles. New kb or NULL with err. */
-struct kb *kb_styles_load(const struct conf *c, char *err, size_t errlen);
-/* The worker's style library, loaded on first use and kept in app. NULL
- * (logged, retried a few seconds later) when the file is broken. */
+extern const struct kb_def kb_styles_def;
 struct kb *kb_styles(struct app *app);
 
 #endif

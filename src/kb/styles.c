@@ -5,12 +5,7 @@
 #include "config.h"
 #include "app.h"
 #include "kb/kb.h"
-#include "util/clock.h"
-#include "util/log.h"
-
-/* A broken file is logged and tried again this long after, not on every
- * request. */
-#define KB_STYLES_RETRY_MS 5000
+#include "kb/shelf.h"
 
 static const struct kb_field kb_style_fields[] = {
 	{ "name_zh", 3, KB_SHOW | KB_REQUIRED },
@@ -21,28 +16,21 @@ static const struct kb_field kb_style_fields[] = {
 	{ NULL, 0, 0 },
 };
 
-#ifndef AV_PKGDATADIR
-#define AV_PKGDATADIR "/usr/share/aivista"
-#endif
-
-struct kb *kb_styles_load(const struct conf *c, char *err, size_t errlen)
+static const char *kb_styles_path(const struct conf *c)
 {
-	const char *path = c->kb_styles && *c->kb_styles ? c->kb_styles : AV_PKGDATADIR "/styles.json";
-
-	return kb_load(path, kb_style_fields, err, errlen);
+	return c->kb_styles;
 }
+
+const struct kb_def kb_styles_def = {
+	.name = "style library",
+	.file = "styles.json",
+	.path = kb_styles_path,
+	.fields = kb_style_fields,
+};
 
 struct kb *kb_styles(struct app *app)
 {
-	long long now = clock_mono_ms();
-	char err[512];
+	char err[160];
 
-	if (app->styles || now < app->styles_retry_ms)
-		return app->styles;
-	app->styles = kb_styles_load(&app->conf, err, sizeof err);
-	if (app->styles == NULL) {
-		log_error("style library: %s", err);
-		app->styles_retry_ms = now + KB_STYLES_RETRY_MS;
-	}
-	return app->styles;
+	return kb_shelf_get(app, &kb_styles_def, err, sizeof err);
 }

@@ -172,9 +172,9 @@ enum node_rc note_review(struct step_ctx *c);
 
 struct kb;
 struct conf;
-/* The corpus named by [kb] notes, loaded once per process (a broken file
- * is tried again a few seconds later). NULL with err. Lent. */
-struct kb *note_corpus(const struct conf *cf, char *err, size_t errlen);
+/* The corpus named by [kb] notes, as the worker's shelf keeps it
+ * (kb/shelf.h): kb_shelf_get(app, &note_corpus_def, ...). */
+extern const struct kb_def note_corpus_def;
 /* Checks the documents' likes (whole numbers >= 0) and dates (YYYY-MM-DD).
  * 0, or -1 with err. */
 int note_corpus_check(const json_t *docs, char *err, size_t errlen);

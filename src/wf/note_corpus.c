@@ -3,24 +3,21 @@
  * titles, tags and bodies), the tags the matching notes use most, the
  * most liked titles and how titles are written, and notes and likes by
  * month. The aggregates are pure functions of the notes given, so they
- * are tested on tables; the corpus is loaded once per process, as the
- * style library is. */
+ * are tested on tables; the corpus is kept on the worker's shelf, as the
+ * style library is (kb/shelf.h). */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "conf/conf.h"
 #include "kb/kb.h"
+#include "kb/shelf.h"
 #include "util/clock.h"
 #include "util/log.h"
 #include "util/xmalloc.h"
 #include "wf/note.h"
 #include "util/jnum.h"
 
-#ifndef AV_PKGDATADIR
-#define AV_PKGDATADIR "/usr/share/aivista"
-#endif
-#define NOTE_CORPUS_RETRY_MS 5000
 #define NOTE_SEARCH_MIN 0.05
 
 static const struct kb_field note_corpus_fields[] = {
@@ -29,13 +26,6 @@ static const struct kb_field note_corpus_fields[] = {
 	{ "body", 1, KB_REQUIRED },
 	{ NULL, 0, 0 },
 };
-
-/* The corpus of this process (a worker serves one configuration). */
-static struct kb *note_kb;
-static long long note_kb_retry_ms;
-static char note_kb_err[256];
-/* What events say; the reason names the file, so it goes to the log only. */
-#define NOTE_CORPUS_DOWN "the notes corpus cannot be loaded (the worker's log says why)"
 
 static int note_date_ok(const char *d)
 {
@@ -67,32 +57,18 @@ int note_corpus_check(const json_t *docs, char *err, size_t errlen)
 	return 0;
 }
 
-struct kb *note_corpus(const struct conf *cf, char *err, size_t errlen)
+static const char *note_corpus_path(const struct conf *c)
 {
-	const char *path = cf->kb_notes && *cf->kb_notes ? cf->kb_notes : AV_PKGDATADIR "/notes.json";
-	long long now = clock_mono_ms();
-	struct kb *kb;
-
-	if (note_kb)
-		return note_kb;
-	if (now < note_kb_retry_ms) {
-		snprintf(err, errlen, "%s", NOTE_CORPUS_DOWN);
-		return NULL;
-	}
-	kb = kb_load(path, note_corpus_fields, note_kb_err, sizeof note_kb_err);
-	if (kb && note_corpus_check(kb_items(kb), note_kb_err, sizeof note_kb_err) < 0) {
-		kb_free(kb);
-		kb = NULL;
-	}
-	if (kb == NULL) {
-		log_error("notes corpus %s: %s", path, note_kb_err);
-		note_kb_retry_ms = now + NOTE_CORPUS_RETRY_MS;
-		snprintf(err, errlen, "%s", NOTE_CORPUS_DOWN);
-		return NULL;
-	}
-	note_kb = kb;
-	return kb;
+	return c->kb_notes;
 }
+
+const struct kb_def note_corpus_def = {
+	.name = "notes corpus",
+	.file = "notes.json",
+	.path = note_corpus_path,
+	.fields = note_corpus_fields,
+	.check = note_corpus_check,
+};
 
 json_t *note_corpus_search(const struct kb *kb, const char *query, size_t limit)
 {

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "conf/conf.h"
 #include "kb/kb.h"
+#include "kb/shelf.h"
 #include "prov/prov.h"
 #include "util/buf.h"
 #include "util/clock.h"
@@ -403,7 +404,7 @@ enum node_rc note_research(struct step_ctx *c)
 	struct note_found f = { 0 };
 	int widened = json_is_object(json_object_get(c->state, "evidencePack"));
 	char err[256] = "", *kw;
-	struct kb *kb = note_corpus(step_conf(c), err, sizeof err);
+	struct kb *kb = kb_shelf_get(step_app(c), &note_corpus_def, err, sizeof err);
 	json_t *words = note_research_words(c->state, widened), *own = note_topic_words(c->state), *ev;
 
 	if (widened)

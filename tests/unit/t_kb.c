@@ -11,6 +11,8 @@
 #include "tap.h"
 #include "conf/conf.h"
 #include "kb/kb.h"
+#include "kb/shelf.h"
+#include "app.h"
 
 /* -- tokenizer ------------------------------------------------------------- */
 
@@ -443,8 +445,8 @@ static void test_styles_load(const char *path)
 	conf_init(&c);
 	free(c.kb_styles);
 	c.kb_styles = strdup(path);
-	kb = kb_styles_load(&c, err, sizeof err);
-	ok(kb != NULL, "kb_styles_load: the library loads with the style fields (%s)", err);
+	kb = kb_def_load(&kb_styles_def, &c, err, sizeof err);
+	ok(kb != NULL, "kb_def_load: the library loads with the style fields (%s)", err);
 	if (kb) {
 		json_t *doc = kb_find(kb, "cyberpunk");
 
@@ -457,6 +459,69 @@ static void test_styles_load(const char *path)
 	}
 	kb_free(kb);
 	conf_free(&c);
+}
+
+/* -- the shelf: loaded once, kept, a broken file retried later ------------- */
+
+static int shelf_check_even(const json_t *docs, char *err, size_t errlen)
+{
+	return json_array_size(docs) % 2 ? (snprintf(err, errlen, "an odd number of entries"), -1) : 0;
+}
+
+static const struct kb_field shelf_fields[] = { { "name", 1, KB_REQUIRED }, { NULL, 0, 0 } };
+static char shelf_path[64];
+
+static const char *shelf_conf_path(const struct conf *c)
+{
+	return shelf_path;
+}
+
+static const struct kb_def shelf_def = {
+	.name = "test library", .file = "none.json", .path = shelf_conf_path,
+	.fields = shelf_fields, .check = shelf_check_even,
+};
+
+static void shelf_write(const char *text)
+{
+	FILE *f = fopen(shelf_path, "w");
+
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_shelf(const char *styles)
+{
+	static struct app app;
+	char err[256] = "";
+	struct kb *a, *b;
+	int fd;
+
+	snprintf(shelf_path, sizeof shelf_path, "/tmp/t_kb_shelf_XXXXXX");
+	fd = mkstemp(shelf_path);
+	close(fd);
+	conf_init(&app.conf);
+	free(app.conf.kb_styles);
+	app.conf.kb_styles = strdup(styles);
+	shelf_write("[{\"id\": \"a\", \"name\": \"A\"}]");
+	a = kb_shelf_get(&app, &shelf_def, err, sizeof err);
+	ok(a == NULL && strstr(err, "test library") && !strstr(err, shelf_path),
+	   "shelf: a file its check refuses is not kept; the error names the library, not the file (%s)",
+	   err);
+	shelf_write("[{\"id\": \"a\", \"name\": \"A\"}, {\"id\": \"b\", \"name\": \"B\"}]");
+	ok(kb_shelf_get(&app, &shelf_def, err, sizeof err) == NULL,
+	   "shelf: fixed at once, it is not read again on every request");
+	app.kbs.slot[0].retry_ms = 0;
+	a = kb_shelf_get(&app, &shelf_def, err, sizeof err);
+	ok(a != NULL && kb_count(a) == 2, "shelf: after the retry delay, the fixed file loads");
+	shelf_write("not json");
+	ok(kb_shelf_get(&app, &shelf_def, err, sizeof err) == a, "shelf: once loaded, kept");
+	b = kb_styles(&app);
+	ok(b != NULL && b != a && kb_styles(&app) == b && kb_find(b, "cyberpunk"),
+	   "shelf: the style library in its own slot, loaded once");
+	kb_shelf_free(&app.kbs);
+	ok(app.kbs.slot[0].kb == NULL && app.kbs.slot[1].kb == NULL, "shelf: freed");
+	conf_free(&app.conf);
+	unlink(shelf_path);
 }
 
 /* -- vectors --------------------------------------------------------------- */
@@ -578,6 +643,7 @@ int main(void)
 	sprintf(lib, "%s/etc/styles.json", top ? top : ".");
 	test_library(lib);
 	test_styles_load(lib);
+	test_shelf(lib);
 	free(lib);
 	return tap_done();
 }
