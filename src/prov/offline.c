@@ -34,6 +34,7 @@ static const struct offline_task offline_tasks[] = {
 	{ "layout", offline_task_layout, NULL },
 	{ "image_plans", offline_task_image_plans, NULL },
 	{ "review", offline_task_review, NULL },
+	{ "review_checks", offline_task_review_checks, NULL },
 	{ "note_route", offline_task_note_route, NULL },
 	{ "summarize", offline_task_summarize, NULL },
 };
