@@ -127,6 +127,7 @@ enum rules_aux {
 	RULES_AUX_REGION_EDIT,
 	RULES_AUX_SMALL_TALK,
 	RULES_AUX_OTHER_TASK,
+	RULES_AUX_REGENERATE,
 	RULES_NAUX
 };
 
@@ -165,6 +166,16 @@ static const char *const rules_aux_res[RULES_NAUX] = {
 		"可以)\\s*)*(?:写(?![实意生])|翻译|计算|算一下|解释|总结|概括|查一下|查询|讲|告诉我|推荐|介绍|分析|回答|"
 		"证明|编写|修复代码)|^\\s*(?:please\\s+)?(?:write|translate|calculate|compute|explain|"
 		"summari[sz]e|tell\\s+me|recommend|solve|prove|code)\\b",
+	/* The whole message asks for the last picture again: 重新生成, 再来一张,
+	 * 换一张, regenerate, try again. */
+	[RULES_AUX_REGENERATE] = "^[\\s\\p{P}\\p{S}]*(?:(?:请你?|帮我|麻烦你?|给我)\\s*)?"
+		"(?:(?:重新生成|重新画|重新来|重新做|重画|重来|重做|重新|再生成|再画|再来)"
+		"(?:\\s*(?:一[张幅次遍下个]|[张幅个]))?|换\\s*(?:一[张幅个]|[张幅个]))"
+		"(?:图片?|吧|呀|啊|哦|看看|试试)*[\\s\\p{P}\\p{S}]*\\z|"
+		"^[\\s\\p{P}\\p{S}]*(?:please\\s+)?(?:re-?generate(?:\\s+(?:it|this|the\\s+(?:image|picture)))?|"
+		"redo(?:\\s+it)?|retry|try\\s+again|again|another(?:\\s+one)?|one\\s+more|"
+		"(?:generate|draw|make)\\s+(?:it\\s+)?(?:again|another(?:\\s+one)?))"
+		"(?:[\\s,，]*please)?[\\s\\p{P}\\p{S}]*\\z",
 };
 
 static pcre2_code *rules_image_code[RULES_N(rules_image_pats)];
@@ -450,4 +461,9 @@ int rules_small_talk(const char *text)
 int rules_other_task(const char *text)
 {
 	return text && *text && rules_aux_match(RULES_AUX_OTHER_TASK, text);
+}
+
+struct rules_match rules_regenerate(const char *text)
+{
+	return rules_aux_hit(RULES_AUX_REGENERATE, text, "regenerate", 0.9);
 }

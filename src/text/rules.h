@@ -60,6 +60,15 @@ int rules_style_in(const struct rules_style *st, const char *text);
  * 90), "adjust" when the words come later, where they may describe a new
  * picture instead (暖色调的客厅, 一只放大镜). */
 struct rules_match rules_adjust_intent(const char *text);
+/* The message asks for the last picture in another style, the one it
+ * names (*style, from the lexicon): rule "restyle" when a verb of change
+ * says so (换成水彩风格, 改成油画风, make it pixel art), "style_only" when the
+ * message is nothing but a style (水彩风格, 再来一张油画风的). Not matched,
+ * *style NULL, otherwise. */
+struct rules_match rules_restyle(const char *text, const struct rules_style **style);
+/* The whole message asks for the last picture again: "重新生成", "再来一张",
+ * "换一张", "regenerate", "try again". */
+struct rules_match rules_regenerate(const char *text);
 /* "修改这里", "把这里换成…", "replace this part": a change to one region
  * of the picture, which needs a mask to say where. */
 struct rules_match rules_region_edit(const char *text);

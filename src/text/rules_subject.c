@@ -82,8 +82,23 @@ static const struct rules_step rules_steps[] = {
 
 #define RULES_NSTEPS (sizeof(rules_steps) / sizeof(rules_steps[0]))
 
+/* A change of the whole picture's style: a verb of change (换成, 改成,
+ * make it, turn it into, instead), or nothing but the style and filler
+ * words once the style is taken out (水彩风格, 再来一张油画风的, pixel art
+ * version). */
+#define RULES_RESTYLE_VERB \
+	"换成|改成|变成|改为|换为|转成|转为|换个|换种|切换|改用|换用|" \
+	"用.{0,12}?(?:风格|画风|风)(?:重新|再)|" \
+	"\\bmake\\s+it\\b|\\bturn\\s+it\\s+into\\b|\\bchange\\s+(?:it|the\\s+style)\\s+(?:to|into)\\b|" \
+	"\\bswitch\\s+(?:it\\s+)?to\\b|\\bredo\\s+it\\b|\\binstead\\b"
+#define RULES_RESTYLE_FILLER \
+	"^[\\s\\p{P}\\p{S}]*(?:(?:请|帮我|给我|再|重新|来|要|用|换|试试|试一下|一张|一幅|一版|的|吧|呀|啊|" \
+	"版本?|\\bplease\\b|\\bin\\b|\\ban?\\b|\\bthe\\b|\\bversion\\b|\\btry\\b|\\bstyle\\b|" \
+	"\\bnow\\b)[\\s\\p{P}\\p{S}]*)*\\z"
+
 static pcre2_code *rules_style_code[RULES_NSTYLES];
 static pcre2_code *rules_step_code[RULES_NSTEPS];
+static pcre2_code *rules_restyle_verb, *rules_restyle_filler;
 static int rules_subject_ready;
 
 /* Any style word, with what usually comes with it: 以…风格, in … style. */
@@ -112,6 +127,8 @@ static void rules_subject_init(void)
 	for (size_t i = 0; i < RULES_NSTEPS; i++)
 		rules_step_code[i] = rules_steps[i].re ? rules_compile(rules_steps[i].name, rules_steps[i].re)
 						       : rules_style_removal();
+	rules_restyle_verb = rules_compile("restyle", RULES_RESTYLE_VERB);
+	rules_restyle_filler = rules_compile("restyle_filler", RULES_RESTYLE_FILLER);
 }
 
 void rules_subject_free(void)
@@ -124,6 +141,9 @@ void rules_subject_free(void)
 		pcre2_code_free(rules_step_code[i]);
 		rules_step_code[i] = NULL;
 	}
+	pcre2_code_free(rules_restyle_verb);
+	pcre2_code_free(rules_restyle_filler);
+	rules_restyle_verb = rules_restyle_filler = NULL;
 	rules_subject_ready = 0;
 }
 
@@ -183,6 +203,31 @@ static int rules_empty(const char *s)
 	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
 		s++;
 	return *s == '\0';
+}
+
+struct rules_match rules_restyle(const char *text, const struct rules_style **style)
+{
+	struct rules_match m = { 0, "none", 0.0 };
+	const struct rules_style *st = rules_style(text);
+	size_t ov[4], len = rules_text_len(text);
+	char *rest;
+
+	*style = NULL;
+	if (st == NULL)
+		return m;
+	if (rules_find(rules_restyle_verb, text, len, 0, ov)) {
+		m.rule = "restyle";
+		m.confidence = 0.85;
+	} else if ((rest = rules_subst(rules_step_code[0], text, "", 1)) != NULL) {
+		if (rules_find(rules_restyle_filler, rest, strlen(rest), 0, ov)) {
+			m.rule = "style_only";
+			m.confidence = 0.75;
+		}
+		free(rest);
+	}
+	m.matched = m.confidence > 0;
+	*style = m.matched ? st : NULL;
+	return m;
 }
 
 char *rules_subject(const char *text)

@@ -19,6 +19,7 @@
 #include "wf/image.h"
 #include "wf/image_rules.h"
 #include "util/jnum.h"
+#include "util/xmalloc.h"
 
 #define IMAGE_TEXT_MAX 4000
 #define IMAGE_MESSAGES_MAX 50   /* seed 000 §7.4 */
@@ -199,6 +200,7 @@ static const char *image_turn(struct step_ctx *c, json_t *state, const json_t *i
 		json_object_set(state, "lastResult", last);
 		json_object_set(state, "lastIntent", json_object_get(state, "intent"));
 		json_object_set(state, "lastPrompt", json_object_get(state, "enhancedPrompt"));
+		json_object_set(state, "lastInput", json_object_get(state, "userInput"));
 	}
 	if (image_take_input(c, state, input, err, errlen) < 0)
 		return NULL;
@@ -236,9 +238,12 @@ static json_t *image_planner_messages(const json_t *state, int adjust)
  * does a message that opens with an adjustment (风格强度 90). */
 static int image_wants_adjust(const char *text)
 {
+	const struct rules_style *st;
+
 	return strstr(text, "再") || strstr(text, "调整") || strstr(text, "adjust") ||
 	       strstr(text, "Adjust") || strstr(text, "again") ||
-	       strcmp(rules_adjust_intent(text).rule, "adjust_lead") == 0;
+	       strcmp(rules_adjust_intent(text).rule, "adjust_lead") == 0 ||
+	       rules_restyle(text, &st).matched || rules_regenerate(text).matched;
 }
 
 /* The rules answer when the model's reply cannot be used. */
@@ -303,18 +308,85 @@ static json_t *image_plan(struct step_ctx *c, const json_t *facts, int adjust)
 	return intent;
 }
 
-/* An adjustment is of the last picture: its subject and style stay, whatever
- * the words of the adjustment would make of them. */
-static void image_keep_last(json_t *state, json_t *intent)
+/* An adjustment is of the last picture: its subject stays, whatever the
+ * words of the adjustment would make of it, and so does its style unless
+ * the adjustment names another one (换成水彩风格): then the model's name
+ * for that style, or the lexicon's. */
+static void image_keep_last(json_t *state, json_t *intent, const char *text)
 {
 	json_t *last = json_object_get(state, "lastIntent");
-	static const char *const keep[] = { "subject", "style" };
+	const struct rules_style *st;
+	const char *said = json_string_value(json_object_get(intent, "style")) ?: "";
 
 	if (!json_is_object(last))
 		return;
-	for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++)
-		if (json_is_string(json_object_get(last, keep[i])))
-			json_object_set(intent, keep[i], json_object_get(last, keep[i]));
+	if (json_is_string(json_object_get(last, "subject")))
+		json_object_set(intent, "subject", json_object_get(last, "subject"));
+	if (!rules_restyle(text, &st).matched) {
+		if (json_is_string(json_object_get(last, "style")))
+			json_object_set(intent, "style", json_object_get(last, "style"));
+	} else if (rules_style(said) != st) {
+		json_object_set_new(intent, "style", json_string(image_zh(state) ? st->zh : st->en));
+	}
+}
+
+/* A restyle of the last picture takes adjust_parameters whatever the model
+ * made of it (it tends to read "换成水彩风格" as a new picture of "换成"); so
+ * does a change of style asked with no picture yet, which has nothing to
+ * adjust. */
+static void image_force_restyle(const json_t *state, json_t *intent, const char *text)
+{
+	const struct rules_style *st;
+	struct rules_match m = rules_restyle(text, &st);
+
+	if (!m.matched || (strcmp(m.rule, "restyle") != 0 &&
+			   !json_is_object(json_object_get(state, "lastResult"))))
+		return;
+	json_object_set_new(intent, "action", json_string("adjust_parameters"));
+	if (json_number_value(json_object_get(intent, "confidence")) < m.confidence)
+		json_object_set_new(intent, "confidence", json_real(m.confidence));
+}
+
+/* "重新生成", "再来一张", "regenerate" typed as text: the last picture again,
+ * from the prompt it was made from (rag keeps it), with its mask when it
+ * was a repaint; with no picture yet, there is nothing to regenerate. */
+static enum node_rc image_plan_regenerate(struct step_ctx *c)
+{
+	json_t *last = json_object_get(c->state, "lastResult"), *li = json_object_get(c->state,
+										     "lastIntent");
+	json_t *user = json_object_get(c->state, "userInput");
+	json_t *prev = json_object_get(c->state, "lastInput"), *intent;
+	int zh = image_zh(c->state), inpaint;
+
+	if (!json_is_object(last) || !json_is_object(li)) {
+		json_object_set_new(c->state, "intent", json_pack("{s:s, s:s, s:s, s:f, s:s, s:s}",
+			"action", "unknown", "subject", "", "style", "", "confidence", 0.9, "reasoning",
+			zh ? "要求重新生成，但还没有图片" : "a regeneration was asked for, but there is no "
+			"picture yet", "rawResponse", ""));
+		c->next = image_set_error(c, "nothing_to_regenerate", zh
+			? "还没有可以重新生成的图片，请先描述想要的画面，例如：雪山下的小木屋"
+			: "there is no picture to regenerate yet: describe one first, e.g. \"a lighthouse "
+			  "at dawn\"");
+		return NODE_NEXT;
+	}
+	inpaint = strcmp(json_string_value(json_object_get(last, "taskType")) ?: "", "inpainting") == 0 &&
+		  json_is_string(json_object_get(prev, "maskAsset")) &&
+		  json_is_string(json_object_get(prev, "baseAsset"));
+	if (inpaint) {
+		json_object_set(user, "maskAsset", json_object_get(prev, "maskAsset"));
+		json_object_set(user, "baseAsset", json_object_get(prev, "baseAsset"));
+	}
+	intent = json_deep_copy(li);
+	json_object_set_new(intent, "action", json_string(inpaint ? "inpainting" : "generate_image"));
+	json_object_set_new(intent, "confidence", json_real(0.9));
+	json_object_set_new(intent, "reasoning", json_string(zh ? "重新生成上一张图，沿用它的提示词"
+				: "the last picture again, from the same prompt"));
+	json_object_set_new(intent, "rawResponse", json_string(""));
+	json_object_set_new(c->state, "intent", intent);
+	image_thought(c, "已识别意图：重新生成上一张图（%s），置信度：0.90", "intent: the last picture "
+		      "again (%s), confidence 0.90", json_string_value(json_object_get(intent, "action")));
+	c->next = "rag";
+	return NODE_NEXT;
 }
 
 /* What the action needs and the turn does not have (seed 000 §7.3: a
@@ -346,10 +418,15 @@ static enum node_rc image_planner(struct step_ctx *c)
 				  "lastResult", adjust ? json_object_get(c->state, "lastResult") : json_null(),
 				  "lastIntent", adjust && json_object_get(c->state, "lastIntent")
 				  ? json_object_get(c->state, "lastIntent") : json_null());
-	json_t *intent = image_plan(c, facts, adjust);
+	json_t *intent;
 	const char *action, *missing;
 	double conf;
 
+	if (!has_mask && rules_regenerate(text).matched) {
+		json_decref(facts);
+		return image_plan_regenerate(c);
+	}
+	intent = image_plan(c, facts, adjust);
 	json_decref(facts);
 	if (intent == NULL) {
 		json_object_set_new(c->state, "intent", json_pack("{s:s, s:f}", "action", "unknown",
@@ -361,9 +438,11 @@ static enum node_rc image_planner(struct step_ctx *c)
 		json_object_set_new(intent, "action", json_string("inpainting"));
 		json_object_set_new(intent, "confidence", json_real(0.9));
 	}
+	if (!has_mask)
+		image_force_restyle(c->state, intent, text);
 	action = json_string_value(json_object_get(intent, "action"));
 	if (strcmp(action, "adjust_parameters") == 0)
-		image_keep_last(c->state, intent);
+		image_keep_last(c->state, intent, text);
 	json_object_set_new(c->state, "intent", intent);
 	conf = json_number_value(json_object_get(intent, "confidence"));
 	image_thought(c, "已识别意图：%s，置信度：%.2f", "intent: %s, confidence %.2f", action, conf);
@@ -415,16 +494,52 @@ static char *image_join_prompt(const char *original, const json_t *hits, int inp
 	return buf_steal(&b);
 }
 
+/* An adjustment in a new style (its style is not the last picture's):
+ * retrieved again, from the last subject in the new style. */
+static int image_restyled(const json_t *state)
+{
+	const json_t *intent = json_object_get(state, "intent");
+	const char *style = json_string_value(json_object_get(intent, "style")) ?: "";
+	const char *was = json_string_value(json_object_get(json_object_get(state, "lastIntent"),
+							    "style")) ?: "";
+
+	return strcmp(json_string_value(json_object_get(intent, "action")) ?: "", "adjust_parameters") == 0 &&
+	       *style && strcmp(style, was) != 0;
+}
+
+/* A typed regeneration: the last picture's prompt as it was used. */
+static int image_rag_again(struct step_ctx *c)
+{
+	const char *text = json_string_value(json_object_get(json_object_get(c->state, "userInput"),
+							     "text")) ?: "";
+	json_t *last = json_object_get(c->state, "lastPrompt"), *ep;
+	json_t *used = json_object_get(json_object_get(json_object_get(c->state, "lastResult"),
+						       "metadata"), "prompt");
+
+	if (!rules_regenerate(text).matched || !json_is_object(last) || !json_is_string(used))
+		return 0;
+	ep = json_deep_copy(last);
+	json_object_set(ep, "final", used);
+	json_object_set_new(c->state, "enhancedPrompt", ep);
+	image_thought(c, "重新生成：沿用上一张图的提示词", "regenerating: the last picture's prompt as "
+		      "it was used");
+	c->next = "executor";
+	return 1;
+}
+
 /* An adjustment redraws the last picture: its prompt, retrieved styles
- * included, is kept as it was; the executor adds the new parameters. */
+ * included, is kept as it was; the executor adds the new parameters. A
+ * regeneration takes the prompt the last picture was made from. */
 static int image_rag_keep(struct step_ctx *c)
 {
 	json_t *last = json_object_get(c->state, "lastPrompt");
 	json_t *intent = json_object_get(c->state, "intent");
 	const char *final = json_string_value(json_object_get(last, "final"));
 
+	if (image_rag_again(c))
+		return 1;
 	if (strcmp(json_string_value(json_object_get(intent, "action")) ?: "", "adjust_parameters") != 0 ||
-	    final == NULL)
+	    final == NULL || image_restyled(c->state))
 		return 0;
 	json_object_set_new(c->state, "enhancedPrompt", json_deep_copy(last));
 	image_thought(c, "沿用上一张图的提示词（主体：%s，风格：%s）", "keeping the last picture's prompt "
@@ -450,13 +565,22 @@ static enum node_rc image_rag(struct step_ctx *c)
 	double min_sim = IMAGE_RAG_MIN - 0.1 * (double)retry;
 	json_t *hits, *h, *retrieved = json_array();
 	const char *original = *text ? text : subject;
+	char *restyle = NULL;
 	size_t i;
 
 	if (image_rag_keep(c)) {
 		json_decref(retrieved);
 		return NODE_NEXT;
 	}
-	snprintf(query, sizeof query, "%s %s %s", style, subject, text);
+	if (image_restyled(c->state)) {
+		restyle = image_zh(c->state) ? xasprintf("%s，%s风格", subject, style)
+					     : xasprintf("%s, %s style", subject, style);
+		original = restyle;
+		image_thought(c, "换成「%s」风格重画上一张图（主体：%s），重新检索风格库", "redrawing the last "
+			      "picture (subject: %s) in the style %s: searching the style library again",
+			      image_zh(c->state) ? style : subject, image_zh(c->state) ? subject : style);
+	}
+	snprintf(query, sizeof query, "%s %s %s", style, subject, restyle ? "" : text);
 	hits = image_retrieve(c, query, min_sim < 0.3 ? 0.3 : min_sim);
 	if (hits == NULL)
 		image_thought(c, "风格库暂不可用，使用原始 Prompt", "the style library is not available: "
@@ -479,6 +603,7 @@ static enum node_rc image_rag(struct step_ctx *c)
 	json_object_set_new(c->state, "enhancedPrompt", json_pack("{s:s, s:o, s:s}", "original",
 							original, "retrieved", retrieved, "final", final));
 	free(final);
+	free(restyle);
 	json_decref(hits);
 	c->next = "executor";
 	return NODE_NEXT;

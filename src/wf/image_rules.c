@@ -27,6 +27,35 @@ static char *offline_subject(const char *text)
 	return t;
 }
 
+/* The last picture again ("重新生成", "再来一张"), or in another style
+ * ("换成水彩风格", "make it pixel art"): generate_image and
+ * adjust_parameters of the last picture. NULL when the text asks neither. */
+static const char *offline_intent_again(const json_t *facts, const char *text, int zh,
+					struct buf *why, double *conf)
+{
+	int last = offline_present(json_object_get(facts, "lastResult"));
+	const struct rules_style *st;
+	struct rules_match m = rules_regenerate(text);
+
+	if (m.matched) {
+		*conf = last ? m.confidence : 0.3;
+		offline_say(why, zh, last ? "要求重新生成上一张图，沿用上次的主体和风格" :
+			    "要求重新生成，但还没有图片", last ? "It asks for the last picture again, "
+			    "with the same subject and style" : "It asks to regenerate, but there is no "
+			    "picture yet");
+		return last ? "generate_image" : "unknown";
+	}
+	m = rules_restyle(text, &st);
+	if (m.matched && (last || strcmp(m.rule, "restyle") == 0)) {
+		*conf = last ? m.confidence : 0.6;
+		offline_say(why, zh, last ? "要求把上一张图换成「%s」风格" : "要求换成「%s」风格，但还没有图片",
+			    last ? "It asks for the last picture in the style \"%s\"" : "It asks for the "
+			    "style \"%s\", but there is no picture yet", offline_style_name(st, zh));
+		return "adjust_parameters";
+	}
+	return NULL;
+}
+
 /* What the context decides: nothing to read, a mask, a change to one
  * region without a mask, an edit of the last picture (or of none yet), a
  * greeting or small talk. NULL when it decides nothing. */
@@ -34,6 +63,7 @@ static const char *offline_intent_context(const json_t *facts, const char *text,
 					  struct buf *why, double *conf)
 {
 	struct rules_match m;
+	const char *action;
 
 	*conf = 0.1;
 	if (rules_blank(text)) {
@@ -54,6 +84,9 @@ static const char *offline_intent_context(const json_t *facts, const char *text,
 			    "It asks to change one region of the picture, but no mask says which");
 		return "inpainting";
 	}
+	action = offline_intent_again(facts, text, zh, why, conf);
+	if (action)
+		return action;
 	m = rules_adjust_intent(text);
 	/* Adjustment words after a picture request describe the new picture. */
 	if (m.matched && strcmp(m.rule, "adjust_lead") != 0 && rules_image_intent(text).matched)
@@ -155,6 +188,7 @@ json_t *offline_task_intent(const json_t *facts, const char *text, char *err, si
 	struct buf why;
 	double conf;
 	const char *action, *style;
+	const struct rules_style *st;
 	char *subject;
 	json_t *j;
 
@@ -165,8 +199,12 @@ json_t *offline_task_intent(const json_t *facts, const char *text, char *err, si
 	/* Nothing to picture has no subject. */
 	subject = strcmp(action, "unknown") ? offline_subject(text) : xstrdup("");
 	style = offline_style_name(rules_style(text), zh);
-	if (strcmp(action, "adjust_parameters") == 0)
+	if (strcmp(action, "adjust_parameters") == 0 || (strcmp(action, "generate_image") == 0 &&
+							 rules_regenerate(text).matched))
 		offline_intent_keep(facts, &subject, &style);
+	/* A new style named for the last picture replaces its style. */
+	if (strcmp(action, "adjust_parameters") == 0 && rules_restyle(text, &st).matched)
+		style = offline_style_name(st, zh);
 	if (strcmp(action, "unknown") != 0)
 		offline_say(&why, zh, "。主体：%s；风格：%s", ". Subject: %s; style: %s",
 			    *subject ? subject : (zh ? "未指定" : "unspecified"),

@@ -443,6 +443,9 @@ static const char *image_friendly(const char *code, int zh)
 		  "To change part of the picture, first paint a mask over that part." },
 		{ "nothing_to_adjust", "还没有可以调整的图片，请先描述要生成的画面",
 		  "There is no picture to adjust yet: describe one first." },
+		{ "nothing_to_regenerate", "还没有可以重新生成的图片，请先描述想要的画面，例如：雪山下的小木屋",
+		  "There is no picture to regenerate yet: describe one first, e.g. \"a lighthouse at "
+		  "dawn\"." },
 		{ "planner_timeout", "理解请求超时了，请稍后再试", "Understanding the request took too long: "
 		  "please try again." },
 		{ "image_too_large", "图片或蒙版太大，请换一张小一些的图片",

@@ -67,6 +67,9 @@ static const struct note_prompt note_prompts[] = {
 	  "你是多智能体流程的路由助手。target 是按完成标记算出的下一步；你只能选择 target、回到更早的环节，"
 	  "或重跑刚完成的环节（lastAgent）。只返回 JSON：{\"nextAgent\": \"环节名\", \"reason\": \"理由\"}",
 	  offline_task_note_route },
+	/* Rules with no prompt: the review's own checks, which bound a
+	 * model's scores (note_review.c). */
+	{ "review_checks", 0, NULL, offline_task_review_checks },
 };
 
 static const struct note_prompt *note_prompt_find(const char *task)

@@ -6,7 +6,11 @@
  * is complete; otherwise the work goes back to the stage owning the
  * weakest dimension, also when the review "passes in words" (approved)
  * but the scores do not, while iterationCount < maxIterations; past that
- * the run stops: the thread and the creative are aborted. */
+ * the run stops: the thread and the creative are aborted. A model's scores
+ * are bounded by the workflow's own checks (the rules' review_checks: on
+ * the topic, not against the feedback, no repeated sections), so an
+ * off-topic note a model scores high still fails, for the reason the
+ * checks found. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +95,51 @@ static json_t *note_scores(struct step_ctx *c, const json_t *answer, const json_
 	return scores;
 }
 
+/* list's strings after those of first, in answer[key]. */
+static void note_lead_with(json_t *answer, const char *key, const json_t *first)
+{
+	json_t *all = json_deep_copy(first), *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(answer, key), i, v)
+		if (json_is_string(v))
+			json_array_append(all, v);
+	json_object_set_new(answer, key, all);
+}
+
+/* A model's scores bounded by the workflow's own checks (on the topic, not
+ * against the feedback, no repeated sections): a dimension a check spoils
+ * scores at most what the check allows, whatever the model said, and the
+ * checks' reasons lead the answer's. Returns the dimensions it lowered and
+ * sets *overall again; *why: the checks' first reason, or NULL. */
+static json_t *note_review_bound(struct step_ctx *c, const json_t *facts, json_t *answer,
+				 json_t *scores, double *overall, char **why)
+{
+	char err[256];
+	json_t *checks = note_rules(c, "review_checks", facts, err, sizeof err);
+	json_t *lowered = json_array(), *max;
+	const json_t *reasons = json_object_get(checks, "failReasons");
+	const char *dim;
+	double sum = 0;
+
+	*why = json_array_size(reasons) ? xstrdup(json_string_value(json_array_get(reasons, 0))) : NULL;
+	json_object_foreach(json_object_get(checks, "caps"), dim, max) {
+		if (json_number_value(json_object_get(scores, dim)) <= json_number_value(max))
+			continue;
+		json_object_set(scores, dim, max);
+		json_array_append_new(lowered, json_string(dim));
+	}
+	if (json_is_array(reasons))
+		note_lead_with(answer, "failReasons", reasons);
+	if (json_is_array(json_object_get(checks, "suggestions")))
+		note_lead_with(answer, "suggestions", json_object_get(checks, "suggestions"));
+	for (size_t i = 0; i < NOTE_NDIMS; i++)
+		sum += json_number_value(json_object_get(scores, note_dim_names[i]));
+	*overall = (double)(long)(sum / NOTE_NDIMS * 100 + 0.5) / 100;
+	json_decref(checks);
+	return lowered;
+}
+
 static json_t *note_strings(const json_t *v)
 {
 	json_t *out = json_array(), *e;
@@ -123,8 +172,10 @@ static enum node_rc note_review_pass(struct step_ctx *c, double overall)
 	return note_supervise(c, NULL);
 }
 
-/* Back to the stage owning dim, as one more iteration. */
-static enum node_rc note_review_loop(struct step_ctx *c, const char *dim, double v, int approved)
+/* Back to the stage owning dim, as one more iteration; rule: what the
+ * workflow's checks found, or NULL. */
+static enum node_rc note_review_loop(struct step_ctx *c, const char *dim, double v, int approved,
+				     const char *rule)
 {
 	const char *owner = note_dim_owner(dim);
 	json_int_t it = note_int(c->state, "iterationCount") + 1;
@@ -136,8 +187,9 @@ static enum node_rc note_review_loop(struct step_ctx *c, const char *dim, double
 	if (strcmp(owner, "writer_agent") == 0 || strcmp(owner, "image_planner_agent") == 0)
 		json_object_set_new(json_object_get(c->state, "attempts"), owner, json_integer(
 			json_integer_value(json_object_get(json_object_get(c->state, "attempts"), owner)) + 1));
-	why = xasprintf("质量回流%s：%s %.2f 未达标，回到 %s（第 %lld/%lld 轮）",
-			approved ? "（审核口头通过但评分未达标）" : "", dim, v, owner, (long long)it,
+	why = xasprintf("质量回流%s：%s %.2f 未达标%s%s%s，回到 %s（第 %lld/%lld 轮）",
+			approved ? "（审核口头通过但评分未达标）" : "", dim, v, rule ? "（规则检查：" : "",
+			rule ? rule : "", rule ? "）" : "", owner, (long long)it,
 			(long long)note_int(c->state, "maxIterations"));
 	json_object_set_new(fb, "routeReason", json_string(why));
 	note_message(c, "%s", why);
@@ -149,10 +201,12 @@ static enum node_rc note_review_loop(struct step_ctx *c, const char *dim, double
 enum node_rc note_review(struct step_ctx *c)
 {
 	static const char *const need[] = { "scores", NULL };
-	json_t *facts = note_review_facts(c->state), *answer, *scores, *q;
+	json_t *facts = note_review_facts(c->state), *answer, *scores, *q, *lowered;
 	const char *weak;
+	char *rule = NULL;
 	double overall;
 	int rules = 0, approved;
+	enum node_rc rc;
 
 	answer = note_ask(c, "review", facts, need, &rules);
 	if (answer == NULL) {
@@ -160,12 +214,15 @@ enum node_rc note_review(struct step_ctx *c)
 		return note_to_supervisor(c);
 	}
 	scores = note_scores(c, answer, facts, &overall);
+	/* The rules' own answer has their checks applied already. */
+	lowered = rules ? json_array() : note_review_bound(c, facts, answer, scores, &overall, &rule);
 	json_decref(facts);
 	weak = note_review_weakest(scores, overall);
 	approved = json_is_true(json_object_get(answer, "approved"));
-	q = json_pack("{s:o, s:f, s:b, s:b, s:o, s:s}", "scores", scores, "overall", overall, "passed",
+	q = json_pack("{s:o, s:f, s:b, s:b, s:o, s:s, s:o}", "scores", scores, "overall", overall, "passed",
 		      weak == NULL, "approved", approved, "failReasons",
-		      note_strings(json_object_get(answer, "failReasons")), "source", rules ? "rules" : "model");
+		      note_strings(json_object_get(answer, "failReasons")), "source", rules ? "rules" : "model",
+		      "lowered", lowered);
 	json_object_set_new(c->state, "qualityScores", q);
 	note_quality_event(c, q, answer);
 	json_object_set_new(c->state, "reviewFeedback", json_pack("{s:b, s:b, s:o, s:O, s:f, s:o, s:o}",
@@ -175,8 +232,11 @@ enum node_rc note_review(struct step_ctx *c)
 		weak ? json_string(note_dim_owner(weak)) : json_null()));
 	json_decref(answer);
 	if (weak == NULL)
-		return note_review_pass(c, overall);
-	if (note_int(c->state, "iterationCount") >= note_int(c->state, "maxIterations"))
-		return note_abort(c, "max_iterations", "质量审核未通过，已达到最大迭代次数（maxIterations），流程终止");
-	return note_review_loop(c, weak, json_number_value(json_object_get(scores, weak)), approved);
+		rc = note_review_pass(c, overall);
+	else if (note_int(c->state, "iterationCount") >= note_int(c->state, "maxIterations"))
+		rc = note_abort(c, "max_iterations", "质量审核未通过，已达到最大迭代次数（maxIterations），流程终止");
+	else
+		rc = note_review_loop(c, weak, json_number_value(json_object_get(scores, weak)), approved, rule);
+	free(rule);
+	return rc;
 }

@@ -21,6 +21,10 @@ json_t *offline_task_clarity(const json_t *facts, const char *text, char *err, s
 json_t *offline_task_layout(const json_t *facts, const char *text, char *err, size_t errlen);
 json_t *offline_task_image_plans(const json_t *facts, const char *text, char *err, size_t errlen);
 json_t *offline_task_review(const json_t *facts, const char *text, char *err, size_t errlen);
+/* The review's own checks (off the topic, against the feedback, repeated
+ * sections) without its counts: {caps: {dimension: most it may score},
+ * failReasons, suggestions}. */
+json_t *offline_task_review_checks(const json_t *facts, const char *text, char *err, size_t errlen);
 json_t *offline_task_note_route(const json_t *facts, const char *text, char *err, size_t errlen);
 
 /* The category of a topic by its words ("旅行", "美食", ...), or NULL when

@@ -9,7 +9,9 @@
  * completeness (images made of those planned). Text off the topic (none
  * of the topic's subject words, few of the brief's keywords), a word the
  * person's feedback asked to leave out, and repeated sections cap the
- * dimension they spoil, so such a draft fails the gate. The router proposes to
+ * dimension they spoil, so such a draft fails the gate; the same checks
+ * alone (review_checks: the caps and their reasons) bound a model's
+ * review. The router proposes to
  * rerun the research once, widened, when it found too little; otherwise
  * it agrees with the deterministic target. */
 #include "config.h"
@@ -207,10 +209,23 @@ static double offline_completeness(const json_t *facts)
 	return offline_round2((double)(done > planned ? planned : done) / (double)planned);
 }
 
-static void offline_cap(json_t *scores, const char *dim, double max)
+/* Records that dim may score at most max (the lowest of such caps). */
+static void offline_cap(json_t *caps, const char *dim, double max)
 {
-	if (json_number_value(json_object_get(scores, dim)) > max)
-		json_object_set_new(scores, dim, json_real(offline_round2(max)));
+	const json_t *was = json_object_get(caps, dim);
+
+	if (was == NULL || json_number_value(was) > max)
+		json_object_set_new(caps, dim, json_real(offline_round2(max)));
+}
+
+static void offline_apply_caps(json_t *scores, const json_t *caps)
+{
+	const char *dim;
+	json_t *max;
+
+	json_object_foreach((json_t *)caps, dim, max)
+		if (json_number_value(json_object_get(scores, dim)) > json_number_value(max))
+			json_object_set(scores, dim, max);
 }
 
 /* The share of the topic's subject words in the title and body, and of
@@ -280,9 +295,9 @@ static size_t offline_repeats(const char *body)
 
 /* What the counts above cannot see: text off the topic, a word the
  * feedback asked to leave out, repeated sections. Each caps the dimension
- * it spoils and adds its reason and hint. */
+ * it spoils (in caps) and adds its reason and hint. */
 static void offline_review_checks(const json_t *facts, const char *title, const char *body,
-				  json_t *scores, json_t *reasons, json_t *sugg)
+				  json_t *caps, json_t *reasons, json_t *sugg)
 {
 	double share = offline_topic_share(facts, title, body);
 	char *banned = offline_contradiction(facts, title, body), *r;
@@ -293,22 +308,22 @@ static void offline_review_checks(const json_t *facts, const char *title, const 
 		json_array_append_new(reasons, json_string(r));
 		json_array_append_new(sugg, json_string("围绕主题重写，标题和正文都要写到主题本身"));
 		free(r);
-		offline_cap(scores, "infoDensity", 0.1 + 0.4 * share);
-		offline_cap(scores, "platformFit", 0.4);
+		offline_cap(caps, "infoDensity", 0.1 + 0.4 * share);
+		offline_cap(caps, "platformFit", 0.4);
 	}
 	if (banned) {
 		r = xasprintf("与修改意见矛盾：仍提到「%s」", banned);
 		json_array_append_new(reasons, json_string(r));
 		json_array_append_new(sugg, json_string("按修改意见删去不要的内容，标签里也不要出现"));
 		free(r);
-		offline_cap(scores, "infoDensity", 0.3);
+		offline_cap(caps, "infoDensity", 0.3);
 	}
 	if (rep) {
 		r = xasprintf("有 %zu 处段落或小标题重复", rep);
 		json_array_append_new(reasons, json_string(r));
 		json_array_append_new(sugg, json_string("删去重复的段落，每节只讲一件事"));
 		free(r);
-		offline_cap(scores, "readability", 0.3);
+		offline_cap(caps, "readability", 0.3);
 	}
 	free(banned);
 }
@@ -352,14 +367,13 @@ static json_t *offline_review_verdict(json_t *scores, json_t *reasons, json_t *s
 json_t *offline_task_review(const json_t *facts, const char *text, char *err, size_t errlen)
 {
 	const char *title = offline_str(facts, "title"), *body = offline_str(facts, "body");
-	json_t *scores, *reasons = json_array(), *sugg = json_array();
+	json_t *scores, *caps, *reasons, *sugg;
 
 	if (title == NULL || body == NULL) {
-		json_decref(reasons);
-		json_decref(sugg);
 		snprintf(err, errlen, "the review needs the note's title and body");
 		return NULL;
 	}
+	caps = json_object(), reasons = json_array(), sugg = json_array();
 	scores = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}",
 		"infoDensity", offline_info_density(facts, body),
 		"readability", offline_readability(facts, body),
@@ -367,8 +381,24 @@ json_t *offline_task_review(const json_t *facts, const char *text, char *err, si
 		"textImageAlignment", offline_alignment(facts),
 		"styleConsistency", offline_consistency(facts),
 		"imageCompleteness", offline_completeness(facts));
-	offline_review_checks(facts, title, body, scores, reasons, sugg);
+	offline_review_checks(facts, title, body, caps, reasons, sugg);
+	offline_apply_caps(scores, caps);
+	json_decref(caps);
 	return offline_review_verdict(scores, reasons, sugg);
+}
+
+json_t *offline_task_review_checks(const json_t *facts, const char *text, char *err, size_t errlen)
+{
+	const char *title = offline_str(facts, "title"), *body = offline_str(facts, "body");
+	json_t *caps, *reasons, *sugg;
+
+	if (title == NULL || body == NULL) {
+		snprintf(err, errlen, "the checks need the note's title and body");
+		return NULL;
+	}
+	caps = json_object(), reasons = json_array(), sugg = json_array();
+	offline_review_checks(facts, title, body, caps, reasons, sugg);
+	return json_pack("{s:o, s:o, s:o}", "caps", caps, "failReasons", reasons, "suggestions", sugg);
 }
 
 json_t *offline_task_note_route(const json_t *facts, const char *text, char *err, size_t errlen)

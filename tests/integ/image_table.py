@@ -1,7 +1,8 @@
 """The image workflow (seed 000) over a table of descriptions, run offline
 through the worker: plain descriptions, requests with verbs, English,
-adjustments of the last picture, changes to "here" without a mask, and
-text with nothing to picture. Each row is checked for the route it takes
+adjustments of the last picture (in its style or in a new one), "regenerate"
+typed as text (after a picture, and before any), changes to "here" without
+a mask, and text with nothing to picture. Each row is checked for the route it takes
 (the nodes run and the intent's action), the subject kept from the
 description into the intent and the prompt the picture was made from,
 and a critic's verdict that agrees with that prompt: the subject and the
@@ -13,6 +14,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import avpng  # noqa: E402
 import avtest  # noqa: E402
 from avevents import data, events  # noqa: E402
 
@@ -62,6 +64,34 @@ ROWS = [
     ("谢谢", None, "unknown", [], None, "unknown_intent"),
     ("帮我写一首诗", None, "unknown", [], None, "unknown_intent"),
     ("再调整一下", None, "adjust_parameters", [], None, "nothing_to_adjust"),
+    ("换成水彩风格", None, "adjust_parameters", [], None, "nothing_to_adjust"),
+    # "Regenerate" typed before any picture: nothing to regenerate yet.
+    ("重新生成", None, "unknown", [], None, "nothing_to_regenerate"),
+    ("再来一张", None, "unknown", [], None, "nothing_to_regenerate"),
+    ("regenerate", None, "unknown", [], None, "nothing_to_regenerate"),
+]
+
+# A new style named for the last picture: (first turn, second turn, subject
+# words, the new style, words of the old style that must be gone, the style
+# strength asked for or None).
+RESTYLES = [
+    ("赛博朋克风格的猫", "换成水彩风格", ["猫"], "水彩", ["赛博朋克", "cyberpunk"], None),
+    ("a lighthouse at dawn", "make it pixel art", ["lighthouse at dawn"], "pixel art", [], None),
+    ("画一幅水墨风格的山水", "改成油画风，风格强度 90", ["山水"], "油画", ["水墨", "ink wash"], 90),
+    ("宫崎骏风格的海边小镇", "水彩风格", ["海边小镇"], "水彩", ["宫崎骏", "吉卜力", "ghibli"], None),
+    ("a red fox in the snow, watercolor", "turn it into an oil painting, style strength 40",
+     ["red fox"], "oil painting", ["watercolor"], 40),
+]
+
+# "Regenerate" typed as text after pictures: each turn after the first is
+# sent on the same thread; the last one regenerates the picture before it.
+REGENERATES = [
+    ["赛博朋克风格的猫", "重新生成"],
+    ["a lighthouse at dawn", "regenerate"],
+    ["画一幅水墨风格的山水", "再来一张"],
+    ["宫崎骏风格的海边小镇", "换一张吧"],
+    ["a red fox in the snow, watercolor", "try again"],
+    ["赛博朋克风格的猫", "再调整一下，风格强度 90", "重新生成"],
 ]
 
 
@@ -153,6 +183,95 @@ def check_row(t, cl, row):
     check_critic(t, name, state, style)
 
 
+def thread_turns(cl, turns):
+    """Runs the turns on one thread: the last turn's status, events and
+    state, and the state before it."""
+    st, evs = cl.turn({"workflow": "image", "input": {"text": turns[0]}})
+    tid = [e for e in evs if e["type"] == "thread_start"][0]["threadId"]
+    before = state = cl.state(tid)
+    for text in turns[1:]:
+        before = state
+        st, evs = cl.turn({"threadId": tid, "input": {"text": text}})
+        state = cl.state(tid)
+    return st, evs, state, before
+
+
+def check_restyle(t, cl, row):
+    first, second, words, style, old, strength = row
+    name = "%s / %s" % (first, second)
+    st, evs, state, before = thread_turns(cl, [first, second])
+    nodes = [e["node"] for e in evs if e["type"] == "agent_start"]
+    intent = state["intent"]
+    if not t.is_((st, nodes, intent["action"]), (200, GEN, "adjust_parameters"),
+                 "%s: an adjustment of the last picture" % name):
+        return
+    used = state["executionResult"]["metadata"]["prompt"]
+    retrieved = state["enhancedPrompt"]["retrieved"]
+    t.ok(intent["subject"] == before["intent"]["subject"] and all(w in used for w in words),
+         "%s: the last subject %r stays, in the prompt used" % (name, intent["subject"]))
+    t.ok(style in intent["style"] and intent["style"] != before["intent"]["style"],
+         "%s: the new style %s replaces %r in the intent (%r)"
+         % (name, style, before["intent"]["style"], intent["style"]))
+    t.ok(retrieved and all(r["prompt"] in used for r in retrieved) and
+         state["enhancedPrompt"]["final"] != before["enhancedPrompt"]["final"],
+         "%s: the new style's fragments are retrieved and used (%s)"
+         % (name, ", ".join(r["style"] for r in retrieved)))
+    t.ok(not any(w.lower() in used.lower() for w in old),
+         "%s: nothing of the old style is left in the prompt used (%s)" % (name, used[:80]))
+    t.is_(state["executionResult"]["taskType"], "parameter_adjustment", "%s: taskType" % name)
+    if strength is not None:
+        t.ok(state["params"]["styleStrength"] == strength and
+             "style strength %d%%" % strength in used,
+             "%s: the style strength %d is applied too" % (name, strength))
+    check_critic(t, name, state, style)
+
+
+def check_regenerate(t, cl, turns):
+    name = " / ".join(turns)
+    st, evs, state, before = thread_turns(cl, turns)
+    nodes = [e["node"] for e in evs if e["type"] == "agent_start"]
+    intent, last = state["intent"], before["intent"]
+    if not t.is_((st, nodes, intent["action"]), (200, GEN, "generate_image"),
+                 "%s: a new picture is made" % name):
+        return
+    used = state["executionResult"]["metadata"]["prompt"]
+    t.ok(intent["subject"] == last["subject"] and intent["style"] == last["style"],
+         "%s: the last subject %r and style %r are kept" % (name, last["subject"], last["style"]))
+    t.is_(used, before["executionResult"]["metadata"]["prompt"],
+          "%s: the prompt is the one the last picture was made from" % name)
+    t.ok(turns[-1] not in used, "%s: the words of the request are not drawn" % name)
+    check_critic(t, name, state, last["style"] or None)
+
+
+def check_regen_inpainting(t, cl):
+    """A repaint regenerated: its mask and base image are used again."""
+    st, evs = cl.turn({"workflow": "image", "input": {"text": "雪山下的小木屋"}})
+    tid = [e for e in evs if e["type"] == "thread_start"][0]["threadId"]
+    url = cl.state(tid)["executionResult"]["imageUrl"]
+    cl.turn({"threadId": tid, "input": {"text": "把右半边换成星空", "maskData": {
+        "base64": avpng.data_url(avpng.mask()), "imageUrl": url}}})
+    before = cl.state(tid)
+    st, evs = cl.turn({"threadId": tid, "input": {"text": "重新生成"}})
+    state = cl.state(tid)
+    t.ok(state["intent"]["action"] == "inpainting" and
+         state["executionResult"]["taskType"] == "inpainting" and
+         state["userInput"]["maskAsset"] == before["userInput"]["maskAsset"] and
+         state["executionResult"]["metadata"]["prompt"] ==
+         before["executionResult"]["metadata"]["prompt"],
+         "重新生成 after a repaint repaints again with the same mask and prompt")
+
+
+def check_regen_language(t, cl):
+    """Nothing to regenerate yet, said in the language of the request."""
+    for text, zh in (("重新生成", True), ("regenerate", False)):
+        _, evs = cl.turn({"workflow": "image", "input": {"text": text}})
+        msgs = [e["component"]["props"]["text"] for e in evs if e["type"] == "gen_ui_component"]
+        said = msgs[-1] if msgs else ""
+        han = any("\u4e00" <= ch <= "\u9fff" for ch in said)
+        t.ok(said and han == zh and ("描述" in said if zh else "describe" in said),
+             "%s before any picture: %s" % (text, said))
+
+
 def check_params(t, cl):
     """The adjustments' parameters reach the state and the prompt."""
     _, _, state, _ = run_row(cl, "赛博朋克风格的猫", "再调整一下，风格强度 90")
@@ -173,6 +292,12 @@ def main(t):
     for row in ROWS:
         check_row(t, cl, row)
     check_params(t, cl)
+    for row in RESTYLES:
+        check_restyle(t, cl, row)
+    for turns in REGENERATES:
+        check_regenerate(t, cl, turns)
+    check_regen_inpainting(t, cl)
+    check_regen_language(t, cl)
 
 
 avtest.run(main)

@@ -160,6 +160,59 @@ static const struct intent_case adjust_cases[] = {
 	{ "画一只猫", 0, "none" },
 };
 
+static const struct intent_case regenerate_cases[] = {
+	{ "重新生成", 1, "regenerate" },
+	{ "再来一张", 1, "regenerate" },
+	{ "换一张吧", 1, "regenerate" },
+	{ "请重新生成一下！", 1, "regenerate" },
+	{ "regenerate", 1, "regenerate" },
+	{ "Try again, please", 1, "regenerate" },
+	{ "another one", 1, "regenerate" },
+	/* A new description that opens with the same words. */
+	{ "重新生成一只戴帽子的猫", 0, "none" },
+	{ "再来一张雪山下的小木屋", 0, "none" },
+	{ "another cat on the roof", 0, "none" },
+	{ "换成水彩风格", 0, "none" },
+};
+
+/* The text, whether it restyles the last picture, the rule, the style (zh). */
+struct restyle_case {
+	const char *text;
+	int matched;
+	const char *rule;
+	const char *style;
+};
+
+static const struct restyle_case restyle_cases[] = {
+	{ "换成水彩风格", 1, "restyle", "水彩" },
+	{ "改成油画风，风格强度 90", 1, "restyle", "油画" },
+	{ "make it pixel art", 1, "restyle", "像素" },
+	{ "turn it into a watercolor", 1, "restyle", "水彩" },
+	{ "in ink wash instead", 1, "restyle", "水墨" },
+	{ "用水墨风格重新画", 1, "restyle", "水墨" },
+	{ "水彩风格", 1, "style_only", "水彩" },
+	{ "再来一张油画风的", 1, "style_only", "油画" },
+	{ "pixel art version", 1, "style_only", "像素" },
+	/* A new description in a style, or no style at all. */
+	{ "水彩风格的向日葵花田", 0, "none", NULL },
+	{ "a red fox in the snow, watercolor", 0, "none", NULL },
+	{ "make it brighter", 0, "none", NULL },
+	{ "换成一只狗", 0, "none", NULL },
+};
+
+static void check_restyle(void)
+{
+	for (size_t i = 0; i < sizeof restyle_cases / sizeof restyle_cases[0]; i++) {
+		const struct restyle_case *c = &restyle_cases[i];
+		const struct rules_style *st;
+		struct rules_match m = rules_restyle(c->text, &st);
+
+		ok(m.matched == c->matched && strcmp(m.rule, c->rule) == 0 &&
+		   (c->style ? st && strcmp(st->zh, c->style) == 0 : st == NULL),
+		   "restyle \"%s\" -> %d (%s, %s)", c->text, m.matched, m.rule, st ? st->zh : "none");
+	}
+}
+
 struct flag_case {
 	const char *text;
 	int yes;
@@ -271,6 +324,8 @@ int main(void)
 	check_subjects();
 	check_intents("region", region_cases, N(region_cases), rules_region_edit);
 	check_intents("adjust", adjust_cases, N(adjust_cases), rules_adjust_intent);
+	check_intents("regenerate", regenerate_cases, N(regenerate_cases), rules_regenerate);
+	check_restyle();
 	check_flags("small talk", small_talk_cases, N(small_talk_cases), rules_small_talk);
 	check_flags("other task", other_task_cases, N(other_task_cases), rules_other_task);
 	check_style_in();

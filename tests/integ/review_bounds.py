@@ -1,0 +1,181 @@
+"""A model's review is bounded by the note workflow's own checks (seed 001
+§4's quality gate). Against a fake OpenAI-compatible model whose review
+always scores 0.97: an off-topic draft still fails, for the reason the
+checks found (off the topic), and goes back to the writer through the
+quality loop; a writer that stays off the topic ends aborted at
+maxIterations, never complete. A draft on the topic that the model scores
+below the threshold fails as the model says, with no reason of the
+checks added."""
+
+import base64
+import http.server
+import json
+import os
+import sys
+import threading
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import avpng  # noqa: E402
+import avtest  # noqa: E402
+from avevents import data, events, last_ask as ask, types  # noqa: E402
+
+TOPIC = "周末去杭州春游的攻略"
+ON_TOPIC = {"title": "杭州春游｜周末 1 日路线",
+            "body": "这个周末去杭州春游，我把一天的路线整理好了，照着走不累也不赶。\n\n"
+                    "一、上午：太子湾看郁金香\n8 点前入园人最少，沿着溪边步道慢慢走，花田在南门附近。\n\n"
+                    "二、中午：湖边吃饭\n步行 15 分钟到南山路，人均 80 元左右，推荐龙井虾仁和片儿川。\n\n"
+                    "三、下午：苏堤骑行\n租一辆共享单车，从南往北骑完全程约 3 公里，4 点以后光线最柔和。\n\n"
+                    "你最想去哪一站？评论区聊聊～",
+            "tags": ["杭州", "春游", "周末去哪儿", "旅行攻略"]}
+OFF_TOPIC = {"title": "一周减脂餐｜低卡又好吃",
+             "body": "减脂期间吃什么？我把这一周的减脂餐整理好了。\n\n"
+                     "一、早餐\n燕麦 40 克加一杯无糖豆浆，再来一个水煮蛋，饱腹到中午。\n\n"
+                     "二、午餐\n鸡胸肉 150 克，西兰花和糙米饭各一份，少油少盐。\n\n"
+                     "三、晚餐\n清蒸鱼配一大盘绿叶菜，七点前吃完。\n\n"
+                     "你的减脂餐吃什么？评论区聊聊～",
+             "tags": ["减脂餐", "健身", "低卡"]}
+DIMS = ["infoDensity", "readability", "platformFit", "textImageAlignment", "styleConsistency"]
+HIGH = {"approved": True, "scores": {d: 0.97 for d in DIMS}, "overall": 0.97,
+        "failReasons": [], "suggestions": [], "feedback": "非常好，可以发布"}
+LOW = {"approved": False, "scores": dict({d: 0.9 for d in DIMS}, readability=0.45), "overall": 0.81,
+       "failReasons": ["句子太长，读起来累"], "suggestions": ["缩短长句"], "feedback": "需要修改"}
+
+
+class Fake:
+    """The writer answers the notes of self.notes in turn (the last one
+    again when they run out), the review the answers of self.reviews;
+    other roles get an empty object (the workflow's rules answer)."""
+
+    def __init__(self):
+        self.notes, self.reviews, self.lock = [], [], threading.Lock()
+        fake = self
+
+        class H(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                req = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
+                if self.path.endswith("/images/generations"):
+                    img = base64.b64encode(avpng.solid(12, 16, (90, 160, 220))).decode()
+                    return fake.reply(self, {"data": [{"b64_json": img}]})
+                system = (req.get("messages") or [{}])[0].get("content", "")
+                fake.reply(self, {"choices": [{"message": {"role": "assistant", "content":
+                                                           json.dumps(fake.answer(system),
+                                                                      ensure_ascii=False)}}]})
+
+            def log_message(self, *a):
+                pass
+        self.srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        self.srv.daemon_threads = True
+        threading.Thread(target=self.srv.serve_forever, daemon=True).start()
+        self.url = "http://127.0.0.1:%d" % self.srv.server_address[1]
+
+    def answer(self, system):
+        with self.lock:
+            if "文案创作专家" in system:
+                return self.notes.pop(0) if len(self.notes) > 1 else self.notes[0]
+            if "质量审核员" in system:
+                return self.reviews.pop(0) if len(self.reviews) > 1 else self.reviews[0]
+        return {}
+
+    def reply(self, h, obj):
+        body = json.dumps(obj).encode()
+        h.send_response(200)
+        h.send_header("Content-Type", "application/json")
+        h.send_header("Content-Length", str(len(body)))
+        h.end_headers()
+        h.wfile.write(body)
+
+
+class Client:
+    def __init__(self, w):
+        self.w = w
+
+    def post(self, path, obj):
+        r = self.w.request("POST", path, body=json.dumps(obj),
+                           headers={"Content-Type": "application/json"}, timeout=120)
+        return events(r.body)
+
+    def thread(self, tid):
+        return json.loads(self.w.request("GET", "/api/threads/" + tid).body)
+
+    def run(self, inp):
+        """Starts a note and approves every pause: the thread id and all events."""
+        evs = self.post("/api/agent/stream", {"workflow": "note", "input": inp})
+        tid = data(evs, "thread_start")[0]["threadId"]
+        seen = list(evs)
+        for _ in range(10):
+            q = ask(evs)
+            if q is None or "workflow_paused" not in types(evs):
+                break
+            evs = self.post("/api/agent/confirm", {"threadId": tid, "interruptId": q["interruptId"],
+                                                   "action": "approve"})
+            seen += evs
+        return tid, seen
+
+
+def check_off_topic_loops(t, cl, fake):
+    fake.notes, fake.reviews = [OFF_TOPIC, ON_TOPIC], [HIGH]
+    tid, seen = cl.run({"topic": TOPIC})
+    qs = data(seen, "quality_score")
+    if not t.ok(len(qs) == 2, "off topic, scored 0.97: two reviews (%d)" % len(qs)):
+        return
+    first = qs[0]
+    t.ok(first["passed"] is False and first["approved"] is True,
+         "the model approves the off-topic draft at 0.97, and it fails all the same")
+    t.ok(first["failReasons"] and "偏离主题" in first["failReasons"][0],
+         "the first reason is what the checks found (%s)" % (first["failReasons"] or [""])[0])
+    t.ok("infoDensity" in first["lowered"] and first["scores"]["infoDensity"] <= 0.5 and
+         first["overall"] < 0.97, "the checks lowered %s (infoDensity %.2f, overall %.2f)"
+         % (first["lowered"], first["scores"]["infoDensity"], first["overall"]))
+    dec = [d for d in data(seen, "supervisor_decision") if d["decision"] == "writer_agent" and
+           "规则检查" in d["reason"]]
+    t.ok(dec, "the quality loop sends it back to the writer, saying why (%s)"
+         % (dec[0]["reason"] if dec else ""))
+    t.ok(qs[1]["passed"] is True and qs[1]["lowered"] == [] and qs[1]["failReasons"] == [],
+         "the rewritten draft on the topic passes, nothing lowered")
+    done = data(seen, "workflow_complete")
+    t.ok(done and done[0]["title"] == ON_TOPIC["title"] and
+         not any(OFF_TOPIC["title"] in d.get("title", "") for d in done),
+         "the note completed is the one on the topic")
+
+
+def check_off_topic_aborts(t, cl, fake):
+    fake.notes, fake.reviews = [OFF_TOPIC], [HIGH]
+    tid, seen = cl.run({"topic": TOPIC, "maxIterations": 1})
+    qs = data(seen, "quality_score")
+    t.ok(qs and not any(q["passed"] for q in qs),
+         "a writer that stays off the topic never passes (%s)" % [q["overall"] for q in qs])
+    th = cl.thread(tid)
+    t.ok(not data(seen, "workflow_complete") and th["status"] == "aborted" and
+         th["state"]["creative"]["status"] == "aborted",
+         "maxIterations reached: aborted, not complete (%s)" % th["status"])
+
+
+def check_low_model_score(t, cl, fake):
+    fake.notes, fake.reviews = [ON_TOPIC], [LOW, HIGH]
+    tid, seen = cl.run({"topic": TOPIC})
+    qs = data(seen, "quality_score")
+    if not t.ok(len(qs) == 2, "on topic, scored low by the model: two reviews (%d)" % len(qs)):
+        return
+    t.ok(qs[0]["passed"] is False and qs[0]["scores"]["readability"] == 0.45 and
+         qs[0]["lowered"] == [] and qs[0]["failReasons"] == LOW["failReasons"],
+         "the model's low readability fails it, with the model's reason only (%s)"
+         % qs[0]["failReasons"])
+    t.ok(qs[1]["passed"] is True and data(seen, "workflow_complete"),
+         "and the next review passes it")
+
+
+def main(t):
+    d = t.tmpdir("review_bounds")
+    fake = Fake()
+    t.cleanup(fake.srv.shutdown)
+    prov = {"kind": "openai", "base_url": fake.url, "api_key": "sk-test-review-0123456789",
+            "retries": "0", "timeout_ms": "10000"}
+    w = avtest.Worker(t, d, settings={"provider.chat": dict(prov), "provider.image": dict(prov),
+                                      "cache": {"model_ttl": "0"}}).start()
+    cl = Client(w)
+    check_off_topic_loops(t, cl, fake)
+    check_off_topic_aborts(t, cl, fake)
+    check_low_model_score(t, cl, fake)
+
+
+avtest.run(main)
