@@ -387,3 +387,30 @@ json_t *text_seg_words(const char *text)
 		text_seg(text, strlen(text), seg_words_add, a);
 	return a;
 }
+
+struct seg_split {
+	const char *base;
+	struct text_word *w;
+	size_t n, alloc;
+};
+
+static void seg_split_add(void *ctx, const char *w, size_t n, int han)
+{
+	struct seg_split *sp = ctx;
+
+	if (sp->n == sp->alloc) {
+		sp->alloc = sp->alloc ? sp->alloc * 2 : 16;
+		sp->w = xrealloc(sp->w, sp->alloc * sizeof *sp->w);
+	}
+	sp->w[sp->n].off = (size_t)(w - sp->base);
+	sp->w[sp->n++].len = n;
+}
+
+struct text_word *text_seg_split(const char *s, size_t n, size_t *count)
+{
+	struct seg_split sp = { s, NULL, 0, 0 };
+
+	text_seg(s, n, seg_split_add, &sp);
+	*count = sp.n;
+	return sp.w;
+}

@@ -31,6 +31,15 @@ size_t text_seg(const char *text, size_t len, text_seg_fn fn, void *ctx);
  * strings. */
 json_t *text_seg_words(const char *text);
 
+/* A word's place in the text given to text_seg_split. */
+struct text_word {
+	size_t off, len;
+};
+
+/* The words of the n bytes at s, in order: a new array the caller frees,
+ * its length in *count (NULL with 0 for none). */
+struct text_word *text_seg_split(const char *s, size_t n, size_t *count);
+
 /* Reads the word list: one word a line, blank lines and lines starting
  * with # ignored, surrounding spaces trimmed. Replaces the list in use.
  * path NULL clears the list (ICU's words only). 0, or -1 with err naming
