@@ -30,6 +30,11 @@
 #include "heir.h"
 #include "prefork.h"
 #include "wf/builtin.h"
+#include "text/seg.h"
+
+#ifndef AV_PKGDATADIR
+#define AV_PKGDATADIR "/usr/share/aivista"
+#endif
 
 #define MAIN_REOPEN_MS 5000
 
@@ -211,6 +216,19 @@ static int main_config(struct app *app, const char *path, int check_only)
 	return rc;
 }
 
+/* The word list of the segmenter ([kb] words). Without it, words ICU
+ * splits stay split: logged, and the worker serves on. */
+static void main_words(const struct conf *c)
+{
+	const char *path = c->kb_words && *c->kb_words ? c->kb_words : AV_PKGDATADIR "/words.txt";
+	char err[512];
+
+	if (text_seg_load(path, err, sizeof err) < 0)
+		log_error("word list: %s; words ICU splits are not joined", err);
+	else
+		log_debug("word list: %zu words (%s)", text_seg_listed_count(), path);
+}
+
 /* The listening socket: opened from -l ADDRESS, else standard input,
  * which must be one. Returns 0 or the exit status. */
 static int main_listen(const char *listen_addr, int backlog, int *fd)
@@ -276,6 +294,7 @@ int worker_main(int argc, char **argv)
 		return 1;
 	}
 	app.start_ms = clock_mono_ms();
+	main_words(&app.conf);
 	wf_builtin_register();
 	app.prov = prov_new(&app.conf);
 	main_ensure_store(&app);

@@ -74,6 +74,7 @@ struct conf {
 	/* [kb]: the knowledge bases */
 	char *kb_styles;          /* the style library (JSON) */
 	char *kb_notes;           /* the note workflow's corpus of notes (JSON) */
+	char *kb_words;           /* the words the segmenter keeps whole (text) */
 	/* [provider.*] */
 	struct conf_provider prov[PROV_NROLES];
 };

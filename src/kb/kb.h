@@ -99,7 +99,8 @@ json_t *kb_search_cosine(const struct kb *kb, const json_t *query_vec, const jso
 
 /* The tokenizer (tokenize.c): lower-cased ASCII words (function words left
  * out, a plural 's' dropped), CJK character bigrams (a lone CJK character
- * as itself). Anything else separates tokens; invalid UTF-8 is skipped and
+ * as itself), then the segmenter's CJK words of three characters or more
+ * (text/seg.h: 小红书 beside 小红 and 红书). Anything else separates tokens; invalid UTF-8 is skipped and
  * nothing is read past text + len. fn gets each token, NUL-terminated. */
 void kb_tokenize(const char *text, size_t len, void (*fn)(void *ctx, const char *tok, size_t n),
 		 void *ctx);

@@ -2,7 +2,11 @@
  * queries, so whatever a query says matches what a document says the same
  * way. Chinese has no spaces, so CJK text is cut into overlapping
  * character bigrams ("赛博朋克" -> 赛博 博朋 朋克), which find words without
- * a dictionary; ASCII text is cut into lower-cased words. Text comes from
+ * a dictionary; its words of three characters or more as the segmenter
+ * finds them (text/seg.h: 小红书, 金毛犬) are tokens too, so a document
+ * with the query's word ranks before one that only has its bigrams (小红
+ * of 小红帽, 红书 of 红书包);
+ * ASCII text is cut into lower-cased words. Text comes from
  * users: every byte sequence is decoded with bounds checks, and anything
  * that is not valid UTF-8 is a separator. */
 #include "config.h"
@@ -11,6 +15,7 @@
 #include <string.h>
 #include "kb/kb.h"
 #include "text/script.h"
+#include "text/seg.h"
 
 #define KB_WORD_MAX 40       /* longer "words" are noise (hashes, base64): dropped */
 
@@ -117,11 +122,46 @@ static void kb_run_add(struct kb_tok *t, const unsigned char *p, size_t n)
 	t->run++;
 }
 
+struct kb_seg {
+	void (*fn)(void *ctx, const char *tok, size_t n);
+	void *ctx;
+};
+
+/* A segmented word of three characters or more with a character of a
+ * script without spaces, lower-cased: shorter ones are bigrams or single
+ * characters already, and the ASCII words are the loop's. */
+static void kb_seg_word(void *ctx, const char *w, size_t n, int han)
+{
+	const unsigned char *p = (const unsigned char *)w, *end = p + n;
+	struct kb_seg *s = ctx;
+	char tok[TEXT_SEG_WORD_MAX + 1];
+	size_t chars = 0;
+	int cjk = 0;
+
+	if (n > TEXT_SEG_WORD_MAX)
+		return;
+	while (p < end) {
+		uint32_t cp;
+		size_t k = text_utf8_next(p, end, &cp);
+
+		cjk |= text_no_spaces(cp);
+		memcpy(tok + (p - (const unsigned char *)w), p, k);
+		if (k == 1 && cp >= 'A' && cp <= 'Z')
+			tok[p - (const unsigned char *)w] = (char)(cp - 'A' + 'a');
+		chars++;
+		p += k;
+	}
+	tok[n] = '\0';
+	if (cjk && chars >= 3)
+		s->fn(s->ctx, tok, n);
+}
+
 void kb_tokenize(const char *text, size_t len, void (*fn)(void *ctx, const char *tok, size_t n),
 		 void *ctx)
 {
 	const unsigned char *p = (const unsigned char *)text, *end;
 	struct kb_tok t = { .fn = fn, .ctx = ctx };
+	struct kb_seg seg = { fn, ctx };
 
 	if (text == NULL)
 		return;
@@ -148,6 +188,7 @@ void kb_tokenize(const char *text, size_t len, void (*fn)(void *ctx, const char 
 	}
 	kb_word_end(&t);
 	kb_run_end(&t);
+	text_seg(text, len, kb_seg_word, &seg);
 }
 
 static void kb_tokens_add(void *ctx, const char *tok, size_t n)

@@ -11,6 +11,7 @@
 #include <sodium.h>
 #include "text/phrase.h"
 #include "text/script.h"
+#include "text/seg.h"
 #include "util/xmalloc.h"
 
 const char *offline_str(const json_t *facts, const char *key)
@@ -273,78 +274,123 @@ static void offline_kw_add(struct offline_kw *k, const char *s, size_t n)
 	free(w);
 }
 
-/* A Chinese piece without function words: kept whole up to six
- * characters, else cut into four-character parts. */
-static void offline_kw_han_plain(struct offline_kw *k, const char *s, size_t n)
+/* Characters (code points) of n bytes. */
+static size_t offline_kw_chars(const char *s, size_t n)
 {
-	size_t chars = 0, i, cut;
-	uint32_t c;
+	size_t chars = 0;
 
-	for (i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++)
 		if (((unsigned char)s[i] & 0xC0) != 0x80)
 			chars++;
-	while (chars > 6) {
-		for (cut = 0, i = 0; i < 4; i++)
-			cut += offline_cp(s + cut, &c);
-		offline_kw_add(k, s, cut);
-		s += cut;
-		n -= cut;
-		chars -= 4;
+	return chars;
+}
+
+/* The text from word a to word b as a keyword, when it has two
+ * characters or more. */
+static void offline_kw_part(struct offline_kw *k, const char *s, const struct text_word *a,
+			    const struct text_word *b)
+{
+	size_t n = b->off + b->len - a->off;
+
+	if (offline_kw_chars(s + a->off, n) >= 2)
+		offline_kw_add(k, s + a->off, n);
+}
+
+/* A Chinese phrase without function words, words w[0..nw) of s: kept
+ * whole up to six characters, else cut between words into parts of at
+ * most four characters (a longer word is a part of its own); parts of one
+ * character are left out. */
+static void offline_kw_han_plain(struct offline_kw *k, const char *s, const struct text_word *w,
+				 size_t nw)
+{
+	size_t start = 0;
+
+	if (nw > 0 && offline_kw_chars(s + w[0].off, w[nw - 1].off + w[nw - 1].len - w[0].off) <= 6) {
+		offline_kw_part(k, s, &w[0], &w[nw - 1]);
+		return;
 	}
-	if (chars >= 2)
-		offline_kw_add(k, s, n);
+	while (start < nw) {
+		size_t end = start, chars = offline_kw_chars(s + w[start].off, w[start].len);
+
+		while (end + 1 < nw) {
+			size_t c = offline_kw_chars(s + w[end + 1].off, w[end + 1].len);
+
+			if (chars + c > 4)
+				break;
+			chars += c;
+			end++;
+		}
+		offline_kw_part(k, s, &w[start], &w[end]);
+		start = end + 1;
+	}
 }
 
 /* Splits off a known suffix first: 春游攻略 is 春游 and 攻略. */
-static void offline_kw_han_piece(struct offline_kw *k, const char *s, size_t n)
+static void offline_kw_han_piece(struct offline_kw *k, const char *s, const struct text_word *w,
+				 size_t nw)
 {
-	for (size_t j = 0; j < sizeof offline_zh_suffixes / sizeof offline_zh_suffixes[0]; j++) {
-		size_t sl = strlen(offline_zh_suffixes[j]);
+	if (nw >= 2) {
+		const struct text_word *last = &w[nw - 1];
 
-		if (n >= sl + 6 && memcmp(s + n - sl, offline_zh_suffixes[j], sl) == 0) {
-			offline_kw_han_plain(k, s, n - sl);
-			offline_kw_add(k, s + n - sl, sl);
-			return;
+		for (size_t j = 0; j < sizeof offline_zh_suffixes / sizeof offline_zh_suffixes[0]; j++) {
+			size_t sl = strlen(offline_zh_suffixes[j]);
+
+			if (last->len == sl && memcmp(s + last->off, offline_zh_suffixes[j], sl) == 0 &&
+			    offline_kw_chars(s + w[0].off, last->off - w[0].off) >= 2) {
+				offline_kw_han_plain(k, s, w, nw - 1);
+				offline_kw_add(k, s + last->off, sl);
+				return;
+			}
 		}
 	}
-	offline_kw_han_plain(k, s, n);
+	offline_kw_han_plain(k, s, w, nw);
 }
 
-static size_t offline_zh_stop_at(const char *p)
+/* The number of words from w[i] that make a function word (一下, 怎么…
+ * or one of the single characters 的, 了…), 0 for none. */
+static size_t offline_zh_stop_at(const char *s, const struct text_word *w, size_t nw, size_t i)
 {
-	uint32_t c;
-	size_t n;
+	for (size_t j = 0; j < sizeof offline_zh_stop_words / sizeof offline_zh_stop_words[0]; j++) {
+		size_t sl = strlen(offline_zh_stop_words[j]);
 
-	for (size_t i = 0; i < sizeof offline_zh_stop_words / sizeof offline_zh_stop_words[0]; i++)
-		if (strncmp(p, offline_zh_stop_words[i], strlen(offline_zh_stop_words[i])) == 0)
-			return strlen(offline_zh_stop_words[i]);
-	n = offline_cp(p, &c);
-	for (const char *q = offline_zh_stop_chars; *q;) {
-		uint32_t d;
+		if (strncmp(s + w[i].off, offline_zh_stop_words[j], sl) != 0)
+			continue;
+		for (size_t e = i; e < nw && w[e].off + w[e].len - w[i].off <= sl; e++)
+			if (w[e].off + w[e].len - w[i].off == sl)
+				return e - i + 1;
+	}
+	if (offline_kw_chars(s + w[i].off, w[i].len) == 1) {
+		for (const char *q = offline_zh_stop_chars; *q;) {
+			uint32_t d;
+			size_t dn = offline_cp(q, &d);
 
-		q += offline_cp(q, &d);
-		if (d == c)
-			return n;
+			if (dn == w[i].len && memcmp(q, s + w[i].off, dn) == 0)
+				return 1;
+			q += dn;
+		}
 	}
 	return 0;
 }
 
+/* A Han run cut into words by the segmenter, then into phrases at
+ * function words: a keyword is never part of a word. */
 static void offline_kw_han_run(struct offline_kw *k, const char *s, size_t n)
 {
-	size_t i = 0, start = 0, stop;
-	uint32_t c;
+	size_t nw, start = 0, i = 0, stop;
+	struct text_word *w = text_seg_split(s, n, &nw);
 
-	while (i < n) {
-		stop = offline_zh_stop_at(s + i);
+	while (i < nw) {
+		stop = offline_zh_stop_at(s, w, nw, i);
 		if (stop) {
-			offline_kw_han_piece(k, s + start, i - start);
+			offline_kw_han_piece(k, s, w + start, i - start);
 			i += stop;
 			start = i;
 		} else {
-			i += offline_cp(s + i, &c);
+			i++;
 		}
 	}
-	offline_kw_han_piece(k, s + start, n - start);
+	offline_kw_han_piece(k, s, w + start, nw - start);
+	free(w);
 }
 
 static void offline_kw_word(struct offline_kw *k, const char *s, size_t n)

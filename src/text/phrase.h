@@ -27,7 +27,8 @@ char *offline_truncate(const char *s, size_t max);
 /* Case-insensitive (ASCII) substring test; "" is never found. */
 int offline_has(const char *hay, const char *needle);
 /* The text's keywords, most frequent first, at most max: Chinese runs
- * split at function words and common suffixes (攻略, 推荐…), English words
+ * cut into words by the segmenter (text/seg.h), then into phrases at
+ * function words and common suffixes (攻略, 推荐…), English words
  * without stop words. New reference (an array of strings). */
 json_t *offline_keywords(const char *text, size_t max);
 /* 1 for words that say what kind of text it is (攻略, 推荐, 清单…). */

@@ -1,8 +1,9 @@
-/* The words of a note's topic, offline: a Chinese topic is cut by the
- * longest word of a list at each place (places, dishes, pets, subjects,
- * the words that say what kind of note it is), so 杭州, 春游 and 火锅 stay
+/* The words of a note's topic, offline: a Chinese topic is cut into words
+ * by the segmenter (text/seg.h), and consecutive words that make the
+ * longest word of a list (places, dishes, pets, subjects, the words that
+ * say what kind of note it is) are taken as one, so 杭州, 春游 and 火锅 stay
  * whole; what no listed word covers is cut at function words and kept
- * whole otherwise (东湖 stays 东湖, never 湖看). English words are taken
+ * whole otherwise (东湖 stays 东湖, never 湖看); no word is ever cut. English words are taken
  * as they are, without stop words. Each word says whether it names the
  * subject or only qualifies it (周末, 新手, 攻略…). */
 #include "config.h"
@@ -12,6 +13,7 @@
 #include "wf/note_rules.h"
 #include "util/xmalloc.h"
 #include "text/script.h"
+#include "text/seg.h"
 
 #define OFFLINE_N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -170,28 +172,102 @@ static void offline_topic_rest(json_t *out, const char *s, size_t n)
 		offline_topic_add(out, s, n, 0);
 }
 
+/* True when the n bytes at s are a listed word; *weak says whether it
+ * only qualifies. */
+static int offline_topic_is_listed(const char *s, size_t n, int *weak)
+{
+	for (size_t i = 0; i < OFFLINE_N(offline_topic_lexicon); i++)
+		if (strlen(offline_topic_lexicon[i]) == n && strncasecmp(s, offline_topic_lexicon[i], n) == 0)
+			return *weak = 0, 1;
+	for (size_t i = 0; i < OFFLINE_N(offline_topic_weak); i++)
+		if (strlen(offline_topic_weak[i]) == n && strncmp(s, offline_topic_weak[i], n) == 0)
+			return *weak = 1, 1;
+	return 0;
+}
+
+/* The number of words from w[i] whose text is n bytes (0 when n ends
+ * inside a word). */
+static size_t offline_topic_words_of(const struct text_word *w, size_t nw, size_t i, size_t n)
+{
+	for (size_t e = i; e < nw && w[e].off + w[e].len - w[i].off <= n; e++)
+		if (w[e].off + w[e].len - w[i].off == n)
+			return e - i + 1;
+	return 0;
+}
+
+/* The number of words from w[i] that make the longest listed word, 0 for
+ * none. */
+static size_t offline_topic_listed_words(const char *s, const struct text_word *w, size_t nw,
+					 size_t i, int *weak)
+{
+	size_t best = 0;
+
+	for (size_t e = i; e < nw && e < i + TEXT_SEG_JOIN_MAX; e++)
+		if (offline_topic_is_listed(s + w[i].off, w[e].off + w[e].len - w[i].off, weak))
+			best = e - i + 1;
+	if (best)
+		offline_topic_is_listed(s + w[i].off, w[i + best - 1].off + w[i + best - 1].len - w[i].off,
+					weak);
+	return best;
+}
+
+/* A function word ICU glued to the start of a listed word (做好|吃 for
+ * 做|好吃): the number of words from w[i] that end the listed word, with
+ * its offset in *at, 0 for none. */
+static size_t offline_topic_glued(const char *s, const struct text_word *w, size_t nw, size_t i,
+				  size_t *at, int *weak)
+{
+	size_t stop = offline_topic_stop(s + w[i].off);
+
+	if (stop == 0 || stop >= w[i].len)
+		return 0;
+	*at = w[i].off + stop;
+	for (size_t e = i + TEXT_SEG_JOIN_MAX < nw ? i + TEXT_SEG_JOIN_MAX : nw; e-- > i;)
+		if (offline_topic_is_listed(s + *at, w[e].off + w[e].len - *at, weak))
+			return e - i + 1;
+	return 0;
+}
+
+/* A Han run, cut into words by the segmenter (text/seg.h): listed words
+ * (joined from the segmenter's words), function words left out, and the
+ * rest between them kept whole; a word is never cut. */
 static void offline_topic_han(json_t *out, const char **pp)
 {
-	const char *p = *pp, *rest = p;
-	size_t n;
+	const char *s = *pp, *p = s;
+	size_t nw, i = 0, rest = 0, n;
+	struct text_word *w;
 	int weak = 0;
 
-	while (offline_topic_han_at(p)) {
-		n = offline_topic_listed(p, &weak);
-		if (n) {
-			offline_topic_rest(out, rest, (size_t)(p - rest));
-			offline_topic_add(out, p, n, weak);
-			p += n;
-			rest = p;
-		} else if ((n = offline_topic_stop(p)) > 0) {
-			offline_topic_rest(out, rest, (size_t)(p - rest));
-			p += n;
-			rest = p;
-		} else {
-			p += offline_topic_cp(p);
+	while (offline_topic_han_at(p))
+		p += offline_topic_cp(p);
+	w = text_seg_split(s, (size_t)(p - s), &nw);
+	while (i < nw) {
+		size_t at;
+
+		if (i == rest && (n = offline_topic_glued(s, w, nw, i, &at, &weak)) > 0) {
+			offline_topic_add(out, s + at, w[i + n - 1].off + w[i + n - 1].len - at, weak);
+			i += n;
+			rest = i;
+			continue;
 		}
+		n = offline_topic_listed_words(s, w, nw, i, &weak);
+		if (n == 0 && (n = offline_topic_stop(s + w[i].off)) > 0)
+			n = offline_topic_words_of(w, nw, i, n), weak = -1;
+		if (n == 0) {
+			i++;
+			continue;
+		}
+		if (i > rest)
+			offline_topic_rest(out, s + w[rest].off, w[i - 1].off + w[i - 1].len - w[rest].off);
+		if (weak >= 0)
+			offline_topic_add(out, s + w[i].off, w[i + n - 1].off + w[i + n - 1].len - w[i].off,
+					  weak);
+		i += n;
+		rest = i;
 	}
-	offline_topic_rest(out, rest, (size_t)(p - rest));
+	if (nw > rest)
+		offline_topic_rest(out, s + w[rest].off, w[nw - 1].off + w[nw - 1].len - w[rest].off);
+	free(w);
 	*pp = p;
 }
 

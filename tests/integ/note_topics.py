@@ -5,7 +5,8 @@ English) runs through the whole workflow on one worker, every pause
 approved. The finished note's title, body and tags must mention the
 topic's own words; every sentence it takes from the notes corpus must
 come from a note about the topic (one that has the topic's key word);
-no word of the topic is split in half in a tag (杭州 never becomes 州…);
+no word of the topic is split in half in a tag (杭州 never becomes 州…),
+nor a word of the segmenter's list (etc/words.txt);
 an English topic gets an English note; a topic the corpus does not
 cover says so; the review finds each first draft on its topic, with no
 section repeated. Reject feedback that asks to leave something out is
@@ -128,6 +129,15 @@ def split_words(topic, whole, tags):
     return bad
 
 
+def listed_words():
+    """The words of etc/words.txt: the segmenter keeps them whole."""
+    with open(avtest.src_path("etc", "words.txt")) as f:
+        return [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
+
+
+LISTED = listed_words()
+
+
 def check(t, topic, keys, whole, covered, seen, sentences):
     done = data(seen, "workflow_complete")
     t.ok(done, "%s: the workflow completes" % topic)
@@ -145,6 +155,9 @@ def check(t, topic, keys, whole, covered, seen, sentences):
     foreign = [s for s, ns in sentences.items() if s in body and not any(about(n, keys) for n in ns)]
     t.is_(foreign, [], "%s: no evidence from notes about other topics" % topic)
     t.is_(split_words(topic, whole, tags), [], "%s: no word of the topic split in a tag" % topic)
+    listed = [w for w in LISTED if w in topic]
+    t.is_(split_words(topic, listed, tags), [],
+          "%s: no listed word (%s) split in a tag" % (topic, " ".join(listed)))
     english = not re.search(r"[\u4e00-\u9fff]", topic)
     if english:
         t.ok(not re.search(r"[\u4e00-\u9fff]", title + body + "".join(tags)),

@@ -13,6 +13,7 @@
 #include "kb/kb.h"
 #include "kb/shelf.h"
 #include "app.h"
+#include "text/seg.h"
 
 /* -- tokenizer ------------------------------------------------------------- */
 
@@ -28,12 +29,15 @@ static const struct tok_case tok_cases[] = {
 	{ "function words and plurals", "a cat in the style of watercolors", 0, "cat watercolor" },
 	{ "plural -ies, -ss kept", "skies and glass", 0, "sky glass" },
 	{ "single letters dropped, digits kept", "a 3D render, 8 bit", 0, "3d render 8 bit" },
-	{ "CJK bigrams", "赛博朋克", 0, "赛博 博朋 朋克" },
+	{ "CJK bigrams, and a listed word", "赛博朋克", 0, "赛博 博朋 朋克 赛博朋克" },
+	{ "words of three characters or more", "小红书测评：海边的金毛犬", 0,
+	  "小红 红书 书测 测评 海边 边的 的金 金毛 毛犬 小红书 金毛犬" },
+	{ "a word across an invalid byte is not joined", "小红\xff书", 0, "小红 书" },
 	{ "a lone CJK character", "猫", 0, "猫" },
 	{ "mixed scripts", "3D渲染的猫cat", 0, "3d 渲染 染的 的猫 cat" },
 	{ "CJK punctuation separates", "水彩，风景。猫", 0, "水彩 风景 猫" },
 	{ "full-width letters and digits folded", "ＣＹＢＥＲ２０７７", 0, "cyber2077" },
-	{ "kana and hangul", "アニメ・한국", 0, "アニ ニメ 한국" },
+	{ "kana and hangul", "アニメ・한국", 0, "アニ ニメ 한국 アニメ" },
 	{ "emoji separate", "猫😺狗 cat🐱dog", 0, "猫 狗 cat dog" },
 	{ "invalid bytes skipped", "ab\xff\xfe" "cd 水\x80彩", 0, "ab cd 水 彩" },
 	{ "overlong encoding rejected", "go\xc0\xaf" "od", 0, "go od" },
@@ -93,6 +97,23 @@ static const struct kb_field test_fields[] = {
 	{ "text", 1, KB_SHOW },
 	{ NULL, 0, 0 },
 };
+
+/* A listed word ranks the documents that have it before those that only
+ * have its bigrams in other words. */
+static void test_word_rank(void)
+{
+	json_t *docs = json_loads("[{\"id\": \"hat\", \"name\": \"小红帽\", \"text\": \"小红帽的红书包\"},"
+				  " {\"id\": \"app\", \"name\": \"运营\", \"text\": \"小红书运营\"}]", 0, NULL);
+	char err[256] = "";
+	struct kb *kb = kb_from_json(docs, test_fields, "w.json", err, sizeof err);
+	json_t *hits = kb ? kb_search(kb, "小红书", 2, 0) : NULL;
+	const char *first = json_string_value(json_object_get(json_array_get(hits, 0), "id"));
+
+	is_str(first, "app", "search: a listed word's document first (%s)", err);
+	json_decref(hits);
+	kb_free(kb);
+	json_decref(docs);
+}
 
 struct load_case {
 	const char *name;
@@ -629,13 +650,21 @@ static void test_vectors(void)
 int main(void)
 {
 	const char *top = getenv("top_srcdir");
-	char *lib;
+	char *lib, err[512];
 
 	if (sodium_init() < 0) {
 		printf("Bail out! sodium_init\n");
 		return 99;
 	}
+	lib = malloc(strlen(top ? top : ".") + 32);
+	sprintf(lib, "%s/etc/words.txt", top ? top : ".");
+	if (text_seg_load(lib, err, sizeof err) < 0) {
+		printf("Bail out! %s\n", err);
+		return 99;
+	}
+	free(lib);
 	test_tokenizer();
+	test_word_rank();
 	test_load_cases();
 	test_load_files();
 	test_vectors();
