@@ -347,6 +347,7 @@ struct offline_crit {
 	int zh;
 	struct buf feedback;
 	json_t *suggestions;
+	json_t *defects;   /* what no score may overlook: the checks that failed */
 };
 
 static void offline_crit_note(struct offline_crit *c, int pts, const char *line)
@@ -360,6 +361,13 @@ static void offline_crit_suggest(struct offline_crit *c, const char *zh, const c
 	json_array_append_new(c->suggestions, json_string(c->zh ? zh : en));
 }
 
+/* A failed check: no points, and a defect that bounds a model's score. */
+static void offline_crit_defect(struct offline_crit *c, const char *zh, const char *en)
+{
+	offline_crit_note(c, 0, c->zh ? zh : en);
+	json_array_append_new(c->defects, json_string(c->zh ? zh : en));
+}
+
 static void offline_crit_words(struct offline_crit *c, const json_t *facts, const char *prompt)
 {
 	const char *subject = offline_str(facts, "subject"), *style = offline_str(facts, "style");
@@ -371,7 +379,7 @@ static void offline_crit_words(struct offline_crit *c, const json_t *facts, cons
 	if (subject && offline_mentions(prompt, subject)) {
 		offline_crit_note(c, 30, c->zh ? "主体已写入提示词" : "the subject is in the prompt");
 	} else {
-		offline_crit_note(c, 0, c->zh ? "提示词里找不到主体" : "the subject is missing from the prompt");
+		offline_crit_defect(c, "提示词里找不到主体", "the subject is missing from the prompt");
 		offline_crit_suggest(c, "在提示词中写明要画的主体", "name the subject in the prompt");
 	}
 	if (style == NULL) {
@@ -380,7 +388,7 @@ static void offline_crit_words(struct offline_crit *c, const json_t *facts, cons
 	} else if (offline_style_used(prompt, style, json_object_get(facts, "retrievedStyles"))) {
 		offline_crit_note(c, 20, c->zh ? "风格已体现" : "the style is in the prompt");
 	} else {
-		offline_crit_note(c, 0, c->zh ? "提示词没有体现要求的风格" : "the asked style is missing");
+		offline_crit_defect(c, "提示词没有体现要求的风格", "the asked style is missing");
 		offline_crit_suggest(c, "把要求的风格写进提示词", "put the asked style in the prompt");
 	}
 }
@@ -427,7 +435,7 @@ static void offline_crit_params(struct offline_crit *c, const json_t *facts)
 	if (ok) {
 		offline_crit_note(c, 15, c->zh ? "参数在合理范围" : "the parameters are in range");
 	} else {
-		offline_crit_note(c, 0, c->zh ? "参数超出合理范围" : "a parameter is out of range");
+		offline_crit_defect(c, "参数超出合理范围", "a parameter is out of range");
 		offline_crit_suggest(c, "尺寸保持在 256–2048 像素、宽高比不超过 4:1，风格强度在 0–100 之间",
 				     "keep the sides within 256-2048 px, the aspect ratio within 4:1 "
 				     "and the style strength within 0-100");
@@ -437,21 +445,30 @@ static void offline_crit_params(struct offline_crit *c, const json_t *facts)
 		c->points += 5;
 }
 
-json_t *offline_task_critique(const json_t *facts, const char *text, char *err, size_t errlen)
+/* Runs every check of the critic on facts. */
+static void offline_crit_run(struct offline_crit *c, const json_t *facts, const char *text)
 {
 	const char *prompt = offline_str(facts, "prompt");
-	struct offline_crit c = { 0, 0, { 0 }, json_array() };
+
+	if (prompt == NULL)
+		prompt = text ? text : "";
+	c->zh = strcmp(text_lang(prompt), "zh") == 0 ||
+		strcmp(text_lang(offline_str(facts, "subject")), "zh") == 0;
+	c->suggestions = json_array();
+	c->defects = json_array();
+	buf_init(&c->feedback, 4096);
+	offline_crit_words(c, facts, prompt);
+	offline_crit_retrieved(c, facts, prompt);
+	offline_crit_params(c, facts);
+}
+
+json_t *offline_task_critique(const json_t *facts, const char *text, char *err, size_t errlen)
+{
+	struct offline_crit c = { 0 };
 	double score;
 	json_t *j;
 
-	if (prompt == NULL)
-		prompt = text;
-	c.zh = strcmp(text_lang(prompt), "zh") == 0 ||
-	       strcmp(text_lang(offline_str(facts, "subject")), "zh") == 0;
-	buf_init(&c.feedback, 4096);
-	offline_crit_words(&c, facts, prompt);
-	offline_crit_retrieved(&c, facts, prompt);
-	offline_crit_params(&c, facts);
+	offline_crit_run(&c, facts, text);
 	score = c.points / 100.0;
 	if (score < 0.6)
 		offline_crit_suggest(&c, "重新生成", "regenerate");
@@ -467,6 +484,18 @@ json_t *offline_task_critique(const json_t *facts, const char *text, char *err, 
 	j = json_pack("{s:b, s:f, s:s, s:o, s:b}", "passed", score >= 0.6, "score", jnum_round(score, JNUM_SCORE),
 		      "feedback", c.feedback.data, "suggestions", c.suggestions,
 		      "needsRegeneration", score < 0.6);
+	json_decref(c.defects);
+	buf_free(&c.feedback);
+	return j;
+}
+
+json_t *image_rules_critique_checks(const json_t *facts)
+{
+	struct offline_crit c = { 0 };
+	json_t *j;
+
+	offline_crit_run(&c, facts, "");
+	j = json_pack("{s:o, s:o}", "defects", c.defects, "suggestions", c.suggestions);
 	buf_free(&c.feedback);
 	return j;
 }

@@ -11,9 +11,14 @@
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/pngio.h"
+#include "util/buf.h"
 #include "wf/image.h"
 #include "wf/image_rules.h"
 #include "util/jnum.h"
+
+/* The highest score a review may give a picture whose prompt failed one of
+ * the critic's checks (under the 0.6 that passes). */
+#define IMAGE_RULE_CAP 0.5
 
 static const char *image_action(const json_t *state)
 {
@@ -315,6 +320,36 @@ static json_t *image_critic_facts(const json_t *state)
 			 json_object_get(intent, "action"));
 }
 
+/* A model's review bounded by the critic's own checks: a prompt that lost
+ * its subject or its asked style, or parameters out of range, do not pass
+ * whatever the model scored; the checks' reasons come first. */
+static void image_review_bound(json_t *q, const json_t *facts)
+{
+	json_t *checks = image_rules_critique_checks(facts);
+	json_t *defects = json_object_get(checks, "defects"), *v;
+	const char *said = json_string_value(json_object_get(q, "feedback")) ?: "";
+	double score = json_number_value(json_object_get(q, "score"));
+	struct buf b;
+	size_t i;
+
+	if (json_array_size(defects) > 0) {
+		buf_init(&b, 512);
+		json_array_foreach(defects, i, v)
+			buf_printf(&b, "%s%s", i ? "; " : "", json_string_value(v));
+		if (*said)
+			buf_printf(&b, " | %s", said);
+		json_object_set_new(q, "passed", json_false());
+		json_object_set_new(q, "score", json_real(jnum_round(score < IMAGE_RULE_CAP ? score
+								: IMAGE_RULE_CAP, JNUM_SCORE)));
+		json_object_set_new(q, "feedback", json_string(b.data));
+		json_object_set(q, "ruleDefects", defects);
+		json_array_extend(json_object_get(q, "suggestions"),
+				  json_object_get(checks, "suggestions"));
+		buf_free(&b);
+	}
+	json_decref(checks);
+}
+
 /* The review; a failing reviewer lets the result pass (seed 000 §3.4). */
 static json_t *image_review(struct step_ctx *c)
 {
@@ -336,12 +371,14 @@ static json_t *image_review(struct step_ctx *c)
 		double score = json_number_value(json_object_get(a.json, "score"));
 		json_t *sugg = json_object_get(a.json, "suggestions");
 
-		q = json_pack("{s:b, s:f, s:s, s:O}", "passed",
+		q = json_pack("{s:b, s:f, s:s, s:o}", "passed",
 			      json_is_boolean(json_object_get(a.json, "passed"))
 				      ? json_is_true(json_object_get(a.json, "passed")) : score >= 0.6,
 			      "score", jnum_round(score, JNUM_SCORE), "feedback",
 			      json_string_value(json_object_get(a.json, "feedback")) ?: "",
-			      "suggestions", json_is_array(sugg) ? sugg : json_array());
+			      "suggestions", json_is_array(sugg) ? json_copy(sugg) : json_array());
+		if (!a.by_rules)
+			image_review_bound(q, facts);
 	} else {
 		q = json_pack("{s:b, s:f, s:s, s:[], s:s}", "passed", 1, "score", 0.6, "feedback",
 			      image_zh(c->state) ? "审查未能完成，默认通过" : "the review could not be done: "

@@ -254,8 +254,8 @@ def fake_suite(t, d):
         "provider.chat": dict(prov), "provider.image": dict(prov),
         "workflow.image": {"planner_timeout_ms": "1000"}, "cache": {"model_ttl": "0"}}).start()
 
-    def run(name, text="赛博朋克风格的猫"):
-        st, _, evs = start(lt, {"text": text})
+    def run(name, text="赛博朋克风格的猫", **extra):
+        st, _, evs = start(lt, dict({"text": text}, **extra))
         tid = data(evs, "thread_start")[0]["threadId"]
         return evs, json.loads(lt.request("GET", "/api/threads/" + tid)[2])["state"]
 
@@ -282,6 +282,18 @@ def fake_suite(t, d):
     t.is_(state["metadata"]["retryCount"], 3, "metadata.retryCount counts the retries")
     t.is_(state["qualityCheck"]["passed"], False, "genui even if not passed")
     fake.mode["critique"] = "pass"
+    evs, state = run("critic bounded", width=2048, height=128)
+    q = state["qualityCheck"]
+    t.ok(q["passed"] is False and q["score"] <= 0.5,
+         "a model's 0.9 for a 16:1 picture is bounded by the critic's checks (%s)" % q)
+    t.ok(q.get("ruleDefects") and q["feedback"].startswith(q["ruleDefects"][0]),
+         "  ... the checks' reason comes first (%s)" % q.get("feedback"))
+    t.is_(nodes_run(evs), ["planner"] + ["rag", "executor", "critic"] * 4 + ["genui"],
+          "  ... and the picture goes back through the loop")
+    evs, state = run("critic clean")
+    t.ok(state["qualityCheck"]["passed"] and state["qualityCheck"]["score"] == 0.9
+         and "ruleDefects" not in state["qualityCheck"],
+         "a clean prompt keeps the model's score (%s)" % state["qualityCheck"])
     fake.mode["image"] = "fail"
     evs, state = run("image fails")
     t.is_(nodes_run(evs), ["planner", "rag"] + ["executor"] * 4 + ["error_handler"],
