@@ -12,6 +12,7 @@
 #include <sodium.h>
 #include "util/clock.h"
 #include "util/xmalloc.h"
+#include "text/msg.h"
 #include "wf/note.h"
 
 #define NOTE_MESSAGES_MAX 50
@@ -89,6 +90,33 @@ void note_progress(struct step_ctx *c, const char *fmt, ...)
 	va_end(ap);
 	step_emit_live(c, ev);
 }
+
+/* The catalogue's formats are not literals; msg_get's table test checks
+ * that both languages take the same arguments. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+void note_say(struct step_ctx *c, const char *id, ...)
+{
+	va_list ap;
+	json_t *ev;
+
+	va_start(ap, id);
+	ev = note_text_event(c, "message", msg_get(step_lang(c), id), ap);
+	va_end(ap);
+	step_emit(c, ev);
+}
+
+void note_tick(struct step_ctx *c, const char *id, ...)
+{
+	va_list ap;
+	json_t *ev;
+
+	va_start(ap, id);
+	ev = note_text_event(c, "progress", msg_get(step_lang(c), id), ap);
+	va_end(ap);
+	step_emit_live(c, ev);
+}
+#pragma GCC diagnostic pop
 
 void note_push_message(json_t *state, const char *role, const char *content)
 {
@@ -318,7 +346,7 @@ static int note_take_topic(const json_t *input, json_t *state, char *err, size_t
 	while (t && (*t == ' ' || *t == '\n' || *t == '\t' || *t == '\r'))
 		t++;
 	if (t == NULL || *t == '\0')
-		return snprintf(err, n, "send what the note is about (topic) · 请输入笔记主题"), -1;
+		return snprintf(err, n, "send what the note is about (topic)"), -1;
 	if (strlen(t) > NOTE_TOPIC_MAX)
 		return snprintf(err, n, "topic is longer than %d bytes", NOTE_TOPIC_MAX), -1;
 	json_object_set_new(state, "topic", json_string(t));

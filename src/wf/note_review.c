@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/xmalloc.h"
+#include "text/msg.h"
 #include "wf/note.h"
 
 static const char *const note_dim_names[] = {
@@ -119,7 +120,7 @@ static enum node_rc note_review_pass(struct step_ctx *c, double overall)
 	note_set_flag(c->state, "reviewComplete", 1);
 	note_creative_status(c->state, "complete", NULL);
 	note_result(c->state);
-	note_message(c, "质量审核通过：综合 %.2f，笔记完成", overall);
+	note_say(c, "note.review.passed", overall);
 	return note_supervise(c, NULL);
 }
 
@@ -136,9 +137,10 @@ static enum node_rc note_review_loop(struct step_ctx *c, const char *dim, double
 	if (strcmp(owner, "writer_agent") == 0 || strcmp(owner, "image_planner_agent") == 0)
 		json_object_set_new(json_object_get(c->state, "attempts"), owner, json_integer(
 			json_integer_value(json_object_get(json_object_get(c->state, "attempts"), owner)) + 1));
-	why = xasprintf("质量回流%s：%s %.2f 未达标，回到 %s（第 %lld/%lld 轮）",
-			approved ? "（审核口头通过但评分未达标）" : "", dim, v, owner, (long long)it,
-			(long long)note_int(c->state, "maxIterations"));
+	why = msg_fmt(step_lang(c), "note.review.loop",
+		      approved ? msg_get(step_lang(c), "note.review.loop.approved") : "", dim, v,
+		      msg_agent(step_lang(c), owner), (long long)it,
+		      (long long)note_int(c->state, "maxIterations"));
 	json_object_set_new(fb, "routeReason", json_string(why));
 	note_message(c, "%s", why);
 	free(why);
@@ -177,6 +179,6 @@ enum node_rc note_review(struct step_ctx *c)
 	if (weak == NULL)
 		return note_review_pass(c, overall);
 	if (note_int(c->state, "iterationCount") >= note_int(c->state, "maxIterations"))
-		return note_abort(c, "max_iterations", "质量审核未通过，已达到最大迭代次数（maxIterations），流程终止");
+		return note_abort(c, "max_iterations", msg_get(step_lang(c), "note.review.limit"));
 	return note_review_loop(c, weak, json_number_value(json_object_get(scores, weak)), approved);
 }
