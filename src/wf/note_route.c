@@ -178,8 +178,19 @@ static const char *note_route_model(struct step_ctx *c, const char *target, char
 
 static enum node_rc note_decide_end(struct step_ctx *c)
 {
-	note_decision_events(c, "END", "质量审核通过，笔记完成", "rules", NULL);
+	note_decision_events(c, "END", msg_get(step_lang(c), "note.route.end"), "rules", NULL);
 	return NODE_END;
+}
+
+/* A stage by its phase in the thread's language; the supervisor's own
+ * first step is understanding the request. */
+static const char *note_stage_name(struct step_ctx *c, const char *agent)
+{
+	int i = note_stage_index(agent);
+	char id[64];
+
+	snprintf(id, sizeof id, "stage.%s", i >= 0 && i < NOTE_NSTAGES ? note_stages[i].phase : "intake");
+	return msg_get(step_lang(c), id);
 }
 
 enum node_rc note_supervise(struct step_ctx *c, const char *reason)
@@ -198,11 +209,10 @@ enum node_rc note_supervise(struct step_ctx *c, const char *reason)
 	if (reason)
 		text = xstrdup(reason);
 	else if (pi < note_stage_index(target))
-		text = xasprintf("路由建议重跑%s：%s", note_stages[pi].label, said);
+		text = msg_fmt(step_lang(c), "note.route.rerun", note_stage_name(c, pick), said);
 	else
-		text = xasprintf("%s完成，下一步：%s", note_stage_index(c->node) >= 0 &&
-				 note_stage_index(c->node) < NOTE_NSTAGES
-				 ? note_stages[note_stage_index(c->node)].label : "需求识别", note_stages[pi].label);
+		text = msg_fmt(step_lang(c), "note.route.next", note_stage_name(c, c->node),
+			       note_stage_name(c, pick));
 	note_decision_events(c, pick, text, source, why);
 	free(text);
 	c->next = note_stages[pi].agent;

@@ -4,7 +4,7 @@ emoji-only text, with input.lang and with Accept-Language only, run
 offline to their end (each pause answered by another worker than the one
 that paused). Each people-facing text of every event (thought logs,
 agent_start and agent_end, the pause's question and option labels,
-workflow_paused, decisions, error messages, yields) is in the thread's
+workflow_paused, decisions and the supervisor's reasons, error messages, yields) is in the thread's
 language: Han in a Chinese thread, none in an English one, and never the
 two side by side (" · "). GET /api/threads/{id} says the language; a
 language other than zh or en is a 400 bad_lang."""
@@ -48,6 +48,8 @@ def people_texts(ev):
         out.append(("ask_user.question", ev.get("question")))
         for o in ev.get("options") or []:
             out.append(("ask_user option %s" % o.get("id"), o.get("label")))
+    elif kind == "supervisor_decision":
+        out.append(("supervisor_decision.reason", ev.get("reason")))
     elif kind == "error":
         out.append(("error.message", ev.get("message")))
     return out
