@@ -55,12 +55,11 @@ export function pauseCard(ev, { onAnswer, onDone }) {
   const buttons = h('div', { class: 'pause-actions' });
   const status = h('p', { class: 'pause-status', role: 'status' });
   const byId = {};
-  // The three actions by their id, in the page's language (seed 001's
-  // Continue / Regenerate / Edit); the server's label only for an id the
-  // page does not know.
+  // The three actions by their id: the server's label (seed 001's
+  // {id, label}, in the thread's language), else the page's word for the id.
   const label = (id) => {
     const o = options.find((x) => x && x.id === id);
-    return labelOf('span', `option.${id}`, o?.label ?? id);
+    return typeof o?.label === 'string' && o.label ? h('span', {}, o.label) : labelOf('span', `option.${id}`, id);
   };
   const hasEdit = fields.count > 0;
   const ask = kind === 'clarification' || (choices.length > 0 && !options.some((o) => o?.id === 'approve'));

@@ -7,6 +7,7 @@
 // shown twice.
 import { ApiError, request, problemOf, getThread } from './api.js';
 import { sleep } from './dom.js';
+import { getLang } from './i18n.js';
 
 // SSE framing: "field: value" lines, a blank line ends an event; comment
 // lines (": keep-alive") only prove the connection is alive.
@@ -101,8 +102,10 @@ export class ThreadStream {
     this.onState?.(state, info);
   }
 
+  // A new thread speaks the page's language: the server writes its
+  // messages for this thread in it, whatever the language is switched to later.
   start(workflow, input) {
-    return this.run({ method: 'POST', path: 'agent/stream', body: { workflow, input } });
+    return this.run({ method: 'POST', path: 'agent/stream', body: { workflow, input: { lang: getLang(), ...input } } });
   }
 
   turn(input) {

@@ -24,10 +24,12 @@ export class Timeline {
     return null;
   }
 
-  open(name) {
+  // A node's run, titled by what the server wrote (agent_start.content, in
+  // the thread's language), else by the node's name in the page's language.
+  open(name, content) {
     const runs = this.groups.filter((g) => g.name === name).length;
     const badge = h('span', { class: 'badge' });
-    const title = nodeName('span', name);
+    const title = content ? h('span', {}, content) : nodeName('span', name);
     title.className = 'node-name';
     const head = h('div', { class: 'node-head' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), title,
       runs ? h('span', { class: 'muted' }, ` ×${runs + 1}`) : null, badge);
@@ -68,7 +70,7 @@ export class Timeline {
     const name = ev.node || ev.agent || null;
     switch (ev.type) {
       case 'agent_start':
-        this.open(name || 'workflow');
+        this.open(name || 'workflow', startText(ev));
         return true;
       case 'agent_end': {
         const g = this.group(name);
@@ -166,6 +168,14 @@ export class Timeline {
 }
 
 // A message; a long one (a whole draft) folds to its first line.
+// Threads from before agent_start named the agent wrote one text for
+// every agent; the node's own name says more.
+const LEGACY_START = '开始工作 · started';
+
+function startText(ev) {
+  return typeof ev.content === 'string' && ev.content && ev.content !== LEGACY_START ? ev.content : null;
+}
+
 function longText(text) {
   if (text.length <= 160 && text.split('\n').length <= 3) return h('div', { class: 'message' }, text);
   const first = text.split('\n')[0];

@@ -16,8 +16,9 @@ static json_t *api_thread_view(const char *id, const json_t *rec)
 		pending = json_deep_copy(intr);
 		json_object_del(pending, "resume");
 	}
-	return json_pack("{s:s, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:o}", "threadId", id,
-			 "workflow", json_object_get(rec, "workflow"), "status",
+	return json_pack("{s:s, s:O, s:s, s:O, s:O, s:O, s:O, s:O, s:O, s:o}", "threadId", id,
+			 "workflow", json_object_get(rec, "workflow"), "lang",
+			 json_string_value(json_object_get(rec, "lang")) ?: "zh", "status",
 			 json_object_get(rec, "status"), "step", json_object_get(rec, "step"),
 			 "nextNode", json_object_get(rec, "next") ?: json_null(), "lastEventId",
 			 json_object_get(rec, "seq"), "createdAt", json_object_get(rec, "created"),

@@ -44,6 +44,7 @@ static const struct problem_def problem_table[PB_COUNT] = {
 	[PB_INTERNAL] = { 500, "internal", "Internal error", 0,
 		"the request failed inside the server (the worker's log says why)" },
 	[PB_UNKNOWN_WORKFLOW] = { 400, "unknown_workflow", "Unknown workflow" },
+	[PB_BAD_LANG] = { 400, "bad_lang", "Unknown language" },
 };
 
 int problem_status(enum problem p)

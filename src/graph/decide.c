@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "graph/run.h"
+#include "text/msg.h"
 #include "util/clock.h"
 #include "util/log.h"
 
@@ -97,10 +98,11 @@ static int decide_check(struct commit *c, json_t *rec)
 	json_array_clear(c->events);
 	json_array_append_new(c->events, json_pack("{s:s, s:I, s:O, s:s, s:s}", "type", "thought_log",
 		"timestamp", (json_int_t)clock_wall_ms(), "node", json_object_get(intr, "resume"),
-		"message", d->automatic ? "pause timed out: default decision applied" : "decision received",
+		"message", msg_get(c->run->lang, d->automatic ? "decide.timeout" : "decide.received"),
 		"decision", d->action));
 	json_object_del(c->changes, "visits");
-	run_agent_start(c->events, c->changes, rec, json_string_value(json_object_get(intr, "resume")));
+	run_agent_start(c->events, c->changes, rec, json_string_value(json_object_get(intr, "resume")),
+			c->run->lang);
 	return 0;
 }
 

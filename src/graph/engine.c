@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sodium.h>
 #include "graph/run.h"
+#include "text/msg.h"
 #include "util/clock.h"
 #include "util/log.h"
 
@@ -84,6 +85,23 @@ static json_t *run_event(struct run *run, const char *type, const char *node)
 	return ev;
 }
 
+/* Options given by id only get their label in the thread's language. */
+static void run_option_labels(json_t *opts, const char *lang)
+{
+	size_t i;
+	json_t *o;
+	char id[64];
+
+	json_array_foreach(opts, i, o) {
+		const char *oid = json_string_value(json_object_get(o, "id"));
+
+		if (oid == NULL || json_object_get(o, "label"))
+			continue;
+		snprintf(id, sizeof id, "option.%s", oid);
+		json_object_set_new(o, "label", json_string(msg_get(lang, id)));
+	}
+}
+
 /* The ask_user and workflow_paused events of an interrupt, and the pending
  * interrupt kept on the record. */
 static void run_pause(struct run *run, struct commit *c, json_t *intr, const char *node)
@@ -104,6 +122,7 @@ static void run_pause(struct run *run, struct commit *c, json_t *intr, const cha
 				    json_integer(clock_wall_ms() + cf->hitl_timeout_ms));
 	ask = run_event(run, "ask_user", node);
 	json_object_set(ask, "question", json_object_get(intr, "question"));
+	run_option_labels(json_object_get(intr, "options"), run->lang);
 	json_object_set(ask, "options", json_object_get(intr, "options"));
 	json_object_set(ask, "selectionType", json_object_get(intr, "selectionType"));
 	json_object_set(ask, "allowCustomInput", json_object_get(intr, "allowCustomInput"));
@@ -116,7 +135,7 @@ static void run_pause(struct run *run, struct commit *c, json_t *intr, const cha
 	json_array_append_new(c->events, ask);
 	paused = run_event(run, "workflow_paused", node);
 	json_object_set_new(paused, "interruptId", json_string(iid));
-	json_object_set_new(paused, "content", json_string("工作流已暂停，等待用户确认"));
+	json_object_set_new(paused, "content", json_string(msg_get(run->lang, "pause.waiting")));
 	json_array_append_new(c->events, paused);
 	json_object_set_new(c->changes, "status", json_string("paused"));
 	json_object_set_new(c->changes, "next", json_null());
@@ -140,7 +159,8 @@ static void run_outcome(struct run *run, struct commit *c, struct step_ctx *ctx,
 	case NODE_ABORT:
 		ev = run_event(run, "error", ctx->node);
 		json_object_set_new(ev, "code", json_string(ctx->err_code[0] ? ctx->err_code : "node_failed"));
-		json_object_set_new(ev, "message", json_string(ctx->err_msg));
+		json_object_set_new(ev, "message", json_string(msg_error(run->lang, ctx->err_code)));
+		json_object_set_new(ev, "detail", json_string(ctx->err_msg));
 		json_array_append_new(c->events, ev);
 		json_object_set_new(c->changes, "status", json_string(rc == NODE_ABORT ? "aborted" : "error"));
 		json_object_set_new(c->changes, "next", json_null());
@@ -159,8 +179,17 @@ static void run_outcome(struct run *run, struct commit *c, struct step_ctx *ctx,
 	}
 }
 
-void run_agent_start(json_t *events, json_t *changes, const json_t *rec, const char *node)
+void run_lang_set(struct run *run)
 {
+	const char *l = json_string_value(json_object_get(run->rec, "lang"));
+
+	snprintf(run->lang, sizeof run->lang, "%s", msg_lang_ok(l) ? l : "zh");
+}
+
+void run_agent_start(json_t *events, json_t *changes, const json_t *rec, const char *node,
+		     const char *lang)
+{
+	char *content = msg_fmt(lang, "agent.start", msg_agent(lang, node));
 	json_t *visits = json_object_get(changes, "visits");
 	json_t *ev = sse_event_new("agent_start");
 
@@ -176,8 +205,21 @@ void run_agent_start(json_t *events, json_t *changes, const json_t *rec, const c
 			    json_integer(json_integer_value(json_object_get(visits, node)) + 1));
 	json_object_set_new(ev, "node", json_string(node));
 	json_object_set_new(ev, "agent", json_string(node));
-	json_object_set_new(ev, "content", json_string("开始工作 · started"));
+	json_object_set_new(ev, "content", json_string(content));
 	json_array_append_new(events, ev);
+	free(content);
+}
+
+/* agent_end of node, its content in the thread's language. */
+static json_t *run_agent_end(struct run *run, const char *node)
+{
+	json_t *ev = run_event(run, "agent_end", node);
+	char *done = msg_fmt(run->lang, "agent.end", msg_agent(run->lang, node));
+
+	json_object_set_new(ev, "agent", json_string(node));
+	json_object_set_new(ev, "content", json_string(done));
+	free(done);
+	return ev;
 }
 
 static void run_ctx_init(struct run *run, struct step_ctx *ctx, const struct wf_node *node)
@@ -238,9 +280,7 @@ static int run_step(struct run *run)
 	} else {
 		json_decref(ev);
 	}
-	ev = run_event(run, "agent_end", name);
-	json_object_set_new(ev, "agent", json_string(name));
-	json_array_append_new(c.events, ev);
+	json_array_append_new(c.events, run_agent_end(run, name));
 	if (json_integer_value(json_object_get(run->rec, "seq")) + (json_int_t)json_array_size(c.events) +
 	    2 > run->st->max_events) {
 		/* The log is full: the step's events give way to the error. */
@@ -254,7 +294,7 @@ static int run_step(struct run *run)
 	 * running gives its lease back in the same commit. */
 	if (json_is_string(json_object_get(c.changes, "next")))
 		run_agent_start(c.events, c.changes, run->rec,
-				json_string_value(json_object_get(c.changes, "next")));
+				json_string_value(json_object_get(c.changes, "next")), run->lang);
 	else
 		c.release = 1;
 	c.step = step;
@@ -296,7 +336,7 @@ static void run_end_stream(struct run *run, int yielded)
 	} else if (yielded) {
 		json_t *ev = run_event(run, "workflow_yield", NULL);
 
-		json_object_set_new(ev, "content", json_string("reconnect to continue"));
+		json_object_set_new(ev, "content", json_string(msg_get(run->lang, "yield.reconnect")));
 		sse_retry(run->sse, 500);
 		sse_event(run->sse, 0, ev);
 		json_decref(ev);
@@ -322,8 +362,9 @@ static int run_crashed(struct run *run)
 	c.release = 1;
 	ev = run_event(run, "error", node);
 	json_object_set_new(ev, "code", json_string("step_crashed"));
-	json_object_set_new(ev, "message", json_string("this step stopped the server process running it "
-							"again and again ([engine] max_step_crashes)"));
+	json_object_set_new(ev, "message", json_string(msg_error(run->lang, "step_crashed")));
+	json_object_set_new(ev, "detail", json_string("this step stopped the server process running it "
+						       "again and again ([engine] max_step_crashes)"));
 	json_array_append_new(c.events, ev);
 	json_object_set_new(c.changes, "status", json_string("error"));
 	json_object_set_new(c.changes, "next", json_null());

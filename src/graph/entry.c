@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "graph/run.h"
+#include "text/msg.h"
 #include "util/clock.h"
 #include "util/log.h"
 
@@ -56,6 +57,7 @@ enum problem run_open(struct run *run, struct req *r, const char *id)
 	if (engine_resolve(r, id, run->tid, &run->rec))
 		return r->failed;
 	snprintf(run->tid_str, sizeof run->tid_str, "%s", id);
+	run_lang_set(run);
 	run->wf = wf_find(json_string_value(json_object_get(run->rec, "workflow")));
 	if (run->wf == NULL)
 		return req_fail(r, PB_INTERNAL, "thread %s belongs to a workflow this server no longer runs", id);
@@ -96,6 +98,23 @@ static json_t *entry_init(struct run *run, const json_t *input, char *err, size_
 	return state;
 }
 
+/* The new thread's language (see msg_thread_lang): input.lang, checked,
+ * else its text, else the request's Accept-Language. */
+static enum problem entry_lang(struct run *run, const json_t *input)
+{
+	const json_t *lang = json_object_get(input, "lang");
+	const json_t *text = json_object_get(input, "text");
+
+	if (lang && !json_is_null(lang) && !msg_lang_ok(json_string_value(lang)))
+		return req_fail(run->r, PB_BAD_LANG, "input.lang must be \"zh\" or \"en\"");
+	if (!json_is_string(text))
+		text = json_object_get(input, "topic");
+	snprintf(run->lang, sizeof run->lang, "%s",
+		 msg_thread_lang(json_string_value(lang), json_string_value(text),
+				 req_param(run->r, "HTTP_ACCEPT_LANGUAGE")));
+	return PB_OK;
+}
+
 enum problem engine_start(struct req *r, const struct workflow *wf, const json_t *input)
 {
 	struct run run;
@@ -110,6 +129,8 @@ enum problem engine_start(struct req *r, const struct workflow *wf, const json_t
 	if (entry_store(r))
 		return r->failed;
 	run.wf = wf;
+	if (entry_lang(&run, input))
+		return r->failed;
 	tid_new(&r->app->keys, run.tid_str, run.tid);
 	run.state = entry_init(&run, input, err, sizeof err, &p);
 	if (run.store_rc) {
@@ -122,9 +143,10 @@ enum problem engine_start(struct req *r, const struct workflow *wf, const json_t
 	c.create = 1;
 	c.take_lease = 1;
 	json_decref(c.changes);
-	c.changes = json_pack("{s:s, s:s, s:i, s:s, s:i, s:I, s:I, s:{}, s:{}}", "workflow", wf->name,
+	c.changes = json_pack("{s:s, s:s, s:i, s:s, s:i, s:I, s:I, s:{}, s:{}, s:s}", "workflow", wf->name,
 			      "status", "running", "step", 0, "next", wf->start, "seq", 0, "created",
-			      (json_int_t)now, "updated", (json_int_t)now, "visits", "answers");
+			      (json_int_t)now, "updated", (json_int_t)now, "visits", "answers", "lang",
+			      run.lang);
 	c.step = 0;
 	c.meta = json_pack("{s:i, s:n, s:n, s:s, s:s, s:I}", "step", 0, "parent", "node", "next",
 			   wf->start, "status", "running", "ts", (json_int_t)now);
@@ -132,7 +154,7 @@ enum problem engine_start(struct req *r, const struct workflow *wf, const json_t
 	json_object_set_new(ev, "threadId", json_string(run.tid_str));
 	json_object_set_new(ev, "workflow", json_string(wf->name));
 	json_array_append_new(c.events, ev);
-	run_agent_start(c.events, c.changes, c.changes, wf->start);
+	run_agent_start(c.events, c.changes, c.changes, wf->start, run.lang);
 	rc = commit_run(&c);
 	if (rc) {
 		p = req_fail(r, PB_STORE_UNAVAILABLE, "the thread could not be created: %s", db_strerror(rc));
@@ -234,7 +256,7 @@ enum problem engine_turn(struct req *r, const char *id, const json_t *input, int
 	json_object_set_new(c.changes, "status", json_string("running"));
 	json_object_set_new(c.changes, "next", json_string(next));
 	json_object_set_new(c.changes, "visits", json_object());
-	run_agent_start(c.events, c.changes, NULL, next);
+	run_agent_start(c.events, c.changes, NULL, next, run.lang);
 	rc = commit_run(&c);
 	if (rc == EBUSY)
 		p = req_fail(r, PB_BUSY, "thread %s changed meanwhile: try again", id);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "graph/run.h"
+#include "text/msg.h"
 #include "util/clock.h"
 
 #define FOLLOW_BATCH 256
@@ -181,7 +182,7 @@ static enum problem follow_loop(struct run *run, long long after, int *joined)
 			json_t *ev = sse_event_new("workflow_yield");
 
 			json_object_set_new(ev, "threadId", json_string(run->tid_str));
-			json_object_set_new(ev, "content", json_string("reconnect to continue"));
+			json_object_set_new(ev, "content", json_string(msg_get(run->lang, "yield.reconnect")));
 			sse_retry(run->sse, 500);
 			sse_event(run->sse, 0, ev);
 			json_decref(ev);

@@ -73,9 +73,14 @@ int step_keepalive(struct step_ctx *c);
 json_t *step_event(struct step_ctx *c, const char *type);
 /* An interrupt: kind ("content", "image_plans", ...), the question, the
  * node that receives the answer, and the fields a "modify" may change with
- * their current values (stolen; NULL for none). New reference. */
+ * their current values (stolen; NULL for none). Its options (approve,
+ * reject, modify) carry ids; the engine labels options without a label in
+ * the thread's language when it pauses. New reference. */
 json_t *step_interrupt_new(const char *kind, const char *question, const char *resume_node,
 			   json_t *editable);
+/* The thread's language, "zh" or "en": what the node writes for people
+ * is in it (text/msg.h). */
+const char *step_lang(const struct step_ctx *c);
 /* Stores a blob as an asset of this thread; id gets its id. 0 or -1. A
  * failure of the store itself is recorded as step_store_failed() does; a
  * thread past [store] max_asset_bytes is not (that one is the input's). */

@@ -24,6 +24,7 @@ struct run {
 	long long t0;         /* monotonic start of the request */
 	int steps;            /* steps run by this request */
 	int store_rc;         /* a store error a node or hook met (step_store_failed), or 0 */
+	char lang[4];         /* the thread's language, "zh" or "en" (run_lang_set) */
 };
 
 /* One transaction: checks, record changes, an optional checkpoint and
@@ -52,8 +53,12 @@ void commit_free(struct commit *c);
  * the check's / the store's error. On success run->rec is the new record. */
 int commit_run(struct commit *c);
 /* Adds agent_start for node to events, counting the visit in changes
- * (from the visits in rec). */
-void run_agent_start(json_t *events, json_t *changes, const json_t *rec, const char *node);
+ * (from the visits in rec); its content names the agent in lang. */
+void run_agent_start(json_t *events, json_t *changes, const json_t *rec, const char *node,
+		     const char *lang);
+/* Sets run->lang from the record's "lang" ("zh" for a thread from before
+ * threads had one). */
+void run_lang_set(struct run *run);
 /* Streams the committed events with their ids. */
 void run_send_committed(struct run *run, const json_t *sent);
 /* Starts the event stream if it is not started. */

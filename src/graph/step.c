@@ -39,14 +39,17 @@ json_t *step_event(struct step_ctx *c, const char *type)
 json_t *step_interrupt_new(const char *kind, const char *question, const char *resume_node,
 			   json_t *editable)
 {
-	json_t *opts = json_pack("[{s:s, s:s}, {s:s, s:s}, {s:s, s:s}]",
-				 "id", "approve", "label", "继续 · Continue",
-				 "id", "reject", "label", "重新生成 · Regenerate",
-				 "id", "modify", "label", "修改 · Edit");
+	json_t *opts = json_pack("[{s:s}, {s:s}, {s:s}]", "id", "approve", "id", "reject", "id",
+				 "modify");
 
 	return json_pack("{s:s, s:s, s:s, s:o, s:s, s:b, s:o}", "kind", kind, "question", question,
 			 "resume", resume_node, "options", opts, "selectionType", "single",
 			 "allowCustomInput", 1, "editable", editable ? editable : json_object());
+}
+
+const char *step_lang(const struct step_ctx *c)
+{
+	return c->run && c->run->lang[0] ? c->run->lang : "zh";
 }
 
 struct step_asset {

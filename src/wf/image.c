@@ -134,14 +134,14 @@ static int image_take_input(struct step_ctx *c, json_t *state, const json_t *inp
 		return snprintf(err, n, "text is longer than %d bytes", IMAGE_TEXT_MAX), -1;
 	if (*t == '\0' && (mask == NULL || json_is_null(mask)))
 		return snprintf(err, n, "send a description of the picture (text), or paint a mask "
-			 "(maskData) on an image to change it · 请输入画面描述，或在图片上绘制蒙版"), -1;
+			 "(maskData) on an image to change it"), -1;
 	user = json_pack("{s:s}", "text", t);
 	if (mask && !json_is_null(mask) && image_mask_in(c, mask, user, err, n) < 0) {
 		json_decref(user);
 		return -1;
 	}
 	json_object_set_new(state, "userInput", user);
-	json_object_set_new(state, "zh", json_boolean(strcmp(text_lang(t), "zh") == 0));
+	json_object_set_new(state, "zh", json_boolean(strcmp(step_lang(c), "zh") == 0));
 	if (*t)
 		image_push_message(state, "user", t);
 	return 0;

@@ -91,6 +91,10 @@ json_t *note_event(struct step_ctx *c, const char *type, const char *agent);
 void note_message(struct step_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A live "progress" tick of the node's agent. */
 void note_progress(struct step_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same two with the catalogue's message id (text/msg.h) in the
+ * thread's language, formatted with the arguments. */
+void note_say(struct step_ctx *c, const char *id, ...);
+void note_tick(struct step_ctx *c, const char *id, ...);
 /* At most max bytes of s, cut at a character boundary. The caller frees it. */
 char *note_cut(const char *s, size_t max);
 /* Small state accessors. */

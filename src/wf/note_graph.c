@@ -38,7 +38,7 @@ static int note_take_topic(const json_t *input, json_t *state, char *err, size_t
 	while (t && (*t == ' ' || *t == '\n' || *t == '\t' || *t == '\r'))
 		t++;
 	if (t == NULL || *t == '\0')
-		return snprintf(err, n, "send what the note is about (topic) · 请输入笔记主题"), -1;
+		return snprintf(err, n, "send what the note is about (topic)"), -1;
 	if (strlen(t) > NOTE_TOPIC_MAX)
 		return snprintf(err, n, "topic is longer than %d bytes", NOTE_TOPIC_MAX), -1;
 	json_object_set_new(state, "topic", json_string(t));

@@ -17,6 +17,7 @@
 #include "prov/prov.h"
 #include "util/clock.h"
 #include "util/xmalloc.h"
+#include "text/msg.h"
 #include "wf/note.h"
 #include "util/jnum.h"
 
@@ -110,7 +111,8 @@ static enum node_rc note_plans_pause(struct step_ctx *c)
 
 	json_object_set_new(c->state, "pendingConfirmation", json_pack("{s:s, s:O, s:I}", "type",
 		"image_plans", "data", plans, "timestamp", (json_int_t)clock_wall_ms()));
-	c->interrupt = step_interrupt_new("image_plans", "图片规划已生成，是否继续？", "image_planner_agent",
+	c->interrupt = step_interrupt_new("image_plans", msg_get(step_lang(c), "note.ask.image_plans"),
+					  "image_planner_agent",
 					  json_pack("{s:O}", "imagePlans", plans));
 	return NODE_INTERRUPT;
 }
@@ -142,16 +144,16 @@ static enum node_rc note_plans_draft(struct step_ctx *c, const char *feedback)
 	plans = note_plans_clean(json_object_get(j, "imagePlans"), pars);
 	json_decref(j);
 	if (plans == NULL) {
-		note_progress(c, "模型的图片规划不完整，改用本地规则");
+		note_tick(c, "note.plans.rules");
 		j = note_rules(c, "image_plans", facts, err, sizeof err);
 		plans = note_plans_clean(json_object_get(j, "imagePlans"), pars);
 		json_decref(j);
 	}
 	json_decref(facts);
 	if (plans == NULL)
-		return note_abort(c, "planner_failed", "图片规划失败");
+		return note_abort(c, "planner_failed", msg_error(step_lang(c), "planner_failed"));
 	note_plans_set(c, plans);
-	note_message(c, "已规划 %zu 张配图，每张对应一个段落", json_array_size(plans));
+	note_say(c, "note.plans", json_array_size(plans));
 	return note_plans_pause(c);
 }
 
@@ -188,7 +190,7 @@ static enum node_rc note_plans_decide(struct step_ctx *c, const char *action)
 	if (strcmp(action, "reject") == 0) {
 		n = note_count_of(c->state, "regenerations", "image_plans") + 1;
 		if (n > NOTE_MAX_REGENERATIONS)
-			return note_abort(c, "regeneration_limit", "图片规划已重做 3 次仍未通过，流程结束");
+			return note_abort(c, "regeneration_limit", msg_get(step_lang(c), "note.plans.limit"));
 		json_object_set_new(json_object_get(c->state, "regenerations"), "image_plans", json_integer(n));
 		json_object_set_new(json_object_get(c->state, "attempts"), "image_planner_agent",
 			json_integer(note_count_of(c->state, "attempts", "image_planner_agent") + 1));
@@ -199,13 +201,13 @@ static enum node_rc note_plans_decide(struct step_ctx *c, const char *action)
 					 json_object_get(payload, "imagePlans"),
 					 json_object_get(c->state, "bodyBlocks"));
 		if (plans == NULL) {
-			note_message(c, "修改没有生效：每张图需要一个提示词（prompt），最多 %d 张", NOTE_MAX_PLANS);
+			note_say(c, "note.plans.edit_failed", NOTE_MAX_PLANS);
 			return note_plans_pause(c);
 		}
 		note_plans_set(c, plans);
-		note_message(c, "已按修改更新图片规划（%zu 张）", json_array_size(plans));
+		note_say(c, "note.plans.edited", json_array_size(plans));
 	} else {
-		note_message(c, "图片规划已确认");
+		note_say(c, "note.plans.confirmed");
 	}
 	note_set_flag(c->state, "imagePlanComplete", 1);
 	return note_supervise(c, NULL);
@@ -362,7 +364,7 @@ enum node_rc note_image(struct step_ctx *c)
 			g.seq[g.n] = json_integer_value(json_object_get(pl, "sequence"));
 			g.plan[g.n++] = pl;
 		}
-	note_progress(c, "开始生成 %zu 张配图", g.n);
+	note_tick(c, "note.images.start", g.n);
 	if (g.n > 0)
 		note_gen_run(&g, records, all ? "，整组统一色调与画风" : NULL);
 	json_array_foreach(plans, i, pl) {
@@ -376,10 +378,10 @@ enum node_rc note_image(struct step_ctx *c)
 	json_array_foreach(images, i, pl)
 		done += strcmp(json_string_value(json_object_get(pl, "status")) ?: "", "done") == 0;
 	if (done < json_array_size(images))
-		note_message(c, "配图完成 %zu/%zu 张，%zu 张失败，交给审核判断", done, json_array_size(images),
+		note_say(c, "note.images.failed", done, json_array_size(images),
 			     json_array_size(images) - done);
 	else
-		note_message(c, "配图完成 %zu/%zu 张", done, json_array_size(images));
+		note_say(c, "note.images.done", done, json_array_size(images));
 	note_set_flag(c->state, "imagesComplete", 1);
 	return note_supervise(c, NULL);
 }

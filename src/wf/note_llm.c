@@ -12,6 +12,7 @@
 #include <string.h>
 #include "conf/conf.h"
 #include "prov/prov.h"
+#include "text/msg.h"
 #include "wf/note.h"
 #include "wf/note_rules.h"
 
@@ -155,8 +156,8 @@ static json_t *note_ask_call(struct step_ctx *c, const char *task, const json_t 
 	if (a.status == PROV_OK && note_has_all(a.json, need)) {
 		j = json_incref(a.json);
 	} else if (a.status == PROV_OK || a.status == PROV_BAD_ANSWER || soft) {
-		note_progress(c, "模型的回答不可用（%s），改用本地规则", a.status == PROV_OK ? "缺少字段"
-							  : prov_status_name(a.status));
+		note_tick(c, "note.rules_fallback", a.status == PROV_OK
+			  ? msg_get(step_lang(c), "note.rules_fallback.missing") : prov_status_name(a.status));
 		j = note_rules(c, task, facts, err, sizeof err);
 		*from_rules = 1;
 	} else {
@@ -200,7 +201,7 @@ enum node_rc note_to_supervisor(struct step_ctx *c)
 {
 	json_t *err = json_object_get(c->state, "lastError");
 
-	note_message(c, "%s 没能完成（%s），交给 supervisor 处理", c->node,
+	note_say(c, "note.agent_failed", msg_agent(step_lang(c), c->node),
 		     json_string_value(json_object_get(err, "message")) ?: "unknown error");
 	c->next = "supervisor";
 	return NODE_NEXT;

@@ -14,6 +14,7 @@
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/pngio.h"
+#include "text/msg.h"
 #include "wf/note.h"
 
 #define NOTE_URL_MAX 2048
@@ -200,7 +201,7 @@ enum node_rc note_reference(struct step_ctx *c)
 	json_array_foreach(inputs, i, in) {
 		json_t *a;
 
-		note_progress(c, "正在读取参考图 %zu/%zu", i + 1, json_array_size(inputs));
+		note_tick(c, "note.ref.reading", i + 1, json_array_size(inputs));
 		a = note_ref_analyse(c, in, &budget, why, sizeof why);
 		if (a == NULL) {
 			json_decref(out);
@@ -213,9 +214,9 @@ enum node_rc note_reference(struct step_ctx *c)
 	}
 	json_object_set_new(c->state, "referenceAnalyses", out);
 	if (json_array_size(inputs) == 0)
-		note_message(c, "没有参考图，按主题的默认风格规划");
+		note_say(c, "note.ref.none");
 	else
-		note_message(c, "%s仅依据文件头与像素颜色统计（未使用视觉模型，画面内容未识别）", b.data);
+		note_say(c, "note.ref.done", b.data);
 	buf_free(&b);
 	note_set_flag(c->state, "referenceIntelligenceComplete", 1);
 	return note_supervise(c, NULL);

@@ -19,6 +19,7 @@
 #include "util/buf.h"
 #include "util/clock.h"
 #include "util/xmalloc.h"
+#include "text/msg.h"
 #include "wf/note.h"
 
 #define NOTE_SEARCH_LIMIT 30
@@ -95,7 +96,7 @@ enum node_rc note_brief_compiler(struct step_ctx *c)
 	for (size_t i = 0; i < json_array_size(json_object_get(brief, "keywords")); i++)
 		buf_printf(&kw, "%s%s", i ? "、" : "",
 			   json_string_value(json_array_get(json_object_get(brief, "keywords"), i)));
-	note_message(c, "受众：%s；目标：%s；语气：%s；关键词：%s",
+	note_say(c, "note.brief",
 		     json_string_value(json_object_get(brief, "audience")),
 		     json_string_value(json_object_get(brief, "goal")),
 		     json_string_value(json_object_get(brief, "tone")), kw.data);
@@ -122,7 +123,7 @@ static void note_tool_call(struct note_tools *t, const char *tool, json_t *input
 	json_object_set_new(ev, "toolCallId", json_string(t->id));
 	json_object_set_new(ev, "toolInput", input);
 	step_emit(t->c, ev);
-	note_progress(t->c, "调用工具 %s", tool);
+	note_tick(t->c, "note.tool", tool);
 }
 
 /* tool_result; output is stolen. */

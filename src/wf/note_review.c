@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/xmalloc.h"
+#include "text/msg.h"
 #include "wf/note.h"
 
 static const char *const note_dim_names[] = {
@@ -168,7 +169,7 @@ static enum node_rc note_review_pass(struct step_ctx *c, double overall)
 	note_set_flag(c->state, "reviewComplete", 1);
 	note_creative_status(c->state, "complete", NULL);
 	note_result(c->state);
-	note_message(c, "质量审核通过：综合 %.2f，笔记完成", overall);
+	note_say(c, "note.review.passed", overall);
 	return note_supervise(c, NULL);
 }
 
@@ -180,17 +181,19 @@ static enum node_rc note_review_loop(struct step_ctx *c, const char *dim, double
 	const char *owner = note_dim_owner(dim);
 	json_int_t it = note_int(c->state, "iterationCount") + 1;
 	json_t *fb = json_object_get(c->state, "reviewFeedback");
-	char *why;
+	char *why, *rule_said;
 
 	json_object_set_new(c->state, "iterationCount", json_integer(it));
 	note_route_reset_from(c->state, owner);
 	if (strcmp(owner, "writer_agent") == 0 || strcmp(owner, "image_planner_agent") == 0)
 		json_object_set_new(json_object_get(c->state, "attempts"), owner, json_integer(
 			json_integer_value(json_object_get(json_object_get(c->state, "attempts"), owner)) + 1));
-	why = xasprintf("质量回流%s：%s %.2f 未达标%s%s%s，回到 %s（第 %lld/%lld 轮）",
-			approved ? "（审核口头通过但评分未达标）" : "", dim, v, rule ? "（规则检查：" : "",
-			rule ? rule : "", rule ? "）" : "", owner, (long long)it,
-			(long long)note_int(c->state, "maxIterations"));
+	rule_said = rule ? msg_fmt(step_lang(c), "note.review.loop.rule", rule) : NULL;
+	why = msg_fmt(step_lang(c), "note.review.loop",
+		      approved ? msg_get(step_lang(c), "note.review.loop.approved") : "", dim, v,
+		      rule_said ? rule_said : "", msg_agent(step_lang(c), owner), (long long)it,
+		      (long long)note_int(c->state, "maxIterations"));
+	free(rule_said);
 	json_object_set_new(fb, "routeReason", json_string(why));
 	note_message(c, "%s", why);
 	free(why);
@@ -234,7 +237,7 @@ enum node_rc note_review(struct step_ctx *c)
 	if (weak == NULL)
 		rc = note_review_pass(c, overall);
 	else if (note_int(c->state, "iterationCount") >= note_int(c->state, "maxIterations"))
-		rc = note_abort(c, "max_iterations", "质量审核未通过，已达到最大迭代次数（maxIterations），流程终止");
+		rc = note_abort(c, "max_iterations", msg_get(step_lang(c), "note.review.limit"));
 	else
 		rc = note_review_loop(c, weak, json_number_value(json_object_get(scores, weak)), approved, rule);
 	free(rule);

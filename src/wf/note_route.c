@@ -12,6 +12,7 @@
 #include <string.h>
 #include "util/clock.h"
 #include "util/xmalloc.h"
+#include "text/msg.h"
 #include "wf/note.h"
 #include "util/jnum.h"
 
@@ -177,8 +178,19 @@ static const char *note_route_model(struct step_ctx *c, const char *target, char
 
 static enum node_rc note_decide_end(struct step_ctx *c)
 {
-	note_decision_events(c, "END", "质量审核通过，笔记完成", "rules", NULL);
+	note_decision_events(c, "END", msg_get(step_lang(c), "note.route.end"), "rules", NULL);
 	return NODE_END;
+}
+
+/* A stage by its phase in the thread's language; the supervisor's own
+ * first step is understanding the request. */
+static const char *note_stage_name(struct step_ctx *c, const char *agent)
+{
+	int i = note_stage_index(agent);
+	char id[64];
+
+	snprintf(id, sizeof id, "stage.%s", i >= 0 && i < NOTE_NSTAGES ? note_stages[i].phase : "intake");
+	return msg_get(step_lang(c), id);
 }
 
 enum node_rc note_supervise(struct step_ctx *c, const char *reason)
@@ -197,11 +209,10 @@ enum node_rc note_supervise(struct step_ctx *c, const char *reason)
 	if (reason)
 		text = xstrdup(reason);
 	else if (pi < note_stage_index(target))
-		text = xasprintf("路由建议重跑%s：%s", note_stages[pi].label, said);
+		text = msg_fmt(step_lang(c), "note.route.rerun", note_stage_name(c, pick), said);
 	else
-		text = xasprintf("%s完成，下一步：%s", note_stage_index(c->node) >= 0 &&
-				 note_stage_index(c->node) < NOTE_NSTAGES
-				 ? note_stages[note_stage_index(c->node)].label : "需求识别", note_stages[pi].label);
+		text = msg_fmt(step_lang(c), "note.route.next", note_stage_name(c, c->node),
+			       note_stage_name(c, pick));
 	note_decision_events(c, pick, text, source, why);
 	free(text);
 	c->next = note_stages[pi].agent;
@@ -247,6 +258,7 @@ static void note_rate_clarity(struct step_ctx *c)
 static void note_intake(struct step_ctx *c)
 {
 	json_t *ev, *cl;
+	char *said;
 	double v;
 
 	note_rate_clarity(c);
@@ -256,30 +268,52 @@ static void note_intake(struct step_ctx *c)
 	json_object_set_new(ev, "intent", json_string("create_note"));
 	json_object_set_new(ev, "confidence", json_real(v >= NOTE_CLARITY_ASK ? 0.9 : 0.6));
 	json_object_set_new(ev, "requirementClarity", jnum_real(v, JNUM_SCORE));
-	json_object_set_new(ev, "content", json_pack("s+", "图文笔记创作：", note_str(c->state, "topic")));
+	said = msg_fmt(step_lang(c), "note.intent", note_str(c->state, "topic"));
+	json_object_set_new(ev, "content", json_string(said));
+	free(said);
 	step_emit(c, ev);
 	ev = note_event(c, "content_type_detected", "supervisor");
 	json_object_set(ev, "contentType", json_object_get(c->state, "contentType"));
 	json_object_set(ev, "category", json_object_get(cl, "category"));
 	json_object_set_new(ev, "content", json_string(json_string_value(json_object_get(cl, "reason"))
-						      ?: "内容类型按主题的词判断"));
+						      ?: msg_get(step_lang(c), "note.type_by_words")));
 	step_emit(c, ev);
 	json_object_set_new(c->state, "intakeDone", json_true());
 }
 
-/* A clarification pause about key: the question and options of the
- * clarity answer, answered by approve with the text (feedback), or
- * reject to go on as is. */
-static void note_pause_for(struct step_ctx *c, const char *key)
+/* The clarity answer's options, each labelled in the thread's language
+ * when the catalogue knows its id ("note.option.<id>"). New reference. */
+static json_t *note_pause_options(struct step_ctx *c, const json_t *cl)
 {
-	json_t *cl = json_object_get(c->state, "clarity");
-	const char *q = json_string_value(json_object_get(cl, "question")) ?: "能再具体说说吗？";
-	json_t *opts = json_deep_copy(json_object_get(cl, "options"));
+	json_t *opts = json_deep_copy(json_object_get(cl, "options")), *o;
+	char id[80];
+	size_t i;
 
 	if (!json_is_array(opts)) {
 		json_decref(opts);
-		opts = json_array();
+		return json_array();
 	}
+	json_array_foreach(opts, i, o) {
+		snprintf(id, sizeof id, "note.option.%s", json_string_value(json_object_get(o, "id")) ?: "");
+		if (json_is_object(o) && msg_find(step_lang(c), id))
+			json_object_set_new(o, "label", json_string(msg_find(step_lang(c), id)));
+	}
+	return opts;
+}
+
+/* A clarification pause about key: the question of the catalogue for the
+ * key (else the clarity answer's) and the answer's options, answered by
+ * approve with the text (feedback), or reject to go on as is. */
+static void note_pause_for(struct step_ctx *c, const char *key)
+{
+	json_t *cl = json_object_get(c->state, "clarity");
+	char qid[80];
+	const char *q;
+	json_t *opts = note_pause_options(c, cl);
+
+	snprintf(qid, sizeof qid, "note.ask.%s", key);
+	q = msg_find(step_lang(c), qid) ?: json_string_value(json_object_get(cl, "question"))
+					   ?: msg_get(step_lang(c), "note.ask.more");
 	json_array_append_new(json_object_get(c->state, "agentClarificationKeys"), json_string(key));
 	json_object_set_new(c->state, "clarificationRounds",
 			    json_integer(note_int(c->state, "clarificationRounds") + 1));
@@ -289,7 +323,7 @@ static void note_pause_for(struct step_ctx *c, const char *key)
 	json_object_set_new(c->state, "currentAgent", json_string(c->node));
 	c->interrupt = step_interrupt_new("clarification", q, c->node, json_object());
 	json_object_set_new(c->interrupt, "options", opts);
-	note_message(c, "需要补充信息（%s）：%s", key, q);
+	note_say(c, "note.clarify", key, q);
 }
 
 int note_clarify(struct step_ctx *c, const char *key)
@@ -330,7 +364,7 @@ void note_clarify_answer(struct step_ctx *c)
 	snprintf(key, sizeof key, "%s", json_string_value(json_object_get(pend, "key")) ?: "");
 	json_object_set_new(c->state, "pendingConfirmation", json_null());
 	if (ans == NULL) {
-		note_message(c, "没有补充信息，按现有需求继续");
+		note_say(c, "note.clarify.none");
 		return;
 	}
 	note_push_message(c->state, "user", ans);
@@ -338,12 +372,12 @@ void note_clarify_answer(struct step_ctx *c)
 		topic = subject ? xasprintf("%s：%s", note_str(c->state, "topic") ?: "", ans) : xstrdup(ans);
 		json_object_set_new(c->state, "topic", json_string(topic));
 		json_object_set_new(c->state, "intakeDone", json_false());
-		note_message(c, "已补充主题：%s", topic);
+		note_say(c, "note.clarify.topic", topic);
 		free(topic);
 	} else if (strcmp(key, "audience") == 0) {
 		json_object_set_new(c->state, "audience", json_string(ans));
 		note_rate_clarity(c);
-		note_message(c, "已补充受众：%s", ans);
+		note_say(c, "note.clarify.audience", ans);
 	}
 	free(ans);
 }
@@ -363,9 +397,9 @@ static enum node_rc note_fallback(struct step_ctx *c)
 
 	json_array_foreach(forced, i, v)
 		if (strcmp(json_string_value(v) ?: "", agent) == 0)
-			return note_abort(c, "agent_failed", "兜底重跑后仍然失败，流程终止");
+			return note_abort(c, "agent_failed", msg_get(step_lang(c), "note.rerun_failed"));
 	if (note_stage_index(agent) < 0 || note_stage_index(agent) >= NOTE_NSTAGES)
-		return note_abort(c, "agent_failed", "失败的环节无法重跑，流程终止");
+		return note_abort(c, "agent_failed", msg_get(step_lang(c), "note.no_rerun"));
 	json_array_append_new(forced, json_string(agent));
 	json_object_set_new(err, "severe", json_false());
 	json_object_set_new(err, "handled", json_true());

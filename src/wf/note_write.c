@@ -13,6 +13,7 @@
 #include "util/buf.h"
 #include "util/clock.h"
 #include "util/xmalloc.h"
+#include "text/msg.h"
 #include "wf/note.h"
 
 #define NOTE_TITLE_MAX 200      /* bytes */
@@ -111,7 +112,7 @@ static void note_content_events(struct step_ctx *c, const json_t *content)
 	for (i = 0; i < json_array_size(json_object_get(content, "tags")); i++)
 		buf_printf(&tags, "%s#%s", i ? " " : "",
 			   json_string_value(json_array_get(json_object_get(content, "tags"), i)));
-	note_message(c, "标题：%s\n\n正文：%s\n\n标签：%s", json_string_value(json_object_get(content, "title")),
+	note_say(c, "note.draft", json_string_value(json_object_get(content, "title")),
 		     json_string_value(json_object_get(content, "body")), tags.data);
 	buf_free(&tags);
 	json_object_update(ev, (json_t *)content);
@@ -124,7 +125,7 @@ static enum node_rc note_writer_pause(struct step_ctx *c)
 
 	json_object_set_new(c->state, "pendingConfirmation", json_pack("{s:s, s:O, s:I}", "type",
 		"content", "data", content, "timestamp", (json_int_t)clock_wall_ms()));
-	c->interrupt = step_interrupt_new("content", "文案已生成，是否继续？", "writer_agent",
+	c->interrupt = step_interrupt_new("content", msg_get(step_lang(c), "note.ask.content"), "writer_agent",
 					  json_deep_copy(content));
 	return NODE_INTERRUPT;
 }
@@ -147,7 +148,7 @@ static enum node_rc note_writer_draft(struct step_ctx *c, const char *user_feedb
 		note_progress(c, "%s", json_string_value(json_object_get(j, "feedbackApplied")));
 	json_decref(j);
 	if (content == NULL) {
-		note_progress(c, "模型的文案格式不对，改用本地规则");
+		note_tick(c, "note.draft.rules");
 		j = note_rules(c, "note", facts, err, sizeof err);
 		content = note_content_clean(j);
 		json_decref(j);
@@ -155,7 +156,7 @@ static enum node_rc note_writer_draft(struct step_ctx *c, const char *user_feedb
 	}
 	json_decref(facts);
 	if (content == NULL)
-		return note_abort(c, "writer_failed", "文案生成失败");
+		return note_abort(c, "writer_failed", msg_error(step_lang(c), "writer_failed"));
 	json_object_set_new(c->state, "contentSource", json_string(rules ? "rules" : "model"));
 	json_object_set_new(c->state, "generatedContent", content);
 	note_creative_sync(c->state);
@@ -192,7 +193,7 @@ static enum node_rc note_writer_decide(struct step_ctx *c, const char *action)
 	if (strcmp(action, "reject") == 0) {
 		n = note_counter(c->state, "regenerations", "content") + 1;
 		if (n > NOTE_MAX_REGENERATIONS)
-			return note_abort(c, "regeneration_limit", "文案已重写 3 次仍未通过，流程结束");
+			return note_abort(c, "regeneration_limit", msg_get(step_lang(c), "note.draft.limit"));
 		note_counter_set(c->state, "regenerations", "content", n);
 		note_counter_set(c->state, "attempts", "writer_agent",
 				 note_counter(c->state, "attempts", "writer_agent") + 1);
@@ -201,7 +202,7 @@ static enum node_rc note_writer_decide(struct step_ctx *c, const char *action)
 	if (strcmp(action, "modify") == 0) {
 		edited = note_writer_edits(draft, json_object_get(c->resume, "payload"), why, sizeof why);
 		if (edited == NULL) {
-			note_message(c, "修改没有生效：%s", why);
+			note_say(c, "note.edit_failed", why);
 			return note_writer_pause(c);
 		}
 		json_object_set_new(c->state, "generatedContent", edited);
@@ -209,7 +210,7 @@ static enum node_rc note_writer_decide(struct step_ctx *c, const char *action)
 		note_creative_sync(c->state);
 		note_content_events(c, edited);
 	} else {
-		note_message(c, "文案已确认");
+		note_say(c, "note.draft.confirmed");
 	}
 	note_set_flag(c->state, "contentComplete", 1);
 	return note_supervise(c, NULL);
@@ -280,7 +281,7 @@ static json_t *note_layout_plan(struct step_ctx *c, const json_t *facts)
 
 	if (j && !note_layout_ok(j)) {
 		json_decref(j);
-		note_progress(c, "模型的版式不完整，改用本地规则");
+		note_tick(c, "note.layout.rules");
 		j = note_rules(c, "layout", facts, err, sizeof err);
 		if (j == NULL || !note_layout_ok(j)) {
 			json_decref(j);
@@ -319,7 +320,7 @@ enum node_rc note_layout_planner(struct step_ctx *c)
 	json_object_set_new(ev, "imageCount", json_integer((json_int_t)json_array_size(
 							   json_object_get(c->state, "layoutSpec"))));
 	step_emit(c, ev);
-	note_message(c, "版式：%s 画布，%zu 张配图，正文 %zu 段", json_string_value(json_object_get(
+	note_say(c, "note.layout", json_string_value(json_object_get(
 		json_object_get(c->state, "canvas"), "aspect")) ?: "3:4",
 		json_array_size(json_object_get(c->state, "layoutSpec")), json_array_size(pars));
 	json_decref(j);

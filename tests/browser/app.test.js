@@ -346,6 +346,9 @@ async function testImage(ctx, base) {
   const log = await replay(base, threadId);
   const serverThoughts = log.filter((e) => e.type === 'thought_log').map((e) => e.message);
   is(await thoughtTexts(page, '#image-view .turn:nth-child(1)'), serverThoughts, 'image: the thought log shows every entry, in order');
+  is((await imageRequestBody(api, 0))?.input?.lang, 'en', 'image: a new thread is asked for in the page\'s language');
+  is(await page.$eval('#image-view .turn:nth-child(1) .node .node-name', (e) => e.textContent),
+    log.find((e) => e.type === 'agent_start')?.content, 'image: a node is titled as the server named its agent');
   is(await page.$$eval('#image-view .turn:nth-child(1) .node', (els) => els.map((e) => `${e.dataset.node}:${e.dataset.state}`)),
     ['planner:done', 'rag:done', 'executor:done', 'critic:done', 'genui:done'], 'image: one timeline entry per node, each done');
   const first = await page.$eval('#image-view .turn:nth-child(1) .smart-canvas img', (e) => e.getAttribute('src'));
@@ -405,7 +408,8 @@ async function testImage(ctx, base) {
   const second = await page.$eval('#image-view .turn:nth-child(2) .smart-canvas img', (e) => e.getAttribute('src'));
   ok(second !== first, 'inpainting: a new picture is shown');
   const t2 = await thoughtTexts(page, '#image-view .turn:nth-child(2)');
-  ok(t2.some((x) => x.includes('局部重绘')), 'inpainting: the executor says it repaints');
+  // The page is in English, so is the thread, whatever the words typed.
+  ok(t2.some((x) => x.includes('inpainting')), 'inpainting: the executor says it repaints, in the thread\'s language');
 
   // Regenerate from the action panel.
   const regen = await page.$('#image-view .turn:nth-child(2) .action-panel [data-action="regenerate_btn"]');

@@ -153,7 +153,8 @@ static enum node_rc wt_draft(struct step_ctx *c)
 		c->next = "finish";
 		return NODE_NEXT;
 	}
-	c->interrupt = step_interrupt_new("content", "文案已生成，是否继续？ · The draft is ready: continue?",
+	c->interrupt = step_interrupt_new("content", strcmp(step_lang(c), "en") == 0
+					  ? "The draft is ready: continue?" : "文案已生成，是否继续？",
 					  "review", draft);
 	return NODE_INTERRUPT;
 }

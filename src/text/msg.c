@@ -1,0 +1,180 @@
+/* The message catalogue (see msg.h). */
+#include "config.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text/msg.h"
+
+static const struct msg_def msg_defs[] = {
+	/* The engine. */
+	{ "agent.start", "%s开始工作…", "%s is starting…" },
+	{ "agent.end", "%s完成了这一步", "%s has finished this step" },
+	{ "pause.waiting", "工作流已暂停，等待你的确认", "The workflow is paused, waiting for your decision" },
+	{ "yield.reconnect", "稍后自动重新连接，继续工作", "Reconnecting to carry on" },
+	{ "decide.received", "已收到你的决定", "Your decision is received" },
+	{ "decide.timeout", "等待超时，已按默认选项继续", "The pause timed out: the default choice was applied" },
+	{ "option.approve", "继续", "Continue" },
+	{ "option.reject", "重新生成", "Regenerate" },
+	{ "option.modify", "修改", "Edit" },
+	{ "error.node_failed", "这一步没能完成", "This step could not be completed" },
+	{ "error.bad_route", "工作流走到了不存在的步骤，已停止", "The workflow went to a step that does not exist and stopped" },
+	{ "error.max_iterations", "重复次数已达上限，流程终止", "The workflow went round too many times and stopped" },
+	{ "error.event_limit", "这个会话的记录已满，请新开一个会话", "This thread's log is full: start a new thread" },
+	{ "error.step_crashed", "这一步反复导致服务进程退出，已停止", "This step kept stopping the server process and was given up" },
+	{ "error.image_too_large", "图片太大，无法处理", "The image is too large to process" },
+	{ "error.writer_failed", "文案生成失败", "The draft could not be written" },
+	{ "error.planner_failed", "图片规划失败", "The images could not be planned" },
+	{ "error.regeneration_limit", "已重新生成 3 次仍未通过，流程结束", "Regenerated three times without approval: the workflow ended" },
+	{ "error.agent_failed", "失败的环节无法完成，流程终止", "A failed step could not be completed: the workflow stopped" },
+	/* Names of the agents and nodes. */
+	{ "agent.supervisor", "主管", "The supervisor" },
+	{ "agent.brief_compiler_agent", "需求分析师", "The brief compiler" },
+	{ "agent.research_evidence_agent", "研究专家", "The researcher" },
+	{ "agent.reference_intelligence_agent", "参考图分析师", "The reference analyst" },
+	{ "agent.writer_agent", "创作专家", "The writer" },
+	{ "agent.layout_planner_agent", "版式设计师", "The layout planner" },
+	{ "agent.image_planner_agent", "配图策划", "The image planner" },
+	{ "agent.image_agent", "绘图专家", "The illustrator" },
+	{ "agent.review_agent", "审核专家", "The reviewer" },
+	{ "agent.planner", "意图分析师", "The intent planner" },
+	{ "agent.rag", "风格检索", "The style finder" },
+	{ "agent.executor", "绘图专家", "The illustrator" },
+	{ "agent.critic", "质量审查员", "The critic" },
+	{ "agent.genui", "界面助手", "The interface assistant" },
+	{ "agent.error_handler", "错误处理", "The error handler" },
+	/* The note workflow. */
+	{ "note.ask.content", "文案已生成，是否继续？", "The draft is ready: continue?" },
+	{ "note.ask.image_plans", "图片规划已生成，是否继续？", "The image plan is ready: continue?" },
+	{ "note.ask.more", "能再具体说说吗？", "Could you say a little more?" },
+	{ "note.ask.topic", "想写哪方面的笔记？选一个方向，或者直接告诉我具体主题", "What should the note be about? Pick a direction, or tell me the topic" },
+	{ "note.ask.audience", "这篇笔记主要写给谁看？", "Who is the note mainly for?" },
+	{ "note.option.travel", "春日出游攻略", "A spring outing guide" },
+	{ "note.option.food", "家常快手菜谱", "Quick home recipes" },
+	{ "note.option.study", "高效学习方法", "Ways to study well" },
+	{ "note.option.career", "职场效率技巧", "Getting more done at work" },
+	{ "note.option.beauty", "护肤穿搭分享", "Skin care and outfits" },
+	{ "note.option.fitness", "健身减脂打卡", "A fitness diary" },
+	{ "note.option.tech", "数码好物测评", "Gadget reviews" },
+	{ "note.option.home", "小家收纳改造", "Tidying a small home" },
+	{ "note.option.students", "学生党", "Students" },
+	{ "note.option.office", "上班族", "Office workers" },
+	{ "note.option.beginners", "新手入门", "Beginners" },
+	{ "note.option.parents", "宝妈宝爸", "Parents" },
+	{ "note.option.experts", "资深爱好者", "Seasoned enthusiasts" },
+	{ "note.intent", "图文笔记创作：%s", "Illustrated note: %s" },
+	{ "note.type_by_words", "内容类型按主题的词判断", "The content type follows the topic's words" },
+	{ "note.clarify", "需要补充信息（%s）：%s", "More information is needed (%s): %s" },
+	{ "note.clarify.none", "没有补充信息，按现有需求继续", "Nothing was added: going on with the request as it is" },
+	{ "note.clarify.topic", "已补充主题：%s", "Topic added: %s" },
+	{ "note.clarify.audience", "已补充受众：%s", "Audience added: %s" },
+	{ "note.rules_fallback", "模型的回答不可用（%s），改用本地规则", "The model's answer could not be used (%s): the local rules answer instead" },
+	{ "note.rules_fallback.missing", "缺少字段", "fields missing" },
+	{ "note.agent_failed", "%s没能完成（%s），交给主管处理", "%s could not finish (%s): the supervisor takes over" },
+	{ "note.brief", "受众：%s；目标：%s；语气：%s；关键词：%s", "Audience: %s; goal: %s; tone: %s; keywords: %s" },
+	{ "note.tool", "调用工具 %s", "Calling the tool %s" },
+	{ "note.ref.reading", "正在读取参考图 %zu/%zu", "Reading reference image %zu/%zu" },
+	{ "note.ref.none", "没有参考图，按主题的默认风格规划", "No reference image: the topic's default style is planned" },
+	{ "note.ref.done", "%s仅依据文件头与像素颜色统计（未使用视觉模型，画面内容未识别）", "%sFrom the file headers and pixel colours only (no vision model: what the pictures show was not recognised)" },
+	{ "note.draft", "标题：%s\n\n正文：%s\n\n标签：%s", "Title: %s\n\nBody: %s\n\nTags: %s" },
+	{ "note.draft.rules", "模型的文案格式不对，改用本地规则", "The model's draft was not in the expected form: the local rules write it" },
+	{ "note.edit_failed", "修改没有生效：%s", "The edit was not applied: %s" },
+	{ "note.draft.confirmed", "文案已确认", "The draft is confirmed" },
+	{ "note.draft.limit", "文案已重写 3 次仍未通过，流程结束", "The draft was rewritten three times without approval: the workflow ended" },
+	{ "note.layout.rules", "模型的版式不完整，改用本地规则", "The model's layout was incomplete: the local rules plan it" },
+	{ "note.layout", "版式：%s 画布，%zu 张配图，正文 %zu 段", "Layout: %s canvas, %zu images, %zu paragraphs" },
+	{ "note.plans.rules", "模型的图片规划不完整，改用本地规则", "The model's image plan was incomplete: the local rules plan the images" },
+	{ "note.plans", "已规划 %zu 张配图，每张对应一个段落", "%zu images planned, one for each paragraph" },
+	{ "note.plans.edit_failed", "修改没有生效：每张图需要一个提示词（prompt），最多 %d 张", "The edit was not applied: every image needs a prompt, at most %d images" },
+	{ "note.plans.edited", "已按修改更新图片规划（%zu 张）", "The image plan is updated as edited (%zu images)" },
+	{ "note.plans.confirmed", "图片规划已确认", "The image plan is confirmed" },
+	{ "note.plans.limit", "图片规划已重做 3 次仍未通过，流程结束", "The image plan was redone three times without approval: the workflow ended" },
+	{ "note.images.start", "开始生成 %zu 张配图", "Generating %zu images" },
+	{ "note.images.failed", "配图完成 %zu/%zu 张，%zu 张失败，交给审核判断", "%zu of %zu images done, %zu failed: the review decides" },
+	{ "note.images.done", "配图完成 %zu/%zu 张", "%zu of %zu images done" },
+	{ "note.review.passed", "质量审核通过：综合 %.2f，笔记完成", "The review passed: overall %.2f, the note is done" },
+	{ "note.review.loop", "质量回流%s：%s %.2f 未达标%s，回到%s（第 %lld/%lld 轮）", "Back for another round%s: %s %.2f is below the bar%s, back to %s (round %lld of %lld)" },
+	{ "note.review.loop.rule", "（规则检查：%s）", " (the rules' checks: %s)" },
+	{ "note.review.loop.approved", "（审核口头通过但评分未达标）", " (approved in words but not in scores)" },
+	{ "note.review.limit", "质量审核未通过，已达到最大迭代次数（maxIterations），流程终止", "The review did not pass within the maximum number of rounds (maxIterations): the workflow stopped" },
+	{ "note.route.next", "%s完成，下一步：%s", "Done with %s; next: %s" },
+	{ "note.route.rerun", "路由建议重跑%s：%s", "The router suggests %s again: %s" },
+	{ "note.route.end", "质量审核通过，笔记完成", "The review passed: the note is done" },
+	{ "stage.intake", "需求识别", "understanding the request" },
+	{ "stage.brief", "需求分析", "the brief" },
+	{ "stage.research", "趋势研究", "research" },
+	{ "stage.reference", "参考图解析", "reading the reference images" },
+	{ "stage.writing", "文案创作", "writing" },
+	{ "stage.layout", "版式规划", "the layout" },
+	{ "stage.image_planning", "图片规划", "planning the images" },
+	{ "stage.image_generation", "图片生成", "making the images" },
+	{ "stage.review", "质量审核", "the review" },
+	{ "note.rerun_failed", "兜底重跑后仍然失败，流程终止", "The step failed again after a second run: the workflow stopped" },
+	{ "note.no_rerun", "失败的环节无法重跑，流程终止", "The failed step cannot be run again: the workflow stopped" },
+};
+
+#define MSG_N (sizeof msg_defs / sizeof msg_defs[0])
+
+int msg_lang_ok(const char *lang)
+{
+	return lang && (strcmp(lang, "zh") == 0 || strcmp(lang, "en") == 0);
+}
+
+const char *msg_find(const char *lang, const char *id)
+{
+	int en = lang && strcmp(lang, "en") == 0;
+
+	for (size_t i = 0; id && i < MSG_N; i++)
+		if (strcmp(msg_defs[i].id, id) == 0)
+			return en ? msg_defs[i].en : msg_defs[i].zh;
+	return NULL;
+}
+
+const char *msg_get(const char *lang, const char *id)
+{
+	const char *s = msg_find(lang, id);
+
+	return s ? s : id ? id : "";
+}
+
+char *msg_fmt(const char *lang, const char *id, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, id);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	if (vasprintf(&s, msg_get(lang, id), ap) < 0)
+		s = NULL;
+#pragma GCC diagnostic pop
+	va_end(ap);
+	return s ? s : strdup("");
+}
+
+const char *msg_agent(const char *lang, const char *node)
+{
+	char id[96];
+	const char *s;
+
+	snprintf(id, sizeof id, "agent.%s", node ? node : "");
+	s = msg_find(lang, id);
+	return s ? s : node ? node : "";
+}
+
+const char *msg_error(const char *lang, const char *code)
+{
+	char id[96];
+	const char *s;
+
+	snprintf(id, sizeof id, "error.%s", code ? code : "");
+	s = msg_find(lang, id);
+	return s ? s : msg_get(lang, "error.node_failed");
+}
+
+const struct msg_def *msg_table(size_t *n)
+{
+	*n = MSG_N;
+	return msg_defs;
+}
