@@ -16,6 +16,7 @@
 #include "text/script.h"
 #include "store/store.h"
 #include "util/clock.h"
+#include "text/msg.h"
 #include "wf/image.h"
 #include "wf/image_rules.h"
 #include "util/jnum.h"
@@ -32,14 +33,14 @@ int image_zh(const json_t *state)
 	return json_is_true(json_object_get(state, "zh"));
 }
 
-void image_thought(struct step_ctx *c, const char *zh, const char *en, ...)
+void image_thought(struct step_ctx *c, const char *id, ...)
 {
 	char msg[512];
 	json_t *ev = step_event(c, "thought_log");
 	va_list ap;
 
-	va_start(ap, en);
-	vsnprintf(msg, sizeof msg, image_zh(c->state) ? zh : en, ap);
+	va_start(ap, id);
+	vsnprintf(msg, sizeof msg, msg_get(step_lang(c), id), ap);
 	va_end(ap);
 	json_object_set_new(ev, "message", json_string(msg));
 	step_emit(c, ev);
@@ -295,8 +296,7 @@ static json_t *image_plan(struct step_ctx *c, const json_t *facts, int adjust)
 	} else if (a.status == PROV_BAD_ANSWER && a.text && (rules = image_rules_intent(c, facts))) {
 		intent = image_intent_clean(rules, a.text);
 		json_decref(rules);
-		image_thought(c, "模型返回的不是 JSON，已按规则解析意图", "the model's reply was not JSON: "
-			      "the intent comes from the rules");
+		image_thought(c, "image.intent.rules");
 	} else {
 		char msg[320];
 
@@ -356,17 +356,14 @@ static enum node_rc image_plan_regenerate(struct step_ctx *c)
 										     "lastIntent");
 	json_t *user = json_object_get(c->state, "userInput");
 	json_t *prev = json_object_get(c->state, "lastInput"), *intent;
-	int zh = image_zh(c->state), inpaint;
+	int inpaint;
 
 	if (!json_is_object(last) || !json_is_object(li)) {
 		json_object_set_new(c->state, "intent", json_pack("{s:s, s:s, s:s, s:f, s:s, s:s}",
 			"action", "unknown", "subject", "", "style", "", "confidence", 0.9, "reasoning",
-			zh ? "要求重新生成，但还没有图片" : "a regeneration was asked for, but there is no "
-			"picture yet", "rawResponse", ""));
-		c->next = image_set_error(c, "nothing_to_regenerate", zh
-			? "还没有可以重新生成的图片，请先描述想要的画面，例如：雪山下的小木屋"
-			: "there is no picture to regenerate yet: describe one first, e.g. \"a lighthouse "
-			  "at dawn\"");
+			msg_get(step_lang(c), "image.regenerate.none"), "rawResponse", ""));
+		c->next = image_set_error(c, "nothing_to_regenerate",
+					  msg_get(step_lang(c), "image.friendly.nothing_to_regenerate"));
 		return NODE_NEXT;
 	}
 	inpaint = strcmp(json_string_value(json_object_get(last, "taskType")) ?: "", "inpainting") == 0 &&
@@ -379,12 +376,11 @@ static enum node_rc image_plan_regenerate(struct step_ctx *c)
 	intent = json_deep_copy(li);
 	json_object_set_new(intent, "action", json_string(inpaint ? "inpainting" : "generate_image"));
 	json_object_set_new(intent, "confidence", json_real(0.9));
-	json_object_set_new(intent, "reasoning", json_string(zh ? "重新生成上一张图，沿用它的提示词"
-				: "the last picture again, from the same prompt"));
+	json_object_set_new(intent, "reasoning", json_string(msg_get(step_lang(c),
+										"image.regenerate.reason")));
 	json_object_set_new(intent, "rawResponse", json_string(""));
 	json_object_set_new(c->state, "intent", intent);
-	image_thought(c, "已识别意图：重新生成上一张图（%s），置信度：0.90", "intent: the last picture "
-		      "again (%s), confidence 0.90", json_string_value(json_object_get(intent, "action")));
+	image_thought(c, "image.intent.regenerate", json_string_value(json_object_get(intent, "action")));
 	c->next = "rag";
 	return NODE_NEXT;
 }
@@ -393,18 +389,11 @@ static enum node_rc image_plan_regenerate(struct step_ctx *c)
  * change to "here" without a mask). NULL when nothing is missing. */
 static const char *image_missing(struct step_ctx *c, const char *action, int has_mask)
 {
-	int zh = image_zh(c->state);
-
 	if (strcmp(action, "inpainting") == 0 && !has_mask)
-		return image_set_error(c, "mask_required", zh
-			? "要修改图片的某个区域，请先在图片上涂抹出要修改的地方（蒙版），再发送修改要求"
-			: "to change part of the picture, first paint a mask over that part, then send "
-			  "the change again");
+		return image_set_error(c, "mask_required", msg_get(step_lang(c), "image.friendly.mask_required"));
 	if (strcmp(action, "adjust_parameters") == 0 &&
 	    !json_is_object(json_object_get(c->state, "lastResult")))
-		return image_set_error(c, "nothing_to_adjust", zh
-			? "还没有可以调整的图片，请先描述要生成的画面"
-			: "there is no picture to adjust yet: describe one first");
+		return image_set_error(c, "nothing_to_adjust", msg_get(step_lang(c), "image.friendly.nothing_to_adjust"));
 	return NULL;
 }
 
@@ -445,15 +434,13 @@ static enum node_rc image_planner(struct step_ctx *c)
 		image_keep_last(c->state, intent, text);
 	json_object_set_new(c->state, "intent", intent);
 	conf = json_number_value(json_object_get(intent, "confidence"));
-	image_thought(c, "已识别意图：%s，置信度：%.2f", "intent: %s, confidence %.2f", action, conf);
+	image_thought(c, "image.intent", action, conf);
 	if (strcmp(action, "unknown") != 0 && conf > 0.5) {
 		missing = image_missing(c, action, has_mask);
 		c->next = missing ? missing : "rag";
 		return NODE_NEXT;
 	}
-	c->next = image_set_error(c, "unknown_intent", image_zh(c->state)
-		? "没能理解想要生成什么。试试描述画面，例如：赛博朋克风格的猫"
-		: "I could not tell what to draw. Try describing the picture, e.g. \"a cyberpunk cat\"");
+	c->next = image_set_error(c, "unknown_intent", msg_get(step_lang(c), "image.friendly.unknown_intent"));
 	return NODE_NEXT;
 }
 
@@ -521,8 +508,7 @@ static int image_rag_again(struct step_ctx *c)
 	ep = json_deep_copy(last);
 	json_object_set(ep, "final", used);
 	json_object_set_new(c->state, "enhancedPrompt", ep);
-	image_thought(c, "重新生成：沿用上一张图的提示词", "regenerating: the last picture's prompt as "
-		      "it was used");
+	image_thought(c, "image.regenerate");
 	c->next = "executor";
 	return 1;
 }
@@ -542,12 +528,11 @@ static int image_rag_keep(struct step_ctx *c)
 	    final == NULL || image_restyled(c->state))
 		return 0;
 	json_object_set_new(c->state, "enhancedPrompt", json_deep_copy(last));
-	image_thought(c, "沿用上一张图的提示词（主体：%s，风格：%s）", "keeping the last picture's prompt "
-		      "(subject: %s, style: %s)",
+	image_thought(c, "image.keep",
 		      json_string_value(json_object_get(intent, "subject")) ?: "",
 		      *(json_string_value(json_object_get(intent, "style")) ?: "")
 		      ? json_string_value(json_object_get(intent, "style"))
-		      : (image_zh(c->state) ? "未指定" : "unspecified"));
+		      : msg_get(step_lang(c), "image.unspecified"));
 	c->next = "executor";
 	return 1;
 }
@@ -576,15 +561,12 @@ static enum node_rc image_rag(struct step_ctx *c)
 		restyle = image_zh(c->state) ? xasprintf("%s，%s风格", subject, style)
 					     : xasprintf("%s, %s style", subject, style);
 		original = restyle;
-		image_thought(c, "换成「%s」风格重画上一张图（主体：%s），重新检索风格库", "redrawing the last "
-			      "picture (subject: %s) in the style %s: searching the style library again",
-			      image_zh(c->state) ? style : subject, image_zh(c->state) ? subject : style);
+		image_thought(c, "image.restyle", style, subject);
 	}
 	snprintf(query, sizeof query, "%s %s %s", style, subject, restyle ? "" : text);
 	hits = image_retrieve(c, query, min_sim < 0.3 ? 0.3 : min_sim);
 	if (hits == NULL)
-		image_thought(c, "风格库暂不可用，使用原始 Prompt", "the style library is not available: "
-			      "using the original prompt");
+		image_thought(c, "image.rag.unavailable");
 	json_array_foreach(hits, i, h) {
 		json_array_append_new(retrieved, json_pack("{s:O, s:O, s:O}", "style",
 			json_object_get(h, image_zh(c->state) ? "name_zh" : "name_en"), "prompt",
@@ -593,11 +575,10 @@ static enum node_rc image_rag(struct step_ctx *c)
 			 json_string_value(json_object_get(h, image_zh(c->state) ? "name_zh" : "name_en")) ?: "");
 	}
 	if (hits && json_array_size(hits) > 0)
-		image_thought(c, "检索到 %d 条相关风格：%s", "found %d matching styles: %s",
+		image_thought(c, "image.rag.found",
 			      (int)json_array_size(hits), names);
 	else if (hits)
-		image_thought(c, "未检索到匹配的风格，使用原始 Prompt", "no matching style: using the "
-			      "original prompt");
+		image_thought(c, "image.rag.none");
 	final = image_join_prompt(original, hits, !strcmp(json_string_value(json_object_get(intent,
 								"action")) ?: "", "inpainting"));
 	json_object_set_new(c->state, "enhancedPrompt", json_pack("{s:s, s:o, s:s}", "original",

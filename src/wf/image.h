@@ -12,8 +12,9 @@ extern const struct workflow wf_image;
 
 /* The thread's language: Chinese when the user wrote Chinese. */
 int image_zh(const json_t *state);
-/* "zh" or "en" message, as a thought_log of this node. */
-void image_thought(struct step_ctx *c, const char *zh, const char *en, ...);
+/* The catalogue's message id (text/msg.h) in the thread's language, formatted
+ * with the arguments, as a thought_log of this node. */
+void image_thought(struct step_ctx *c, const char *id, ...);
 /* Records state.error = {code, message, node}; returns the next node. */
 const char *image_set_error(struct step_ctx *c, const char *code, const char *message);
 json_int_t image_retry_count(const json_t *state);

@@ -12,6 +12,7 @@
 #include "util/clock.h"
 #include "util/pngio.h"
 #include "util/buf.h"
+#include "text/msg.h"
 #include "wf/image.h"
 #include "wf/image_rules.h"
 #include "util/jnum.h"
@@ -204,8 +205,7 @@ static enum node_rc image_exec_failed(struct step_ctx *c, const struct prov_answ
 
 	if (n < step_conf(c)->image_max_retries) {
 		image_set_retry(c->state, n + 1);
-		image_thought(c, "生成失败（%s），正在重试（%lld/%ld）", "generation failed (%s): retrying "
-			      "(%lld/%ld)", prov_status_name(a->status), (long long)n + 1,
+		image_thought(c, "image.retry", prov_status_name(a->status), (long long)n + 1,
 			      step_conf(c)->image_max_retries);
 		c->next = "executor";
 		return NODE_NEXT;
@@ -227,7 +227,7 @@ static enum node_rc image_exec_call(struct step_ctx *c, struct image_call *call,
 		c->next = image_set_error(c, "store_failed", "the image could not be stored");
 		rc = NODE_NEXT;
 	} else {
-		image_thought(c, "任务执行完成", "done");
+		image_thought(c, "image.done");
 		c->next = "critic";
 		rc = NODE_NEXT;
 	}
@@ -235,13 +235,13 @@ static enum node_rc image_exec_call(struct step_ctx *c, struct image_call *call,
 	return rc;
 }
 
-static const char *image_action_label(const char *action, int zh)
+static const char *image_action_label(const char *action, const char *lang)
 {
 	if (strcmp(action, "inpainting") == 0)
-		return zh ? "局部重绘" : "inpainting";
+		return msg_get(lang, "image.action.inpainting");
 	if (strcmp(action, "adjust_parameters") == 0)
-		return zh ? "参数调整" : "parameter adjustment";
-	return zh ? "文生图" : "text to image";
+		return msg_get(lang, "image.action.adjust");
+	return msg_get(lang, "image.action.generate");
 }
 
 enum node_rc image_executor(struct step_ctx *c)
@@ -258,25 +258,21 @@ enum node_rc image_executor(struct step_ctx *c)
 	c->deadline_ms = clock_mono_ms() + cf->image_executor_timeout_ms + cf->prov[PROV_IMAGE].timeout_ms;
 	call.width = (int)image_param(c->state, "width");
 	call.height = (int)image_param(c->state, "height");
-	image_thought(c, "开始执行任务：%s", "running: %s", image_action_label(action, image_zh(c->state)));
+	image_thought(c, "image.run", image_action_label(action, step_lang(c)));
 	if (strcmp(action, "inpainting") == 0) {
 		if (image_load_asset(c, "maskAsset", &mask, &call.mask_len, &mmime) < 0 ||
 		    image_load_asset(c, "baseAsset", &base, &call.base_len, &bmime) < 0) {
-			c->next = image_set_error(c, "mask_required", image_zh(c->state)
-				? "局部重绘需要先在图片上绘制要修改的区域（蒙版）"
-				: "to change part of the picture, first paint a mask over that part");
+			c->next = image_set_error(c, "mask_required", msg_get(step_lang(c), "image.friendly.mask_required"));
 			return NODE_NEXT;
 		}
 		call.mask = mask, call.mask_mime = mmime, call.base = base, call.base_mime = bmime;
 	} else if (strcmp(action, "adjust_parameters") == 0) {
 		if (!json_is_object(json_object_get(c->state, "lastResult"))) {
-			c->next = image_set_error(c, "nothing_to_adjust", image_zh(c->state)
-				? "还没有可以调整的图片，请先描述要生成的画面"
-				: "there is no picture to adjust yet: describe one first");
+			c->next = image_set_error(c, "nothing_to_adjust", msg_get(step_lang(c), "image.friendly.nothing_to_adjust"));
 			return NODE_NEXT;
 		}
 		image_adjust(c, what, sizeof what);
-		image_thought(c, "调整参数：%s", "adjusting: %s", what);
+		image_thought(c, "image.adjust", what);
 		adj = image_adjust_prompt(c);
 		call.prompt = adj ? adj : final;
 		call.width = (int)image_param(c->state, "width");
@@ -381,8 +377,7 @@ static json_t *image_review(struct step_ctx *c)
 			image_review_bound(q, facts);
 	} else {
 		q = json_pack("{s:b, s:f, s:s, s:[], s:s}", "passed", 1, "score", 0.6, "feedback",
-			      image_zh(c->state) ? "审查未能完成，默认通过" : "the review could not be done: "
-			      "passing by default", "suggestions", "reviewError", prov_status_name(a.status));
+			      msg_get(step_lang(c), "image.review.skipped"), "suggestions", "reviewError", prov_status_name(a.status));
 	}
 	prov_answer_free(&a);
 	json_decref(msgs);
@@ -398,14 +393,13 @@ enum node_rc image_critic(struct step_ctx *c)
 	int passed;
 	json_int_t n = image_retry_count(c->state);
 
-	image_thought(c, "开始质量审查...", "reviewing...");
+	image_thought(c, "image.review.start");
 	q = image_review(c);
 	json_object_set_new(c->state, "qualityCheck", q);
 	score = json_number_value(json_object_get(q, "score"));
 	passed = json_is_true(json_object_get(q, "passed"));
-	image_thought(c, "质量审查完成。评分：%.0f/100。%s", "review done: %.0f/100, %s", score * 100,
-		      passed ? (image_zh(c->state) ? "已通过" : "passed")
-			     : (image_zh(c->state) ? "建议优化" : "needs work"));
+	image_thought(c, "image.review.done", score * 100,
+		      msg_get(step_lang(c), passed ? "image.review.passed" : "image.review.needs_work"));
 	if (!passed && n < step_conf(c)->image_max_retries) {
 		image_set_retry(c->state, n + 1);
 		c->next = "rag";
@@ -427,16 +421,16 @@ static void image_component(struct step_ctx *c, json_t *component)
 
 /* The actions under a finished picture: regenerate is always there (seed
  * 000's executor panel), whatever the review said. */
-static json_t *image_actions(int zh)
+static json_t *image_actions(const char *lang)
 {
 	json_t *a = json_array();
 
 	json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "id", "regenerate_btn", "label",
-					   zh ? "重新生成" : "Regenerate", "type", "button"));
+					   msg_get(lang, "image.button.regenerate"), "type", "button"));
 	json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "id", "adjust_btn", "label",
-					   zh ? "再调整一下" : "Adjust", "type", "button"));
+					   msg_get(lang, "image.button.adjust"), "type", "button"));
 	json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "id", "inpaint_btn", "label",
-					   zh ? "局部重绘" : "Repaint a region", "type", "button"));
+					   msg_get(lang, "image.button.inpaint"), "type", "button"));
 	return a;
 }
 
@@ -446,20 +440,19 @@ enum node_rc image_genui(struct step_ctx *c)
 	json_t *q = json_object_get(c->state, "qualityCheck"), *sugg = json_object_get(q, "suggestions");
 	const char *url = json_string_value(json_object_get(res, "imageUrl")) ?: "";
 	double score = json_number_value(json_object_get(q, "score"));
-	int zh = image_zh(c->state), passed = json_is_true(json_object_get(q, "passed"));
+	int passed = json_is_true(json_object_get(q, "passed"));
 	char text[1024];
 	size_t i, n;
 	json_t *s;
 
-	n = (size_t)snprintf(text, sizeof text, zh ? "生成完成！质量评分：%.0f/100。" :
-			     "Done! Quality score: %.0f/100.", score * 100);
+	n = (size_t)snprintf(text, sizeof text, msg_get(step_lang(c), "image.complete"), score * 100);
 	json_array_foreach(sugg, i, s)
 		if (n < sizeof text)
 			n += (size_t)snprintf(text + n, sizeof text - n, " %s", json_string_value(s) ?: "");
 	image_component(c, json_pack("{s:s, s:{s:s, s:s}}", "widgetType", "SmartCanvas", "props",
 				     "imageUrl", url, "mode", "view"));
 	image_component(c, json_pack("{s:s, s:{s:o}}", "widgetType", "ActionPanel", "props", "actions",
-				     image_actions(zh)));
+				     image_actions(step_lang(c))));
 	image_component(c, json_pack("{s:s, s:{s:s, s:s, s:b}}", "widgetType", "AgentMessage", "props",
 				     "text", text, "state", "success", "isThinking", 0));
 	json_array_append_new(json_object_get(c->state, "messages"),
@@ -471,50 +464,36 @@ enum node_rc image_genui(struct step_ctx *c)
 }
 
 /* Words a person understands, by error code. */
-static const char *image_friendly(const char *code, int zh)
+static const char *image_friendly(const char *code, const char *lang)
 {
-	static const struct { const char *code, *zh, *en; } t[] = {
-		{ "unknown_intent", "没能理解想要生成什么，试试描述画面，例如：赛博朋克风格的猫",
-		  "I could not tell what to draw. Try describing the picture, e.g. \"a cyberpunk cat\"." },
-		{ "mask_required", "局部重绘需要先在图片上绘制要修改的区域（蒙版）",
-		  "To change part of the picture, first paint a mask over that part." },
-		{ "nothing_to_adjust", "还没有可以调整的图片，请先描述要生成的画面",
-		  "There is no picture to adjust yet: describe one first." },
-		{ "nothing_to_regenerate", "还没有可以重新生成的图片，请先描述想要的画面，例如：雪山下的小木屋",
-		  "There is no picture to regenerate yet: describe one first, e.g. \"a lighthouse at "
-		  "dawn\"." },
-		{ "planner_timeout", "理解请求超时了，请稍后再试", "Understanding the request took too long: "
-		  "please try again." },
-		{ "image_too_large", "图片或蒙版太大，请换一张小一些的图片",
-		  "The picture or the mask is too large: use a smaller picture." },
-		{ "executor_failed", "图片生成失败，请稍后重试或换个描述",
-		  "The picture could not be made: try again, or describe it differently." },
-	};
+	char id[96];
+	const char *text;
 
-	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-		if (strcmp(code, t[i].code) == 0)
-			return zh ? t[i].zh : t[i].en;
-	return zh ? "处理请求时出错了，请稍后重试" : "Something went wrong: please try again.";
+	snprintf(id, sizeof id, "image.friendly.%s", code);
+	text = msg_find(lang, id);
+	return text ? text : msg_get(lang, "image.friendly.other");
 }
 
 enum node_rc image_error_handler(struct step_ctx *c)
 {
 	json_t *err = json_object_get(c->state, "error"), *ev;
 	const char *code = json_string_value(json_object_get(err, "code")) ?: "unknown_error";
-	int zh = image_zh(c->state);
 
 	if (!json_is_object(err)) {
 		json_object_set_new(c->state, "error", json_pack("{s:s, s:s, s:s}", "code", code,
-								  "message", "未知错误", "node", "unknown"));
+								  "message", msg_get(step_lang(c), "image.friendly.other"), "node", "unknown"));
 		err = json_object_get(c->state, "error");
 	}
 	ev = step_event(c, "error");
 	json_object_set(ev, "code", json_object_get(err, "code"));
-	json_object_set(ev, "message", json_object_get(err, "message"));
+	json_object_set_new(ev, "message", json_string(image_friendly(code, step_lang(c))));
+	if (strcmp(json_string_value(json_object_get(err, "message")) ?: "",
+		   image_friendly(code, step_lang(c))) != 0)
+		json_object_set(ev, "detail", json_object_get(err, "message"));
 	json_object_set(ev, "node", json_object_get(err, "node"));
 	step_emit(c, ev);
 	image_component(c, json_pack("{s:s, s:{s:s, s:s, s:b}}", "widgetType", "AgentMessage", "props",
-				     "state", "failed", "text", image_friendly(code, zh), "isThinking", 0));
+				     "state", "failed", "text", image_friendly(code, step_lang(c)), "isThinking", 0));
 	json_object_set_new(c->state, "result", json_pack("{s:O}", "error", err));
 	return NODE_END;
 }
