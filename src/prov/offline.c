@@ -35,6 +35,7 @@ static const struct offline_task offline_tasks[] = {
 	{ "image_plans", offline_task_image_plans, NULL },
 	{ "review", offline_task_review, NULL },
 	{ "note_route", offline_task_note_route, NULL },
+	{ "templates", offline_task_templates, NULL },
 	{ "summarize", offline_task_summarize, NULL },
 };
 

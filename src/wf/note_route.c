@@ -204,6 +204,8 @@ enum node_rc note_supervise(struct step_ctx *c, const char *reason)
 				 ? note_stages[note_stage_index(c->node)].label : "需求识别", note_stages[pi].label);
 	note_decision_events(c, pick, text, source, why);
 	free(text);
+	if (strcmp(pick, "writer_agent") == 0)
+		note_prompt_get(c);
 	c->next = note_stages[pi].agent;
 	return NODE_NEXT;
 }
@@ -265,6 +267,9 @@ static void note_intake(struct step_ctx *c)
 						      ?: "内容类型按主题的词判断"));
 	step_emit(c, ev);
 	json_object_set_new(c->state, "intakeDone", json_true());
+	note_prompt_set(c, note_int(json_object_get(c->state, "workingPrompt"), "version") ? "clarified topic"
+			: "request", json_pack("{s:s}", "topic", note_str(c->state, "topic") ?: ""));
+	note_templates(c);
 }
 
 /* A clarification pause about key: the question and options of the
@@ -287,6 +292,7 @@ static void note_pause_for(struct step_ctx *c, const char *key)
 		"type", "clarification", "key", key, "question", q, "options", opts, "timestamp",
 		(json_int_t)clock_wall_ms()));
 	json_object_set_new(c->state, "currentAgent", json_string(c->node));
+	note_ask_user_call(c, key, q, opts);
 	c->interrupt = step_interrupt_new("clarification", q, c->node, json_object());
 	json_object_set_new(c->interrupt, "options", opts);
 	note_message(c, "需要补充信息（%s）：%s", key, q);
@@ -328,6 +334,7 @@ void note_clarify_answer(struct step_ctx *c)
 
 	/* A copy: the pending record goes away now. */
 	snprintf(key, sizeof key, "%s", json_string_value(json_object_get(pend, "key")) ?: "");
+	note_ask_user_result(c, pend, ans);
 	json_object_set_new(c->state, "pendingConfirmation", json_null());
 	if (ans == NULL) {
 		note_message(c, "没有补充信息，按现有需求继续");
@@ -342,6 +349,7 @@ void note_clarify_answer(struct step_ctx *c)
 		free(topic);
 	} else if (strcmp(key, "audience") == 0) {
 		json_object_set_new(c->state, "audience", json_string(ans));
+		note_prompt_set(c, "clarified audience", json_pack("{s:s}", "audience", ans));
 		note_rate_clarity(c);
 		note_message(c, "已补充受众：%s", ans);
 	}

@@ -96,6 +96,8 @@ static json_t *note_writer_facts(const json_t *st, const char *feedback)
 
 	if (feedback)
 		json_object_set_new(f, "feedback", json_string(feedback));
+	if (json_is_object(json_object_get(st, "noteTemplate")))
+		json_object_set(f, "template", json_object_get(st, "noteTemplate"));
 	if (json_is_object(prev))
 		json_object_set_new(f, "previous", json_pack("{s:O}", "title", json_object_get(prev, "title")));
 	return f;
@@ -196,6 +198,9 @@ static enum node_rc note_writer_decide(struct step_ctx *c, const char *action)
 		note_counter_set(c->state, "regenerations", "content", n);
 		note_counter_set(c->state, "attempts", "writer_agent",
 				 note_counter(c->state, "attempts", "writer_agent") + 1);
+		if (note_feedback(c))
+			note_prompt_set(c, "feedback on the draft", json_pack("{s:o}", "feedback",
+					note_user_replies(c->state)));
 		return note_writer_draft(c, note_feedback(c));
 	}
 	if (strcmp(action, "modify") == 0) {
