@@ -153,7 +153,8 @@ void note_prompt_set(struct step_ctx *c, const char *why, json_t *changes);
 /* managePrompt get: the brief the writer will use, as the pair's result. */
 void note_prompt_get(struct step_ctx *c);
 /* recommendTemplates: the note templates for the topic, ranked, and the
- * one chosen (state.noteTemplate). */
+ * one chosen (state.noteTemplate; state.templatesTopic, the topic they
+ * were ranked for). */
 void note_templates(struct step_ctx *c);
 /* askUser: the tool_call of a clarification pause (its id kept in
  * pendingConfirmation.toolCallId) and, after /confirm, its tool_result

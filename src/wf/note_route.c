@@ -269,7 +269,6 @@ static void note_intake(struct step_ctx *c)
 	json_object_set_new(c->state, "intakeDone", json_true());
 	note_prompt_set(c, note_int(json_object_get(c->state, "workingPrompt"), "version") ? "clarified topic"
 			: "request", json_pack("{s:s}", "topic", note_str(c->state, "topic") ?: ""));
-	note_templates(c);
 }
 
 /* A clarification pause about key: the question and options of the
@@ -410,6 +409,8 @@ enum node_rc note_supervisor(struct step_ctx *c)
 		note_intake(c);
 	if (note_clarify(c, "topic"))
 		return NODE_INTERRUPT;
+	if (strcmp(note_str(c->state, "templatesTopic") ?: "", note_str(c->state, "topic") ?: "") != 0)
+		note_templates(c);
 	if (note_severe(c->state))
 		return note_fallback(c);
 	reason = note_loop_reason(c->state);

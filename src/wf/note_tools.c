@@ -2,8 +2,9 @@
  * pair. managePrompt keeps the thread's working prompt: what the request
  * says and what clarification and feedback changed (set), and the brief
  * the writer is about to use (get). recommendTemplates ranks the kinds of
- * note for the topic (the model's answer, else the offline rules, which
- * are the writer's own) and records the one chosen. askUser is the
+ * note for the topic once it is clear, and again when it changes (the
+ * model's answer, else the offline rules, which are the writer's own),
+ * and records the one chosen. askUser is the
  * clarification pause: its call carries the question and options, its
  * result, one step later, the person's answer. */
 #include "config.h"
@@ -28,15 +29,17 @@ static json_t *note_working_prompt(json_t *state)
 void note_prompt_set(struct step_ctx *c, const char *why, json_t *changes)
 {
 	struct note_tool t = { c, 0, "" };
-	json_t *wp = note_working_prompt(c->state);
+	json_t *wp = note_working_prompt(c->state), *shown;
 	json_int_t v = json_integer_value(json_object_get(wp, "version")) + 1;
 
 	note_tool_call(&t, NOTE_SUPERVISOR, "managePrompt", json_pack("{s:s, s:s, s:O}", "action", "set",
 		"reason", why, "changes", changes));
 	json_object_update(wp, changes);
 	json_object_set_new(wp, "version", json_integer(v));
-	note_tool_result(&t, NOTE_SUPERVISOR, "managePrompt", json_pack("{s:s, s:I, s:O}", "action", "set",
-		"version", v, "prompt", wp));
+	shown = json_deep_copy(wp);
+	json_object_del(shown, "version");
+	note_tool_result(&t, NOTE_SUPERVISOR, "managePrompt", json_pack("{s:s, s:I, s:o}", "action", "set",
+		"version", v, "prompt", shown));
 	json_decref(changes);
 }
 
@@ -111,6 +114,7 @@ void note_templates(struct step_ctx *c)
 			json_object_set(c->state, "noteTemplate", v);
 	if (json_is_null(json_object_get(c->state, "noteTemplate")) && json_array_size(list))
 		json_object_set(c->state, "noteTemplate", json_array_get(list, 0));
+	json_object_set_new(c->state, "templatesTopic", json_string(note_str(c->state, "topic") ?: ""));
 	note_tool_result(&t, NOTE_SUPERVISOR, "recommendTemplates", json_pack("{s:o, s:O, s:s}",
 		"templates", list, "chosen", json_object_get(json_object_get(c->state, "noteTemplate"),
 		"template") ?: json_null(), "source", j == NULL ? "none" : rules ? "rules" : "model"));
