@@ -445,6 +445,9 @@ static void offline_note_opening(struct offline_note *n, size_t sources)
 			   "细节请以实际情况为准。\n\n", n->topic, goal ? goal : "把要点讲清楚");
 }
 
+/* The sections of a note of no category, written from the brief. */
+static const char *const offline_general_heads[] = { "这篇想讲清楚什么", "你提到的要求" };
+
 /* Without evidence: the kind of topic's own advice, or the brief. */
 static void offline_note_from_brief(struct offline_note *n, size_t *no)
 {
@@ -468,11 +471,11 @@ static void offline_note_from_brief(struct offline_note *n, size_t *no)
 		return;
 	}
 	lines[0] = offline_str(n->brief, "goal");
-	offline_section(n, no, "这篇想讲清楚什么", lines, 1);
+	offline_section(n, no, offline_general_heads[0], lines, 1);
 	/* What the person added to the request (after the fixed rules). */
 	for (i = 4; i < json_array_size(cons); i++) {
 		lines[0] = json_string_value(json_array_get(cons, i));
-		offline_section(n, no, "你提到的要求", lines, 1);
+		offline_section(n, no, offline_general_heads[1], lines, 1);
 	}
 }
 
@@ -778,7 +781,7 @@ static json_t *offline_note_templates(const char *text)
 	offline_templates_rest(out, hits, OFFLINE_N(offline_cats) - 1,
 			       pick == &offline_food_review ? OFFLINE_N(offline_cats) : chosen, total, 0);
 	json_array_append_new(out, offline_template(generic->tag, generic->audience, generic->tone,
-		offline_heads(generic->heads, 4), 0, total));
+		offline_heads(offline_general_heads, 2), 0, total));
 	return out;
 }
 
