@@ -214,9 +214,15 @@ static int offline_image_one(const struct image_call *c, const struct pngio_limi
 static int offline_image(struct prov *p, const struct conf_provider *cf, const struct image_call *calls,
 			 size_t n, const struct prov_hooks *h, struct prov_answer *out)
 {
-	const struct pngio_limits lim = { prov_conf(p)->reference_max_side,
-					  prov_conf(p)->reference_max_pixel_bytes };
+	/* A reference's pixels are read within the [server] limits for
+	 * references; called without a provider set, within small ones. */
+	struct pngio_limits lim = { 4096, 1 << 26 };
 	int ok = 0;
+
+	if (p) {
+		lim.max_side = prov_conf(p)->reference_max_side;
+		lim.max_bytes = prov_conf(p)->reference_max_pixel_bytes;
+	}
 
 	for (size_t i = 0; i < n; i++)
 		ok += offline_image_one(&calls[i], &lim, i, h, &out[i]) == 0;

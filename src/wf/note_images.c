@@ -325,7 +325,9 @@ static int note_gen_ref(struct step_ctx *c, struct imgin *im, const char **url, 
 		json_array_foreach(inputs, i, in) {
 			const char *u = json_string_value(json_object_get(in, "url")) ?: "";
 
-			if ((strcmp(json_string_value(json_object_get(in, "type")) ?: "style", "style") == 0) != style)
+			const char *type = json_string_value(json_object_get(in, "type")) ?: "style";
+
+			if ((strcmp(type, "style") == 0) != style)
 				continue;
 			if (imgin_load(step_store(c), cf, u, (size_t)cf->fetch_max_bytes, im) < 0) {
 				snprintf(why, n, "%s", im->error);
@@ -405,7 +407,8 @@ static void note_gen_results(struct note_gen *g, struct note_tool *t, json_t **r
 
 	if (ref || g->n == 1) {
 		for (size_t i = 0; i < g->n; i++)
-			note_tool_result_id(g->c, NULL, tool, ids[i], note_gen_output(records[i], &out[i], ref));
+			note_tool_result_id(g->c, NULL, tool, ids[i],
+					    note_gen_output(records[i], &out[i], ref));
 		return;
 	}
 	images = json_array();
