@@ -2,7 +2,8 @@
  * the product runs and is tested with no key and no network. Chat calls
  * are answered by task (the table below) from the call's facts, with the
  * JSON shapes a real model is asked for; images are SVG drawn from the
- * prompt (svg.c); web search and embeddings are not offered, and callers
+ * prompt (svg.c), in a reference image's dominant colours when the call
+ * has one (media/palette.c); web search and embeddings are not offered, and callers
  * take their fallback paths. Deterministic: the same call always gets
  * the same answer. */
 #include "config.h"
