@@ -131,8 +131,9 @@ enum node_rc note_abort(struct step_ctx *c, const char *code, const char *reason
 
 struct note_tool {
 	struct step_ctx *c;
-	int seq;
-	char id[96];          /* the last call's toolCallId */
+	int seq;              /* calls made through it */
+	char id[96];          /* the last call's toolCallId: tool_<ms>_<n>, n counting the
+			       * thread's calls (state.toolCalls) */
 };
 
 /* tool_call of agent (NULL: the node's); input is stolen. The id stays in

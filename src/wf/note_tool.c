@@ -10,8 +10,12 @@
 void note_tool_call(struct note_tool *t, const char *agent, const char *tool, json_t *input)
 {
 	json_t *ev = note_event(t->c, "tool_call", agent);
+	json_int_t n = note_int(t->c->state, "toolCalls") + 1;
 
-	snprintf(t->id, sizeof t->id, "%s_%lld_%d", tool, clock_wall_ms(), ++t->seq);
+	/* The thread's count of calls keeps ids apart across steps. */
+	json_object_set_new(t->c->state, "toolCalls", json_integer(n));
+	t->seq++;
+	snprintf(t->id, sizeof t->id, "%s_%lld_%lld", tool, clock_wall_ms(), (long long)n);
 	json_object_set_new(ev, "tool", json_string(tool));
 	json_object_set_new(ev, "toolCallId", json_string(t->id));
 	json_object_set_new(ev, "toolInput", input);
