@@ -11,6 +11,9 @@
  *   note_write.c     writer_agent, layout_planner_agent
  *   note_images.c    image_planner_agent, image_agent
  *   note_review.c    review_agent
+ *   note_tool.c      tool_call / tool_result pairs
+ *   note_tools.c     the supervisor's tools (managePrompt, recommendTemplates,
+ *                    askUser)
  * The supervisor decides at the end of every agent's step (so a pass costs
  * one step per agent, and the engine's per-node visit limit is not spent
  * on it) and runs as a node of its own at the start, after a clarification
@@ -130,6 +133,43 @@ const char *note_decision(const struct step_ctx *c, const char *kind);
  * is set, and the engine reports code (an error event) and marks the
  * thread aborted (NODE_ABORT). */
 enum node_rc note_abort(struct step_ctx *c, const char *code, const char *reason);
+
+/* ---- note_tool.c: tool_call / tool_result pairs (seed 001 §6.1) ---- */
+
+struct note_tool {
+	struct step_ctx *c;
+	int seq;              /* calls made through it */
+	char id[96];          /* the last call's toolCallId: tool_<ms>_<n>, n counting the
+			       * thread's calls (state.toolCalls) */
+};
+
+/* tool_call of agent (NULL: the node's); input is stolen. The id stays in
+ * t->id for the result. */
+void note_tool_call(struct note_tool *t, const char *agent, const char *tool, json_t *input);
+/* tool_result of the last call; output is stolen. */
+void note_tool_result(struct note_tool *t, const char *agent, const char *tool, json_t *output);
+/* tool_result of a call made in an earlier step (its id kept in the
+ * state); output is stolen. */
+void note_tool_result_id(struct step_ctx *c, const char *agent, const char *tool, const char *id,
+			 json_t *output);
+
+/* ---- note_tools.c: the supervisor's tools (seed 001 §8) ---- */
+
+/* managePrompt set: records what changed (changes, stolen) in
+ * state.workingPrompt and emits the pair; why says what changed it. */
+void note_prompt_set(struct step_ctx *c, const char *why, json_t *changes);
+/* managePrompt get: the brief the writer will use, as the pair's result. */
+void note_prompt_get(struct step_ctx *c);
+/* recommendTemplates: the note templates for the topic, ranked, and the
+ * one chosen (state.noteTemplate; state.templatesTopic, the topic they
+ * were ranked for). */
+void note_templates(struct step_ctx *c);
+/* askUser: the tool_call of a clarification pause (its id kept in
+ * pendingConfirmation.toolCallId) and, after /confirm, its tool_result
+ * with the answer (text NULL: none given). */
+void note_ask_user_call(struct step_ctx *c, const char *key, const char *question,
+			const json_t *options);
+void note_ask_user_result(struct step_ctx *c, const json_t *pending, const char *answer);
 
 /* ---- note_llm.c ---- */
 

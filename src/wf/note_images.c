@@ -8,12 +8,18 @@
  * image as an asset and records its id; a task that fails is recorded
  * with its errorMessage and the review still runs. When work comes back
  * to it, only the images that failed or whose plan changed are made
- * again, or all of them when the review found the set inconsistent. */
+ * again, or all of them when the review found the set inconsistent.
+ * Its tools (seed 001 §8) are tool_call / tool_result pairs: with a
+ * reference image (the first style reference that can be read, sent to
+ * the provider with each plan) generate_with_reference per plan; without
+ * one, generateImage for a single plan, generate_images_batch for
+ * several; each result names the assets made or the error. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "conf/conf.h"
+#include "media/imgin.h"
 #include "prov/prov.h"
 #include "util/clock.h"
 #include "util/xmalloc.h"
@@ -306,31 +312,155 @@ static json_t *note_gen_record(struct step_ctx *c, const json_t *plan, struct pr
 	return rec;
 }
 
-/* Runs the calls of g at once; records[i] for g->plan[i]. */
+/* The reference the pictures follow: the first style reference that
+ * loads and passes the limits, else the first other one. 0 with *im
+ * filled, or -1 (none given or none readable; why says which). */
+static int note_gen_ref(struct step_ctx *c, struct imgin *im, const char **url, char *why, size_t n)
+{
+	const struct conf *cf = step_conf(c);
+	const json_t *inputs = json_object_get(c->state, "referenceInputs"), *in;
+	long long budget = cf->reference_max_pixel_bytes;
+	size_t i;
+
+	*why = '\0';
+	for (int style = 1; style >= 0; style--)
+		json_array_foreach(inputs, i, in) {
+			const char *u = json_string_value(json_object_get(in, "url")) ?: "";
+
+			const char *type = json_string_value(json_object_get(in, "type")) ?: "style";
+
+			if ((strcmp(type, "style") == 0) != style)
+				continue;
+			if (imgin_load(step_store(c), cf, u, (size_t)cf->fetch_max_bytes, im) < 0) {
+				snprintf(why, n, "%s", im->error);
+				continue;
+			}
+			if (imgin_png_check(im, cf->reference_max_side, &budget) != 0) {
+				snprintf(why, n, "%s", im->error);
+				imgin_free(im);
+				continue;
+			}
+			*url = u;
+			return 0;
+		}
+	return -1;
+}
+
+/* The tool of the run (seed 001 §8): each plan with the reference, one
+ * plan alone, or the plans as one batch. */
+static const char *note_gen_tool(const struct note_gen *g, int ref)
+{
+	if (ref)
+		return "generate_with_reference";
+	return g->n == 1 ? "generateImage" : "generate_images_batch";
+}
+
+static json_t *note_gen_size(const struct image_call *call)
+{
+	return json_pack("{s:i, s:i}", "width", call->width, "height", call->height);
+}
+
+static void note_gen_calls(struct note_gen *g, struct note_tool *t, const struct image_call *calls,
+			   const char *ref_url, char ids[][96])
+{
+	const char *tool = note_gen_tool(g, ref_url != NULL);
+	json_t *plans;
+
+	if (ref_url || g->n == 1) {
+		for (size_t i = 0; i < g->n; i++) {
+			json_t *in = json_pack("{s:I, s:s, s:o}", "sequence", g->seq[i], "prompt",
+					       calls[i].prompt, "size", note_gen_size(&calls[i]));
+
+			if (ref_url)
+				json_object_set_new(in, "referenceImage", json_string(ref_url));
+			note_tool_call(t, NULL, tool, in);
+			memcpy(ids[i], t->id, sizeof t->id);
+		}
+		return;
+	}
+	plans = json_array();
+	for (size_t i = 0; i < g->n; i++)
+		json_array_append_new(plans, json_pack("{s:I, s:s}", "sequence", g->seq[i], "prompt",
+						       calls[i].prompt));
+	note_tool_call(t, NULL, tool, json_pack("{s:o, s:o}", "plans", plans, "size",
+						note_gen_size(&calls[0])));
+}
+
+static json_t *note_gen_output(const json_t *rec, const struct prov_answer *a, int ref)
+{
+	json_t *o = json_pack("{s:O, s:O, s:O, s:O, s:O}", "sequence", json_object_get(rec, "sequence"),
+		"status", json_object_get(rec, "status"), "assetId", json_object_get(rec, "assetId"),
+		"url", json_object_get(rec, "url"), "errorMessage", json_object_get(rec, "errorMessage"));
+
+	if (ref) {
+		json_object_set_new(o, "referenceUsed", json_boolean(a->ref_used));
+		if (!a->ref_used && a->ref_note[0])
+			json_object_set_new(o, "referenceNote", json_string(a->ref_note));
+	}
+	return o;
+}
+
+static void note_gen_results(struct note_gen *g, struct note_tool *t, json_t **records,
+			     const struct prov_answer *out, int ref, char ids[][96])
+{
+	const char *tool = note_gen_tool(g, ref);
+	json_t *images;
+	size_t done = 0;
+
+	if (ref || g->n == 1) {
+		for (size_t i = 0; i < g->n; i++)
+			note_tool_result_id(g->c, NULL, tool, ids[i],
+					    note_gen_output(records[i], &out[i], ref));
+		return;
+	}
+	images = json_array();
+	for (size_t i = 0; i < g->n; i++) {
+		json_array_append_new(images, note_gen_output(records[i], &out[i], 0));
+		done += json_is_string(json_object_get(records[i], "assetId"));
+	}
+	note_tool_result(t, NULL, tool, json_pack("{s:o, s:I, s:I}", "images", images, "done",
+						  (json_int_t)done, "failed", (json_int_t)(g->n - done)));
+}
+
+/* Runs the calls of g at once, each a tool call; records[i] for g->plan[i]. */
 static void note_gen_run(struct note_gen *g, json_t **records, const char *suffix)
 {
 	const struct conf *cf = step_conf(g->c);
 	const json_t *canvas = json_object_get(g->c->state, "canvas");
 	struct image_call calls[NOTE_MAX_PLANS];
 	struct prov_answer out[NOTE_MAX_PLANS];
-	char *prompts[NOTE_MAX_PLANS];
+	char *prompts[NOTE_MAX_PLANS], ids[NOTE_MAX_PLANS][96], why[256];
 	struct prov_hooks h = { NULL, note_gen_progress, note_gen_tick, g };
+	struct note_tool t = { g->c, 0, "" };
+	const char *ref_url = NULL;
+	struct imgin ref;
+	int has_ref = note_gen_ref(g->c, &ref, &ref_url, why, sizeof why) == 0;
 
+	if (!has_ref && why[0])
+		note_tick(g->c, "note.ref.unreadable", why);
 	for (size_t i = 0; i < g->n; i++) {
 		prompts[i] = xasprintf("%s%s", json_string_value(json_object_get(g->plan[i], "prompt")),
 				       suffix ? suffix : "");
 		calls[i] = (struct image_call){ .prompt = prompts[i],
 			.width = (int)json_integer_value(json_object_get(canvas, "width")),
 			.height = (int)json_integer_value(json_object_get(canvas, "height")),
+			.ref = has_ref ? ref.data : NULL, .ref_len = has_ref ? ref.len : 0,
+			.ref_mime = has_ref ? ref.mime : NULL,
 			.timeout_ms = cf->prov[PROV_IMAGE].timeout_ms };
+		prov_answer_init(&out[i]);
 	}
+	note_gen_calls(g, &t, calls, has_ref ? ref_url : NULL, ids);
 	g->c->deadline_ms = clock_mono_ms() + cf->prov[PROV_IMAGE].timeout_ms * 2 + 5000;
 	prov_image_many(step_prov(g->c), calls, g->n, &h, out);
-	for (size_t i = 0; i < g->n; i++) {
+	for (size_t i = 0; i < g->n; i++)
 		records[i] = note_gen_record(g->c, g->plan[i], &out[i]);
+	note_gen_results(g, &t, records, out, has_ref, ids);
+	for (size_t i = 0; i < g->n; i++) {
 		prov_answer_free(&out[i]);
 		free(prompts[i]);
 	}
+	if (has_ref)
+		imgin_free(&ref);
 }
 
 static void note_images_state(json_t *st, json_t *images)

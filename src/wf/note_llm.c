@@ -64,6 +64,12 @@ static const struct note_prompt note_prompts[] = {
 	  "infoDensity 或 readability 给 0.3 以下。只返回 JSON：{\"approved\": true/false, \"scores\": {...}, "
 	  "\"overall\": 0 到 1, \"failReasons\": [\"原因\"], \"suggestions\": [\"建议\"], \"feedback\": \"总评\"}",
 	  offline_task_review },
+	{ "templates", 0.1,
+	  "你是小红书内容策划。为 topic 推荐笔记模板（笔记的类型：受众、语气、各小节标题），最合适的排在前面，"
+	  "score 为 0 到 1 的合适程度，chosen 是选中的模板名。只返回 JSON：{\"templates\": [{\"template\": "
+	  "\"模板名\", \"audience\": \"受众\", \"tone\": \"语气\", \"headings\": [\"小节标题\"], \"score\": 0 到 1}], "
+	  "\"chosen\": \"模板名\"}",
+	  offline_task_templates },
 	{ "note_route", 0.1,
 	  "你是多智能体流程的路由助手。target 是按完成标记算出的下一步；你只能选择 target、回到更早的环节，"
 	  "或重跑刚完成的环节（lastAgent）。只返回 JSON：{\"nextAgent\": \"环节名\", \"reason\": \"理由\"}",

@@ -107,36 +107,6 @@ enum node_rc note_brief_compiler(struct step_ctx *c)
 
 /* ---- research_evidence_agent: the tools ---- */
 
-struct note_tools {
-	struct step_ctx *c;
-	int seq;
-	char id[96];
-};
-
-/* tool_call; input is stolen. The id stays in t->id for the result. */
-static void note_tool_call(struct note_tools *t, const char *tool, json_t *input)
-{
-	json_t *ev = note_event(t->c, "tool_call", NULL);
-
-	snprintf(t->id, sizeof t->id, "%s_%lld_%d", tool, clock_wall_ms(), ++t->seq);
-	json_object_set_new(ev, "tool", json_string(tool));
-	json_object_set_new(ev, "toolCallId", json_string(t->id));
-	json_object_set_new(ev, "toolInput", input);
-	step_emit(t->c, ev);
-	note_tick(t->c, "note.tool", tool);
-}
-
-/* tool_result; output is stolen. */
-static void note_tool_result(struct note_tools *t, const char *tool, json_t *output)
-{
-	json_t *ev = note_event(t->c, "tool_result", NULL);
-
-	json_object_set_new(ev, "tool", json_string(tool));
-	json_object_set_new(ev, "toolCallId", json_string(t->id));
-	json_object_set_new(ev, "toolOutput", output);
-	step_emit(t->c, ev);
-}
-
 /* Words that say what kind of note it is, not what it is about: as
  * search words they match every guide and every list. */
 static int note_generic_word(const char *w)
@@ -238,14 +208,14 @@ static json_t *note_items(const json_t *notes)
 }
 
 /* searchNotes: the matching notes (new reference). */
-static json_t *note_tool_search(struct note_tools *t, const struct kb *kb, const json_t *words,
+static json_t *note_tool_search(struct note_tool *t, const struct kb *kb, const json_t *words,
 				const json_t *own, const char *err, int widened)
 {
 	char *kw = note_join(words, " ");
 	json_t *notes = json_array(), *w, *found;
 	size_t i;
 
-	note_tool_call(t, "searchNotes", json_pack("{s:s, s:i, s:b}", "keyword", kw, "limit",
+	note_tool_call(t, NULL, "searchNotes", json_pack("{s:s, s:i, s:b}", "keyword", kw, "limit",
 						   NOTE_SHOW_ITEMS, "widened", widened));
 	if (kb) {
 		json_array_foreach(own, i, w)
@@ -256,37 +226,37 @@ static json_t *note_tool_search(struct note_tools *t, const struct kb *kb, const
 				note_add_notes(notes, note_corpus_by_tag(kb, json_string_value(w), 20));
 		found = notes;
 		notes = note_corpus_relevant(kb_items(kb), found, own, NOTE_RELEVANCE_FLOOR);
-		note_tool_result(t, "searchNotes", json_pack("{s:s, s:O, s:f, s:I, s:I, s:o}", "keyword", kw,
+		note_tool_result(t, NULL, "searchNotes", json_pack("{s:s, s:O, s:f, s:I, s:I, s:o}", "keyword", kw,
 			"topicWords", own, "relevanceFloor", NOTE_RELEVANCE_FLOOR, "matched",
 			(json_int_t)json_array_size(found), "total", (json_int_t)json_array_size(notes),
 			"items", note_items(notes)));
 		json_decref(found);
 	} else {
-		note_tool_result(t, "searchNotes", json_pack("{s:s, s:s, s:[]}", "keyword", kw, "error",
+		note_tool_result(t, NULL, "searchNotes", json_pack("{s:s, s:s, s:[]}", "keyword", kw, "error",
 							     err, "items"));
 	}
 	free(kw);
 	return notes;
 }
 
-static json_t *note_tool_aggregate(struct note_tools *t, const char *tool, const json_t *notes,
+static json_t *note_tool_aggregate(struct note_tool *t, const char *tool, const json_t *notes,
 				   const char *kw, json_t *out)
 {
-	note_tool_call(t, tool, json_pack("{s:s, s:I}", "keyword", kw, "sampleSize",
+	note_tool_call(t, NULL, tool, json_pack("{s:s, s:I}", "keyword", kw, "sampleSize",
 					  (json_int_t)json_array_size(notes)));
-	note_tool_result(t, tool, json_incref(out));
+	note_tool_result(t, NULL, tool, json_incref(out));
 	return out;
 }
 
 /* webSearch through the search provider; NULL facts when unavailable. */
-static char *note_tool_web(struct note_tools *t, const char *query)
+static char *note_tool_web(struct note_tool *t, const char *query)
 {
 	struct prov_hooks h;
 	struct prov_answer a;
 	long left = step_time_left(t->c), lim = step_conf(t->c)->prov[PROV_SEARCH].timeout_ms;
 	char *facts = NULL;
 
-	note_tool_call(t, "webSearch", json_pack("{s:s}", "query", query));
+	note_tool_call(t, NULL, "webSearch", json_pack("{s:s}", "query", query));
 	step_hooks(t->c, &h);
 	h.delta = NULL;
 	h.progress = NULL;
@@ -294,10 +264,10 @@ static char *note_tool_web(struct note_tools *t, const char *query)
 	if (a.status == PROV_OK && a.text) {
 		char *cut = note_cut(a.text, NOTE_WEB_MAX);
 
-		note_tool_result(t, "webSearch", json_pack("{s:s, s:s}", "query", query, "facts", cut));
+		note_tool_result(t, NULL, "webSearch", json_pack("{s:s, s:s}", "query", query, "facts", cut));
 		facts = cut;
 	} else {
-		note_tool_result(t, "webSearch", json_pack("{s:s, s:s, s:s, s:s}", "query", query, "error",
+		note_tool_result(t, NULL, "webSearch", json_pack("{s:s, s:s, s:s, s:s}", "query", query, "error",
 			prov_status_name(a.status), "message", a.error, "fallback",
 			"联网搜索不可用，只用本地笔记库的证据"));
 	}
@@ -401,7 +371,7 @@ static json_t *note_evidence(const struct note_found *f, int widened)
 
 enum node_rc note_research(struct step_ctx *c)
 {
-	struct note_tools t = { c, 0, "" };
+	struct note_tool t = { c, 0, "" };
 	struct note_found f = { 0 };
 	int widened = json_is_object(json_object_get(c->state, "evidencePack"));
 	char err[256] = "", *kw;

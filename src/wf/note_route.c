@@ -215,6 +215,8 @@ enum node_rc note_supervise(struct step_ctx *c, const char *reason)
 			       note_stage_name(c, pick));
 	note_decision_events(c, pick, text, source, why);
 	free(text);
+	if (strcmp(pick, "writer_agent") == 0)
+		note_prompt_get(c);
 	c->next = note_stages[pi].agent;
 	return NODE_NEXT;
 }
@@ -279,6 +281,8 @@ static void note_intake(struct step_ctx *c)
 						      ?: msg_get(step_lang(c), "note.type_by_words")));
 	step_emit(c, ev);
 	json_object_set_new(c->state, "intakeDone", json_true());
+	note_prompt_set(c, note_int(json_object_get(c->state, "workingPrompt"), "version") ? "clarified topic"
+			: "request", json_pack("{s:s}", "topic", note_str(c->state, "topic") ?: ""));
 }
 
 /* The clarity answer's options, each labelled in the thread's language
@@ -321,6 +325,7 @@ static void note_pause_for(struct step_ctx *c, const char *key)
 		"type", "clarification", "key", key, "question", q, "options", opts, "timestamp",
 		(json_int_t)clock_wall_ms()));
 	json_object_set_new(c->state, "currentAgent", json_string(c->node));
+	note_ask_user_call(c, key, q, opts);
 	c->interrupt = step_interrupt_new("clarification", q, c->node, json_object());
 	json_object_set_new(c->interrupt, "options", opts);
 	note_say(c, "note.clarify", key, q);
@@ -362,6 +367,7 @@ void note_clarify_answer(struct step_ctx *c)
 
 	/* A copy: the pending record goes away now. */
 	snprintf(key, sizeof key, "%s", json_string_value(json_object_get(pend, "key")) ?: "");
+	note_ask_user_result(c, pend, ans);
 	json_object_set_new(c->state, "pendingConfirmation", json_null());
 	if (ans == NULL) {
 		note_say(c, "note.clarify.none");
@@ -376,6 +382,7 @@ void note_clarify_answer(struct step_ctx *c)
 		free(topic);
 	} else if (strcmp(key, "audience") == 0) {
 		json_object_set_new(c->state, "audience", json_string(ans));
+		note_prompt_set(c, "clarified audience", json_pack("{s:s}", "audience", ans));
 		note_rate_clarity(c);
 		note_say(c, "note.clarify.audience", ans);
 	}
@@ -405,8 +412,8 @@ static enum node_rc note_fallback(struct step_ctx *c)
 	json_object_set_new(err, "handled", json_true());
 	json_object_set_new(c->state, "routerForced", json_true());
 	note_route_reset_from(c->state, agent);
-	why = xasprintf("%s 调用模型失败（%s），改用本地规则兜底重跑", agent,
-			json_string_value(json_object_get(err, "code")) ?: "error");
+	why = msg_fmt(step_lang(c), "note.fallback", msg_agent(step_lang(c), agent),
+		      json_string_value(json_object_get(err, "code")) ?: "error");
 	note_decision_events(c, agent, why, "fallback", NULL);
 	free(why);
 	c->next = note_stages[note_stage_index(agent)].agent;
@@ -436,6 +443,8 @@ enum node_rc note_supervisor(struct step_ctx *c)
 		note_intake(c);
 	if (note_clarify(c, "topic"))
 		return NODE_INTERRUPT;
+	if (strcmp(note_str(c->state, "templatesTopic") ?: "", note_str(c->state, "topic") ?: "") != 0)
+		note_templates(c);
 	if (note_severe(c->state))
 		return note_fallback(c);
 	reason = note_loop_reason(c->state);

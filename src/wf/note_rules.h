@@ -26,6 +26,12 @@ json_t *offline_task_review(const json_t *facts, const char *text, char *err, si
  * failReasons, suggestions}. */
 json_t *offline_task_review_checks(const json_t *facts, const char *text, char *err, size_t errlen);
 json_t *offline_task_note_route(const json_t *facts, const char *text, char *err, size_t errlen);
+/* The note templates (kinds of note: audience, tone, headings) for
+ * facts.topic: {chosen, templates}, best first; the first is the one the
+ * offline writer uses, the others follow by how many of their words the
+ * topic has; each {template, audience, tone, headings, hits, score},
+ * score the share of the matched words that are the template's own. */
+json_t *offline_task_templates(const json_t *facts, const char *text, char *err, size_t errlen);
 
 /* The category of a topic by its words ("旅行", "美食", ...), or NULL when
  * it names none. Lent. */

@@ -445,6 +445,9 @@ static void offline_note_opening(struct offline_note *n, size_t sources)
 			   "细节请以实际情况为准。\n\n", n->topic, goal ? goal : "把要点讲清楚");
 }
 
+/* The sections of a note of no category, written from the brief. */
+static const char *const offline_general_heads[] = { "这篇想讲清楚什么", "你提到的要求" };
+
 /* Without evidence: the kind of topic's own advice, or the brief. */
 static void offline_note_from_brief(struct offline_note *n, size_t *no)
 {
@@ -468,11 +471,11 @@ static void offline_note_from_brief(struct offline_note *n, size_t *no)
 		return;
 	}
 	lines[0] = offline_str(n->brief, "goal");
-	offline_section(n, no, "这篇想讲清楚什么", lines, 1);
+	offline_section(n, no, offline_general_heads[0], lines, 1);
 	/* What the person added to the request (after the fixed rules). */
 	for (i = 4; i < json_array_size(cons); i++) {
 		lines[0] = json_string_value(json_array_get(cons, i));
-		offline_section(n, no, "你提到的要求", lines, 1);
+		offline_section(n, no, offline_general_heads[1], lines, 1);
 	}
 }
 
@@ -676,6 +679,124 @@ const char *offline_note_category(const char *text)
 	const struct offline_cat *cat = offline_cat_for(text ? text : "");
 
 	return cat == &offline_cats[OFFLINE_N(offline_cats) - 1] ? NULL : cat->tag;
+}
+
+/* ---- templates ---- */
+
+static json_t *offline_heads(const char *const *heads, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(heads[i]));
+	return a;
+}
+
+/* The share of the matched category words that are a template's own;
+ * the general template, when nothing matched, fits alone. */
+static double offline_share(size_t hits, size_t total)
+{
+	if (total == 0)
+		return 1.0;
+	return hits >= total ? 1.0 : (double)(hits * 100 / total) / 100.0;
+}
+
+/* A candidate. */
+static json_t *offline_template(const char *tag, const char *audience, const char *tone,
+				json_t *heads, size_t hits, size_t total)
+{
+	json_t *t = json_pack("{s:s, s:s, s:o, s:I}", "template", tag, "audience", audience, "headings",
+			      heads, "hits", (json_int_t)hits);
+
+	if (tone)
+		json_object_set_new(t, "tone", json_string(tone));
+	json_object_set_new(t, "score", json_real(hits == 0 && total ? 0.0 : offline_share(hits, total)));
+	return t;
+}
+
+/* The others after the chosen one, most hits first (table order on ties). */
+static void offline_templates_rest(json_t *out, const size_t *hits, size_t n, size_t chosen,
+				   size_t total, int en)
+{
+	for (size_t most = 64; most > 0; most--)
+		for (size_t i = 0; i < n; i++) {
+			if (i == chosen || hits[i] != most)
+				continue;
+			if (en)
+				json_array_append_new(out, offline_template(offline_en_cats[i].tag,
+					offline_en_cats[i].audience, NULL, offline_heads(offline_en_cats[i].heads, 3),
+					hits[i], total));
+			else
+				json_array_append_new(out, offline_template(offline_cats[i].tag,
+					offline_cats[i].audience, offline_cats[i].tone,
+					offline_heads(offline_cats[i].heads, 4), hits[i], total));
+		}
+}
+
+static json_t *offline_templates_en(const char *text)
+{
+	size_t hits[OFFLINE_N(offline_en_cats)], total = 0, chosen = OFFLINE_N(offline_en_cats);
+	json_t *out = json_array();
+
+	for (size_t i = 0; i < OFFLINE_N(offline_en_cats); i++) {
+		hits[i] = offline_cat_hits(text, offline_en_cats[i].keys);
+		total += hits[i];
+		if (hits[i] && chosen == OFFLINE_N(offline_en_cats))
+			chosen = i;   /* the writer's pick: the first kind the topic names */
+	}
+	if (chosen < OFFLINE_N(offline_en_cats))
+		json_array_append_new(out, offline_template(offline_en_cats[chosen].tag,
+			offline_en_cats[chosen].audience, NULL, offline_heads(offline_en_cats[chosen].heads, 3),
+			hits[chosen], total));
+	offline_templates_rest(out, hits, OFFLINE_N(offline_en_cats), chosen, total, 1);
+	json_array_append_new(out, offline_template("general", "anyone curious about the topic", NULL,
+		json_pack("[s]", "What this note is for"), 0, total));
+	return out;
+}
+
+static json_t *offline_note_templates(const char *text)
+{
+	const struct offline_cat *pick, *generic = &offline_cats[OFFLINE_N(offline_cats) - 1];
+	size_t hits[OFFLINE_N(offline_cats)], total = 0, chosen = OFFLINE_N(offline_cats) - 1;
+	json_t *out;
+
+	text = text ? text : "";
+	if (strcmp(text_lang(text), "zh") != 0)
+		return offline_templates_en(text);
+	out = json_array();
+	pick = offline_cat_for(text);
+	for (size_t i = 0; i + 1 < OFFLINE_N(offline_cats); i++) {
+		hits[i] = offline_cat_hits(text, offline_cats[i].keys);
+		total += hits[i];
+		if (pick == &offline_cats[i])
+			chosen = i;
+	}
+	hits[OFFLINE_N(offline_cats) - 1] = 0;
+	if (pick == &offline_food_review)
+		json_array_append_new(out, offline_template(pick->tag, pick->audience, pick->tone,
+			offline_heads(pick->heads, 4), offline_cat_hits(text, pick->keys), total));
+	else if (pick != generic)
+		json_array_append_new(out, offline_template(pick->tag, pick->audience, pick->tone,
+			offline_heads(pick->heads, 4), hits[chosen], total));
+	offline_templates_rest(out, hits, OFFLINE_N(offline_cats) - 1,
+			       pick == &offline_food_review ? OFFLINE_N(offline_cats) : chosen, total, 0);
+	json_array_append_new(out, offline_template(generic->tag, generic->audience, generic->tone,
+		offline_heads(offline_general_heads, 2), 0, total));
+	return out;
+}
+
+json_t *offline_task_templates(const json_t *facts, const char *text, char *err, size_t errlen)
+{
+	char *topic = offline_topic(facts, text, err, errlen);
+	json_t *list, *j;
+
+	if (topic == NULL)
+		return NULL;
+	list = offline_note_templates(topic);
+	j = json_pack("{s:O, s:o}", "chosen", json_object_get(json_array_get(list, 0), "template"),
+		      "templates", list);
+	free(topic);
+	return j;
 }
 
 /* ---- clarity ---- */

@@ -97,6 +97,8 @@ static json_t *note_writer_facts(const json_t *st, const char *feedback)
 
 	if (feedback)
 		json_object_set_new(f, "feedback", json_string(feedback));
+	if (json_is_object(json_object_get(st, "noteTemplate")))
+		json_object_set(f, "template", json_object_get(st, "noteTemplate"));
 	if (json_is_object(prev))
 		json_object_set_new(f, "previous", json_pack("{s:O}", "title", json_object_get(prev, "title")));
 	return f;
@@ -165,7 +167,8 @@ static enum node_rc note_writer_draft(struct step_ctx *c, const char *user_feedb
 }
 
 /* The person's edits over the draft; NULL (and why) when they break it. */
-static json_t *note_writer_edits(const json_t *draft, const json_t *payload, char *why, size_t n)
+static json_t *note_writer_edits(const json_t *draft, const json_t *payload, const char *lang,
+				  char *why, size_t n)
 {
 	json_t *next = json_deep_copy(draft), *out;
 	const char *k;
@@ -177,7 +180,7 @@ static json_t *note_writer_edits(const json_t *draft, const json_t *payload, cha
 	out = note_content_clean(next);
 	json_decref(next);
 	if (out == NULL)
-		snprintf(why, n, "标题和正文不能为空，标签是文字列表");
+		snprintf(why, n, "%s", msg_get(lang, "note.edit.invalid"));
 	return out;
 }
 
@@ -197,10 +200,14 @@ static enum node_rc note_writer_decide(struct step_ctx *c, const char *action)
 		note_counter_set(c->state, "regenerations", "content", n);
 		note_counter_set(c->state, "attempts", "writer_agent",
 				 note_counter(c->state, "attempts", "writer_agent") + 1);
+		if (note_feedback(c))
+			note_prompt_set(c, "feedback on the draft", json_pack("{s:o}", "feedback",
+					note_user_replies(c->state)));
 		return note_writer_draft(c, note_feedback(c));
 	}
 	if (strcmp(action, "modify") == 0) {
-		edited = note_writer_edits(draft, json_object_get(c->resume, "payload"), why, sizeof why);
+		edited = note_writer_edits(draft, json_object_get(c->resume, "payload"), step_lang(c),
+					   why, sizeof why);
 		if (edited == NULL) {
 			note_say(c, "note.edit_failed", why);
 			return note_writer_pause(c);
