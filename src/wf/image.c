@@ -248,11 +248,11 @@ static int image_wants_adjust(const char *text)
 }
 
 /* The rules answer when the model's reply cannot be used. */
-static json_t *image_rules_intent(struct step_ctx *c, const json_t *facts)
+static json_t *image_intent_by_rules(struct step_ctx *c, const json_t *facts)
 {
 	char err[200];
 
-	return offline_task_intent(facts, json_string_value(json_object_get(facts, "text")) ?: "",
+	return image_rules_task_intent(facts, json_string_value(json_object_get(facts, "text")) ?: "",
 				   err, sizeof err);
 }
 
@@ -284,7 +284,7 @@ static json_t *image_plan(struct step_ctx *c, const json_t *facts, int adjust)
 {
 	const struct conf *cf = step_conf(c);
 	json_t *msgs = image_planner_messages(c->state, adjust), *intent = NULL, *rules;
-	struct chat_call call = { .task = "intent", .rules = offline_task_intent, .messages = msgs,
+	struct chat_call call = { .task = "intent", .rules = image_rules_task_intent, .messages = msgs,
 				  .facts = facts,
 				  .temperature = 0.3, .json_mode = 1,
 				  .timeout_ms = cf->image_planner_timeout_ms };
@@ -293,7 +293,7 @@ static json_t *image_plan(struct step_ctx *c, const json_t *facts, int adjust)
 	step_chat(c, &call, &a);
 	if (a.status == PROV_OK) {
 		intent = image_intent_clean(a.json, a.text);
-	} else if (a.status == PROV_BAD_ANSWER && a.text && (rules = image_rules_intent(c, facts))) {
+	} else if (a.status == PROV_BAD_ANSWER && a.text && (rules = image_intent_by_rules(c, facts))) {
 		intent = image_intent_clean(rules, a.text);
 		json_decref(rules);
 		image_thought(c, "image.intent.rules");

@@ -13,9 +13,9 @@
  * "critique"), or NULL. */
 prov_rules_fn image_rules_for(const char *task);
 
-json_t *offline_task_intent(const json_t *facts, const char *text, char *err, size_t errlen);
-json_t *offline_task_optimize(const json_t *facts, const char *text, char *err, size_t errlen);
-json_t *offline_task_critique(const json_t *facts, const char *text, char *err, size_t errlen);
+json_t *image_rules_task_intent(const json_t *facts, const char *text, char *err, size_t errlen);
+json_t *image_rules_task_optimize(const json_t *facts, const char *text, char *err, size_t errlen);
+json_t *image_rules_task_critique(const json_t *facts, const char *text, char *err, size_t errlen);
 /* The critic's checks alone, which bound a model's review: {defects:
  * [what failed: the subject or the asked style missing from the prompt, a
  * parameter out of range], suggestions}, in the prompt's language. New

@@ -356,7 +356,7 @@ static json_t *image_review(struct step_ctx *c)
 		"2. 是否包含用户要求的主体；3. 风格是否匹配。请以 JSON 格式返回：{\"passed\": true/false, "
 		"\"score\": 0.0-1.0, \"feedback\": \"评估反馈\", \"suggestions\": [\"改进建议\"]}",
 		"role", "user", "content", fjson ? fjson : "{}");
-	struct chat_call call = { .task = "critique", .rules = offline_task_critique, .messages = msgs,
+	struct chat_call call = { .task = "critique", .rules = image_rules_task_critique, .messages = msgs,
 				  .facts = facts,
 				  .temperature = 0.2, .json_mode = 1,
 				  .timeout_ms = step_conf(c)->image_critic_timeout_ms };

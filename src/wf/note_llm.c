@@ -31,17 +31,17 @@ static const struct note_prompt note_prompts[] = {
 	  "beauty|fitness|parenting|pets|tech|home|lifestyle\", \"missing\": [\"topic\" 或 \"audience\"], "
 	  "\"key\": 要问的 key 或 null, \"question\": \"追问\", \"options\": [{\"id\", \"label\"}], "
 	  "\"reason\": \"理由\"}",
-	  offline_task_clarity },
+	  note_rules_task_clarity },
 	{ "brief", 0.3,
 	  "你是小红书内容策划。把用户的需求整理成结构化 brief，只返回 JSON：{\"audience\": \"受众\", "
 	  "\"goal\": \"目标\", \"constraints\": [\"约束\"], \"tone\": \"语气\", \"keywords\": [\"关键词\"]}",
-	  offline_task_brief },
+	  note_rules_task_brief },
 	{ "note", 0.8,
 	  "你是小红书文案创作专家。根据 topic、brief、evidence（同类热门标题与标签）和 feedback 写一篇笔记："
 	  "标题不超过 20 字；正文 3 到 5 个小节，每节第一行是「一、小标题」，小节之间空一行；结尾一句互动；"
 	  "3 到 8 个标签，不带 #。attempt 大于 1 时换一种写法。只返回 JSON：{\"title\": \"标题\", "
 	  "\"body\": \"正文\", \"tags\": [\"标签\"]}",
-	  offline_task_note },
+	  note_rules_task_note },
 	{ "layout", 0.3,
 	  "你是小红书图文版式规划师。根据段落、版式偏好（dense/balanced/visual-first）和参考图的画幅与配色，"
 	  "决定画布、配图数量、每张图服务哪个段落（paragraphId）以及图上的文字。只返回 JSON："
@@ -49,34 +49,34 @@ static const struct note_prompt note_prompts[] = {
 	  "\"role\": \"cover|content|summary\", \"paragraphId\", \"visualFocus\", \"textDensity\", \"blocks\": "
 	  "[{\"area\": \"title|body|visual_focus|footer\", \"instruction\"}]}], \"textOverlayPlan\": [{\"imageSeq\", "
 	  "\"titleText\", \"bodyText\", \"placement\": \"top|center|bottom\"}]}",
-	  offline_task_layout },
+	  note_rules_task_layout },
 	{ "image_plans", 0.6,
 	  "你是小红书配图规划师。为 layoutSpec 的每张图写一条图片生成提示词，绑定到它服务的段落，整组图风格与配色统一；"
 	  "feedback 是用户对上一版的意见，attempt 大于 1 时换一种风格；feedback 或 replies（用户之前说过的话）点名的风格"
 	  "（如“换成水彩风”）替换整组图的风格。只返回 JSON：{\"imagePlans\": [{\"sequence\", "
 	  "\"role\", \"paragraphId\", \"paragraphIndex\", \"description\", \"prompt\"}], \"paragraphImageBindings\": "
 	  "[{\"paragraphId\", \"paragraphIndex\", \"imageSeq\"}]}",
-	  offline_task_image_plans },
+	  note_rules_task_image_plans },
 	{ "review", 0.2,
 	  "你是小红书笔记质量审核员。按维度打 0 到 1 的分：infoDensity（信息密度）、readability（可读性）、"
 	  "platformFit（平台契合）、textImageAlignment（图文对应）、styleConsistency（配图风格统一）、"
 	  "imageCompleteness（配图是否齐全）。偏离 topic、仍写着 feedback 要求删去的内容、段落重复的笔记，"
 	  "infoDensity 或 readability 给 0.3 以下。只返回 JSON：{\"approved\": true/false, \"scores\": {...}, "
 	  "\"overall\": 0 到 1, \"failReasons\": [\"原因\"], \"suggestions\": [\"建议\"], \"feedback\": \"总评\"}",
-	  offline_task_review },
+	  note_rules_task_review },
 	{ "templates", 0.1,
 	  "你是小红书内容策划。为 topic 推荐笔记模板（笔记的类型：受众、语气、各小节标题），最合适的排在前面，"
 	  "score 为 0 到 1 的合适程度，chosen 是选中的模板名。只返回 JSON：{\"templates\": [{\"template\": "
 	  "\"模板名\", \"audience\": \"受众\", \"tone\": \"语气\", \"headings\": [\"小节标题\"], \"score\": 0 到 1}], "
 	  "\"chosen\": \"模板名\"}",
-	  offline_task_templates },
+	  note_rules_task_templates },
 	{ "note_route", 0.1,
 	  "你是多智能体流程的路由助手。target 是按完成标记算出的下一步；你只能选择 target、回到更早的环节，"
 	  "或重跑刚完成的环节（lastAgent）。只返回 JSON：{\"nextAgent\": \"环节名\", \"reason\": \"理由\"}",
-	  offline_task_note_route },
+	  note_rules_task_note_route },
 	/* Rules with no prompt: the review's own checks, which bound a
 	 * model's scores (note_review.c). */
-	{ "review_checks", 0, NULL, offline_task_review_checks },
+	{ "review_checks", 0, NULL, note_rules_task_review_checks },
 };
 
 static const struct note_prompt *note_prompt_find(const char *task)

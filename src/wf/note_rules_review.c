@@ -27,18 +27,18 @@
 #define OFFLINE_PASS_OVERALL 0.7
 #define OFFLINE_PASS_DIM 0.6
 
-static double offline_round2(double v)
+static double note_rules_round2(double v)
 {
 	v = v < 0 ? 0 : v > 1 ? 1 : v;
 	return (double)(long)(v * 100 + 0.5) / 100;
 }
 
-static const char *offline_text_of(const json_t *par)
+static const char *note_rules_text_of(const json_t *par)
 {
 	return json_string_value(json_object_get(par, "text")) ?: "";
 }
 
-static size_t offline_headings(const json_t *pars)
+static size_t note_rules_headings(const json_t *pars)
 {
 	size_t i, n = 0;
 	const json_t *p;
@@ -48,7 +48,7 @@ static size_t offline_headings(const json_t *pars)
 	return n;
 }
 
-static size_t offline_digit_runs(const char *s)
+static size_t note_rules_digit_runs(const char *s)
 {
 	size_t n = 0;
 
@@ -58,10 +58,10 @@ static size_t offline_digit_runs(const char *s)
 	return n;
 }
 
-static double offline_info_density(const json_t *facts, const char *body)
+static double note_rules_info_density(const json_t *facts, const char *body)
 {
-	size_t secs = offline_headings(json_object_get(facts, "paragraphs"));
-	size_t chars = offline_chars(body), digits = offline_digit_runs(body), seen = 0, all = 0, i;
+	size_t secs = note_rules_headings(json_object_get(facts, "paragraphs"));
+	size_t chars = phrase_chars(body), digits = note_rules_digit_runs(body), seen = 0, all = 0, i;
 	double v = secs >= 3 ? 0.35 : secs == 2 ? 0.25 : secs == 1 ? 0.15 : 0.05;
 	const json_t *w;
 
@@ -74,30 +74,30 @@ static double offline_info_density(const json_t *facts, const char *body)
 		if (i < 3 && json_is_string(w))
 			all++, seen += strstr(body, json_string_value(w)) != NULL;
 	v += all ? 0.2 * (double)seen / (double)all : 0.1;
-	return offline_round2(v);
+	return note_rules_round2(v);
 }
 
-static double offline_readability(const json_t *facts, const char *body)
+static double note_rules_readability(const json_t *facts, const char *body)
 {
-	json_t *sents = offline_sentences(body, 200), *s;
+	json_t *sents = phrase_sentences(body, 200), *s;
 	size_t i, total = 0, longest = 0;
 	double avg, v;
 	const json_t *p;
 
 	json_array_foreach(sents, i, s)
-		total += offline_chars(json_string_value(s));
+		total += phrase_chars(json_string_value(s));
 	avg = json_array_size(sents) ? (double)total / (double)json_array_size(sents) : 100;
 	json_decref(sents);
 	v = avg <= 30 ? 0.5 : avg <= 60 ? 0.5 - 0.3 * (avg - 30) / 30 : 0.1;
 	json_array_foreach(json_object_get(facts, "paragraphs"), i, p)
-		if (offline_chars(offline_text_of(p)) > longest)
-			longest = offline_chars(offline_text_of(p));
+		if (phrase_chars(note_rules_text_of(p)) > longest)
+			longest = phrase_chars(note_rules_text_of(p));
 	v += longest <= 160 ? 0.3 : longest <= 300 ? 0.15 : 0;
-	v += offline_headings(json_object_get(facts, "paragraphs")) >= 2 ? 0.2 : 0;
-	return offline_round2(v);
+	v += note_rules_headings(json_object_get(facts, "paragraphs")) >= 2 ? 0.2 : 0;
+	return note_rules_round2(v);
 }
 
-static int offline_has_word(const char *text, const char *const *words, size_t n)
+static int note_rules_has_word(const char *text, const char *const *words, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (strstr(text, words[i]))
@@ -105,43 +105,43 @@ static int offline_has_word(const char *text, const char *const *words, size_t n
 	return 0;
 }
 
-static double offline_platform_fit(const json_t *facts, const char *title, const char *body)
+static double note_rules_platform_fit(const json_t *facts, const char *title, const char *body)
 {
 	static const char *const hooks[] = { "！", "｜", "？", "攻略", "必看", "收藏", "指南", "清单",
 					     "技巧", "!", "?", ":", "0", "1", "2", "3", "4", "5", "6",
 					     "7", "8", "9" };
 	static const char *const invites[] = { "评论", "收藏", "关注", "聊聊", "你", "comment", "you" };
-	size_t tc = offline_chars(title), tags = json_array_size(json_object_get(facts, "tags")), i;
+	size_t tc = phrase_chars(title), tags = json_array_size(json_object_get(facts, "tags")), i;
 	const char *last = strrchr(body, '\n') ? strrchr(body, '\n') : body;
 	double v = tc >= 6 && tc <= 20 ? 0.35 : tc > 0 && tc <= 28 ? 0.2 : 0.05;
 	const json_t *w;
 
 	v += tags >= 3 && tags <= 8 ? 0.25 : tags >= 1 && tags <= 10 ? 0.1 : 0;
-	v += offline_has_word(title, hooks, OFFLINE_N(hooks)) ? 0.15 : 0;
-	v += offline_has_word(last, invites, OFFLINE_N(invites)) ? 0.15 : 0;
+	v += note_rules_has_word(title, hooks, OFFLINE_N(hooks)) ? 0.15 : 0;
+	v += note_rules_has_word(last, invites, OFFLINE_N(invites)) ? 0.15 : 0;
 	json_array_foreach(json_object_get(facts, "keywords"), i, w)
 		if (json_is_string(w) && strstr(title, json_string_value(w))) {
 			v += 0.1;
 			break;
 		}
-	return offline_round2(v);
+	return note_rules_round2(v);
 }
 
 /* Whether an English word of four letters or more of a is also in b. */
-static int offline_en_overlap(const char *a, const char *b)
+static int note_rules_en_overlap(const char *a, const char *b)
 {
-	json_t *kw = offline_keywords(a, 12), *w;
+	json_t *kw = phrase_keywords(a, 12), *w;
 	size_t i;
 	int hit = 0;
 
 	json_array_foreach(kw, i, w)
 		hit |= strcmp(text_lang(json_string_value(w)), "zh") != 0 && strlen(json_string_value(w)) >= 4 &&
-		       offline_has(b, json_string_value(w));
+		       phrase_has(b, json_string_value(w));
 	json_decref(kw);
 	return hit;
 }
 
-static double offline_alignment(const json_t *facts)
+static double note_rules_alignment(const json_t *facts)
 {
 	const json_t *plans = json_object_get(facts, "imagePlans"), *pars = json_object_get(facts,
 										       "paragraphs");
@@ -157,18 +157,18 @@ static double offline_alignment(const json_t *facts)
 
 		json_array_foreach(pars, j, p)
 			if (strcmp(json_string_value(json_object_get(p, "id")) ?: "", pid) == 0 &&
-			    (offline_overlap(offline_text_of(p), both) >= 1 ||
-			     offline_en_overlap(offline_text_of(p), both))) {
+			    (note_rules_overlap(note_rules_text_of(p), both) >= 1 ||
+			     note_rules_en_overlap(note_rules_text_of(p), both))) {
 				aligned++;
 				break;
 			}
 		free(both);
 	}
-	return offline_round2(0.3 + 0.7 * (double)aligned / (double)json_array_size(plans));
+	return note_rules_round2(0.3 + 0.7 * (double)aligned / (double)json_array_size(plans));
 }
 
 /* The phrase (between commas) most prompts share, as a share of them. */
-static double offline_consistency(const json_t *facts)
+static double note_rules_consistency(const json_t *facts)
 {
 	const json_t *plans = json_object_get(facts, "imagePlans"), *plan;
 	json_t *counts = json_object(), *c;
@@ -193,10 +193,10 @@ static double offline_consistency(const json_t *facts)
 		if ((size_t)json_integer_value(c) > best)
 			best = (size_t)json_integer_value(c);
 	json_decref(counts);
-	return offline_round2(0.4 + 0.6 * (double)best / (double)n);
+	return note_rules_round2(0.4 + 0.6 * (double)best / (double)n);
 }
 
-static double offline_completeness(const json_t *facts)
+static double note_rules_completeness(const json_t *facts)
 {
 	const json_t *imgs = json_object_get(facts, "images"), *im;
 	size_t i, done = 0, planned = json_array_size(json_object_get(facts, "imagePlans"));
@@ -206,19 +206,19 @@ static double offline_completeness(const json_t *facts)
 	json_array_foreach(imgs, i, im)
 		done += json_is_string(json_object_get(im, "status")) &&
 			strcmp(json_string_value(json_object_get(im, "status")), "done") == 0;
-	return offline_round2((double)(done > planned ? planned : done) / (double)planned);
+	return note_rules_round2((double)(done > planned ? planned : done) / (double)planned);
 }
 
 /* Records that dim may score at most max (the lowest of such caps). */
-static void offline_cap(json_t *caps, const char *dim, double max)
+static void note_rules_cap(json_t *caps, const char *dim, double max)
 {
 	const json_t *was = json_object_get(caps, dim);
 
 	if (was == NULL || json_number_value(was) > max)
-		json_object_set_new(caps, dim, json_real(offline_round2(max)));
+		json_object_set_new(caps, dim, json_real(note_rules_round2(max)));
 }
 
-static void offline_apply_caps(json_t *scores, const json_t *caps)
+static void note_rules_apply_caps(json_t *scores, const json_t *caps)
 {
 	const char *dim;
 	json_t *max;
@@ -230,19 +230,19 @@ static void offline_apply_caps(json_t *scores, const json_t *caps)
 
 /* The share of the topic's subject words in the title and body, and of
  * the brief's first keywords: 1 when there are none to look for. */
-static double offline_topic_share(const json_t *facts, const char *title, const char *body)
+static double note_rules_topic_share(const json_t *facts, const char *title, const char *body)
 {
-	json_t *subject = offline_topic_subject(offline_str(facts, "topic") ?: "", 0), *w;
+	json_t *subject = note_rules_topic_subject(phrase_str(facts, "topic") ?: "", 0), *w;
 	size_t i, seen = 0, all = 0, kseen = 0, kall = 0;
 
 	json_array_foreach(subject, i, w)
-		all++, seen += offline_has(title, json_string_value(w)) ||
-			       offline_has(body, json_string_value(w));
+		all++, seen += phrase_has(title, json_string_value(w)) ||
+			       phrase_has(body, json_string_value(w));
 	json_decref(subject);
 	json_array_foreach(json_object_get(facts, "keywords"), i, w)
 		if (i < 5 && json_is_string(w))
-			kall++, kseen += offline_has(title, json_string_value(w)) ||
-					 offline_has(body, json_string_value(w));
+			kall++, kseen += phrase_has(title, json_string_value(w)) ||
+					 phrase_has(body, json_string_value(w));
 	if (all && seen == 0)
 		return 0;
 	return 0.7 * (all ? (double)seen / (double)all : 1) + 0.3 * (kall ? (double)kseen / (double)kall : 1);
@@ -250,7 +250,7 @@ static double offline_topic_share(const json_t *facts, const char *title, const 
 
 /* The first word the feedback asked to leave out that the note still has
  * (title, body or tags), or NULL. New string. */
-static char *offline_contradiction(const json_t *facts, const char *title, const char *body)
+static char *note_rules_contradiction(const json_t *facts, const char *title, const char *body)
 {
 	const json_t *fb = json_object_get(facts, "feedback"), *f, *t;
 	char *found = NULL;
@@ -258,12 +258,12 @@ static char *offline_contradiction(const json_t *facts, const char *title, const
 	json_t *banned, *w;
 
 	json_array_foreach(fb, i, f) {
-		banned = offline_feedback_banned(json_string_value(f) ?: "");
+		banned = note_rules_feedback_banned(json_string_value(f) ?: "");
 		json_array_foreach(banned, j, w) {
-			int hit = offline_has(title, json_string_value(w)) || offline_has(body, json_string_value(w));
+			int hit = phrase_has(title, json_string_value(w)) || phrase_has(body, json_string_value(w));
 
 			json_array_foreach(json_object_get(facts, "tags"), k, t)
-				hit |= offline_has(json_string_value(t), json_string_value(w));
+				hit |= phrase_has(json_string_value(t), json_string_value(w));
 			if (hit && found == NULL)
 				found = xstrdup(json_string_value(w));
 		}
@@ -274,7 +274,7 @@ static char *offline_contradiction(const json_t *facts, const char *title, const
 
 /* How many lines of the body (headings and paragraphs, six characters or
  * more) repeat an earlier one. */
-static size_t offline_repeats(const char *body)
+static size_t note_rules_repeats(const char *body)
 {
 	json_t *seen = json_object();
 	char *copy = xstrdup(body), *save = NULL;
@@ -283,7 +283,7 @@ static size_t offline_repeats(const char *body)
 	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		while (*l == ' ' || *l == '\t')
 			l++;
-		if (offline_chars(l) < 6)
+		if (phrase_chars(l) < 6)
 			continue;
 		n += json_object_get(seen, l) != NULL;
 		json_object_set_new(seen, l, json_true());
@@ -296,39 +296,39 @@ static size_t offline_repeats(const char *body)
 /* What the counts above cannot see: text off the topic, a word the
  * feedback asked to leave out, repeated sections. Each caps the dimension
  * it spoils (in caps) and adds its reason and hint. */
-static void offline_review_checks(const json_t *facts, const char *title, const char *body,
+static void note_rules_review_checks(const json_t *facts, const char *title, const char *body,
 				  json_t *caps, json_t *reasons, json_t *sugg)
 {
-	double share = offline_topic_share(facts, title, body);
-	char *banned = offline_contradiction(facts, title, body), *r;
-	size_t rep = offline_repeats(body);
+	double share = note_rules_topic_share(facts, title, body);
+	char *banned = note_rules_contradiction(facts, title, body), *r;
+	size_t rep = note_rules_repeats(body);
 
 	if (share < 0.5) {
-		r = xasprintf("内容偏离主题「%s」（主题词命中 %.2f）", offline_str(facts, "topic") ?: "", share);
+		r = xasprintf("内容偏离主题「%s」（主题词命中 %.2f）", phrase_str(facts, "topic") ?: "", share);
 		json_array_append_new(reasons, json_string(r));
 		json_array_append_new(sugg, json_string("围绕主题重写，标题和正文都要写到主题本身"));
 		free(r);
-		offline_cap(caps, "infoDensity", 0.1 + 0.4 * share);
-		offline_cap(caps, "platformFit", 0.4);
+		note_rules_cap(caps, "infoDensity", 0.1 + 0.4 * share);
+		note_rules_cap(caps, "platformFit", 0.4);
 	}
 	if (banned) {
 		r = xasprintf("与修改意见矛盾：仍提到「%s」", banned);
 		json_array_append_new(reasons, json_string(r));
 		json_array_append_new(sugg, json_string("按修改意见删去不要的内容，标签里也不要出现"));
 		free(r);
-		offline_cap(caps, "infoDensity", 0.3);
+		note_rules_cap(caps, "infoDensity", 0.3);
 	}
 	if (rep) {
 		r = xasprintf("有 %zu 处段落或小标题重复", rep);
 		json_array_append_new(reasons, json_string(r));
 		json_array_append_new(sugg, json_string("删去重复的段落，每节只讲一件事"));
 		free(r);
-		offline_cap(caps, "readability", 0.3);
+		note_rules_cap(caps, "readability", 0.3);
 	}
 	free(banned);
 }
 
-static const struct { const char *dim, *agent, *reason, *hint; } offline_dims[] = {
+static const struct { const char *dim, *agent, *reason, *hint; } note_rules_dims[] = {
 	{ "infoDensity", "writer_agent", "信息密度不够", "补充具体的数字、步骤或亲身细节" },
 	{ "readability", "writer_agent", "可读性差", "缩短长句，每段控制在 150 字以内，加小标题" },
 	{ "platformFit", "writer_agent", "不够贴合平台", "标题控制在 20 字以内并带上关键词，标签 3 到 8 个，结尾加一句互动" },
@@ -337,26 +337,26 @@ static const struct { const char *dim, *agent, *reason, *hint; } offline_dims[] 
 	{ "imageCompleteness", "image_agent", "有配图生成失败", "重新生成失败的配图" },
 };
 
-static json_t *offline_review_verdict(json_t *scores, json_t *reasons, json_t *sugg)
+static json_t *note_rules_review_verdict(json_t *scores, json_t *reasons, json_t *sugg)
 {
 	double sum = 0, low = 2;
 	const char *target = NULL;
 
-	for (size_t i = 0; i < OFFLINE_N(offline_dims); i++) {
-		double v = json_number_value(json_object_get(scores, offline_dims[i].dim));
+	for (size_t i = 0; i < OFFLINE_N(note_rules_dims); i++) {
+		double v = json_number_value(json_object_get(scores, note_rules_dims[i].dim));
 
 		sum += v;
 		if (v < OFFLINE_PASS_DIM) {
-			char *r = xasprintf("%s（%s %.2f）", offline_dims[i].reason, offline_dims[i].dim, v);
+			char *r = xasprintf("%s（%s %.2f）", note_rules_dims[i].reason, note_rules_dims[i].dim, v);
 
 			json_array_append_new(reasons, json_string(r));
-			json_array_append_new(sugg, json_string(offline_dims[i].hint));
+			json_array_append_new(sugg, json_string(note_rules_dims[i].hint));
 			free(r);
 			if (v < low)
-				low = v, target = offline_dims[i].agent;
+				low = v, target = note_rules_dims[i].agent;
 		}
 	}
-	sum = offline_round2(sum / (double)OFFLINE_N(offline_dims));
+	sum = note_rules_round2(sum / (double)OFFLINE_N(note_rules_dims));
 	return json_pack("{s:b, s:o, s:f, s:o, s:o, s:o, s:s}", "approved",
 			 sum >= OFFLINE_PASS_OVERALL && target == NULL, "scores", scores, "overall", sum,
 			 "failReasons", reasons, "suggestions", sugg, "targetAgent",
@@ -364,9 +364,9 @@ static json_t *offline_review_verdict(json_t *scores, json_t *reasons, json_t *s
 			 target ? "有维度未达标，建议回到对应环节修改" : "各维度达标，可以发布");
 }
 
-json_t *offline_task_review(const json_t *facts, const char *text, char *err, size_t errlen)
+json_t *note_rules_task_review(const json_t *facts, const char *text, char *err, size_t errlen)
 {
-	const char *title = offline_str(facts, "title"), *body = offline_str(facts, "body");
+	const char *title = phrase_str(facts, "title"), *body = phrase_str(facts, "body");
 	json_t *scores, *caps, *reasons, *sugg;
 
 	if (title == NULL || body == NULL) {
@@ -375,21 +375,21 @@ json_t *offline_task_review(const json_t *facts, const char *text, char *err, si
 	}
 	caps = json_object(), reasons = json_array(), sugg = json_array();
 	scores = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}",
-		"infoDensity", offline_info_density(facts, body),
-		"readability", offline_readability(facts, body),
-		"platformFit", offline_platform_fit(facts, title, body),
-		"textImageAlignment", offline_alignment(facts),
-		"styleConsistency", offline_consistency(facts),
-		"imageCompleteness", offline_completeness(facts));
-	offline_review_checks(facts, title, body, caps, reasons, sugg);
-	offline_apply_caps(scores, caps);
+		"infoDensity", note_rules_info_density(facts, body),
+		"readability", note_rules_readability(facts, body),
+		"platformFit", note_rules_platform_fit(facts, title, body),
+		"textImageAlignment", note_rules_alignment(facts),
+		"styleConsistency", note_rules_consistency(facts),
+		"imageCompleteness", note_rules_completeness(facts));
+	note_rules_review_checks(facts, title, body, caps, reasons, sugg);
+	note_rules_apply_caps(scores, caps);
 	json_decref(caps);
-	return offline_review_verdict(scores, reasons, sugg);
+	return note_rules_review_verdict(scores, reasons, sugg);
 }
 
-json_t *offline_task_review_checks(const json_t *facts, const char *text, char *err, size_t errlen)
+json_t *note_rules_task_review_checks(const json_t *facts, const char *text, char *err, size_t errlen)
 {
-	const char *title = offline_str(facts, "title"), *body = offline_str(facts, "body");
+	const char *title = phrase_str(facts, "title"), *body = phrase_str(facts, "body");
 	json_t *caps, *reasons, *sugg;
 
 	if (title == NULL || body == NULL) {
@@ -397,13 +397,13 @@ json_t *offline_task_review_checks(const json_t *facts, const char *text, char *
 		return NULL;
 	}
 	caps = json_object(), reasons = json_array(), sugg = json_array();
-	offline_review_checks(facts, title, body, caps, reasons, sugg);
+	note_rules_review_checks(facts, title, body, caps, reasons, sugg);
 	return json_pack("{s:o, s:o, s:o}", "caps", caps, "failReasons", reasons, "suggestions", sugg);
 }
 
-json_t *offline_task_note_route(const json_t *facts, const char *text, char *err, size_t errlen)
+json_t *note_rules_task_note_route(const json_t *facts, const char *text, char *err, size_t errlen)
 {
-	const char *target = offline_str(facts, "target"), *last = offline_str(facts, "lastAgent");
+	const char *target = phrase_str(facts, "target"), *last = phrase_str(facts, "lastAgent");
 	json_int_t found = json_integer_value(json_object_get(facts, "evidenceCount"));
 
 	if (target == NULL) {

@@ -18,7 +18,7 @@
 #define OFFLINE_N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Words that name a subject. */
-static const char *const offline_topic_lexicon[] = {
+static const char *const note_rules_topic_lexicon[] = {
 	/* places */
 	"北京", "上海", "杭州", "重庆", "成都", "武汉", "长沙", "苏州", "泉州", "哈尔滨", "深圳",
 	"广州", "厦门", "南京", "西安", "青岛", "大理", "丽江", "云南", "三亚", "桂林", "洛阳",
@@ -62,7 +62,7 @@ static const char *const offline_topic_lexicon[] = {
 };
 
 /* Words that qualify a subject without naming it. */
-static const char *const offline_topic_weak[] = {
+static const char *const note_rules_topic_weak[] = {
 	"攻略", "指南", "推荐", "清单", "教程", "测评", "合集", "技巧", "方法", "心得", "经验",
 	"日记", "分享", "好物", "避坑", "笔记", "计划", "路线", "周末", "假期", "新手", "小白",
 	"学生党", "上班族", "平价", "懒人", "入门", "必备", "必看", "全攻略", "打卡", "日常",
@@ -75,21 +75,21 @@ static const char *const offline_topic_weak[] = {
 };
 
 /* Function words of more than one character: cut at, never kept. */
-static const char *const offline_topic_stop_words[] = {
+static const char *const note_rules_topic_stop_words[] = {
 	"怎么", "怎样", "如何", "什么", "为什么", "哪些", "哪里", "哪个", "可以", "应该", "一下",
 };
 
-static const char offline_topic_stop_chars[] =
+static const char note_rules_topic_stop_chars[] =
 	"的了和与及或在是我你他她它也都就很还要把被让给对从到这那吗呢吧啊呀么请个些再又有得着去看做写帮篇";
 
-static size_t offline_topic_cp(const char *s)
+static size_t note_rules_topic_cp(const char *s)
 {
 	uint32_t cp;
 
 	return text_utf8_next((const unsigned char *)s, (const unsigned char *)s + strnlen(s, 4), &cp);
 }
 
-static int offline_topic_han_at(const char *s)
+static int note_rules_topic_han_at(const char *s)
 {
 	uint32_t cp;
 
@@ -98,7 +98,7 @@ static int offline_topic_han_at(const char *s)
 }
 
 /* The start of the last character of the n bytes at p. */
-static const char *offline_topic_last(const char *p, size_t n)
+static const char *note_rules_topic_last(const char *p, size_t n)
 {
 	const char *q = p + n;
 
@@ -108,48 +108,48 @@ static const char *offline_topic_last(const char *p, size_t n)
 	return q;
 }
 
-static int offline_topic_word_char(const char *s)
+static int note_rules_topic_word_char(const char *s)
 {
 	return (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9');
 }
 
 /* The longest listed word at s (its length in bytes, 0 for none); *weak
  * says whether it only qualifies. */
-static size_t offline_topic_listed(const char *s, int *weak)
+static size_t note_rules_topic_listed(const char *s, int *weak)
 {
 	size_t best = 0;
 
-	for (size_t i = 0; i < OFFLINE_N(offline_topic_lexicon); i++) {
-		size_t n = strlen(offline_topic_lexicon[i]);
+	for (size_t i = 0; i < OFFLINE_N(note_rules_topic_lexicon); i++) {
+		size_t n = strlen(note_rules_topic_lexicon[i]);
 
-		if (n > best && strncasecmp(s, offline_topic_lexicon[i], n) == 0)
+		if (n > best && strncasecmp(s, note_rules_topic_lexicon[i], n) == 0)
 			best = n, *weak = 0;
 	}
-	for (size_t i = 0; i < OFFLINE_N(offline_topic_weak); i++) {
-		size_t n = strlen(offline_topic_weak[i]);
+	for (size_t i = 0; i < OFFLINE_N(note_rules_topic_weak); i++) {
+		size_t n = strlen(note_rules_topic_weak[i]);
 
-		if (n > best && strncmp(s, offline_topic_weak[i], n) == 0)
+		if (n > best && strncmp(s, note_rules_topic_weak[i], n) == 0)
 			best = n, *weak = 1;
 	}
 	return best;
 }
 
 /* The length in bytes of the function word at s, 0 for none. */
-static size_t offline_topic_stop(const char *s)
+static size_t note_rules_topic_stop(const char *s)
 {
-	size_t n = offline_topic_cp(s);
+	size_t n = note_rules_topic_cp(s);
 
-	for (size_t i = 0; i < OFFLINE_N(offline_topic_stop_words); i++)
-		if (strncmp(s, offline_topic_stop_words[i], strlen(offline_topic_stop_words[i])) == 0)
-			return strlen(offline_topic_stop_words[i]);
+	for (size_t i = 0; i < OFFLINE_N(note_rules_topic_stop_words); i++)
+		if (strncmp(s, note_rules_topic_stop_words[i], strlen(note_rules_topic_stop_words[i])) == 0)
+			return strlen(note_rules_topic_stop_words[i]);
 
-	for (const char *q = offline_topic_stop_chars; *q; q += offline_topic_cp(q))
-		if (strncmp(q, s, n) == 0 && offline_topic_cp(q) == n)
+	for (const char *q = note_rules_topic_stop_chars; *q; q += note_rules_topic_cp(q))
+		if (strncmp(q, s, n) == 0 && note_rules_topic_cp(q) == n)
 			return n;
 	return 0;
 }
 
-static void offline_topic_add(json_t *out, const char *s, size_t n, int weak)
+static void note_rules_topic_add(json_t *out, const char *s, size_t n, int weak)
 {
 	char *w = xstrndup(s, n);
 	size_t i;
@@ -166,28 +166,28 @@ static void offline_topic_add(json_t *out, const char *s, size_t n, int weak)
 
 /* A run of Han characters no listed word starts in: kept whole when it
  * has two characters or more. */
-static void offline_topic_rest(json_t *out, const char *s, size_t n)
+static void note_rules_topic_rest(json_t *out, const char *s, size_t n)
 {
 	if (n >= 6)
-		offline_topic_add(out, s, n, 0);
+		note_rules_topic_add(out, s, n, 0);
 }
 
 /* True when the n bytes at s are a listed word; *weak says whether it
  * only qualifies. */
-static int offline_topic_is_listed(const char *s, size_t n, int *weak)
+static int note_rules_topic_is_listed(const char *s, size_t n, int *weak)
 {
-	for (size_t i = 0; i < OFFLINE_N(offline_topic_lexicon); i++)
-		if (strlen(offline_topic_lexicon[i]) == n && strncasecmp(s, offline_topic_lexicon[i], n) == 0)
+	for (size_t i = 0; i < OFFLINE_N(note_rules_topic_lexicon); i++)
+		if (strlen(note_rules_topic_lexicon[i]) == n && strncasecmp(s, note_rules_topic_lexicon[i], n) == 0)
 			return *weak = 0, 1;
-	for (size_t i = 0; i < OFFLINE_N(offline_topic_weak); i++)
-		if (strlen(offline_topic_weak[i]) == n && strncmp(s, offline_topic_weak[i], n) == 0)
+	for (size_t i = 0; i < OFFLINE_N(note_rules_topic_weak); i++)
+		if (strlen(note_rules_topic_weak[i]) == n && strncmp(s, note_rules_topic_weak[i], n) == 0)
 			return *weak = 1, 1;
 	return 0;
 }
 
 /* The number of words from w[i] whose text is n bytes (0 when n ends
  * inside a word). */
-static size_t offline_topic_words_of(const struct text_word *w, size_t nw, size_t i, size_t n)
+static size_t note_rules_topic_words_of(const struct text_word *w, size_t nw, size_t i, size_t n)
 {
 	for (size_t e = i; e < nw && w[e].off + w[e].len - w[i].off <= n; e++)
 		if (w[e].off + w[e].len - w[i].off == n)
@@ -197,16 +197,16 @@ static size_t offline_topic_words_of(const struct text_word *w, size_t nw, size_
 
 /* The number of words from w[i] that make the longest listed word, 0 for
  * none. */
-static size_t offline_topic_listed_words(const char *s, const struct text_word *w, size_t nw,
+static size_t note_rules_topic_listed_words(const char *s, const struct text_word *w, size_t nw,
 					 size_t i, int *weak)
 {
 	size_t best = 0;
 
 	for (size_t e = i; e < nw && e < i + TEXT_SEG_JOIN_MAX; e++)
-		if (offline_topic_is_listed(s + w[i].off, w[e].off + w[e].len - w[i].off, weak))
+		if (note_rules_topic_is_listed(s + w[i].off, w[e].off + w[e].len - w[i].off, weak))
 			best = e - i + 1;
 	if (best)
-		offline_topic_is_listed(s + w[i].off, w[i + best - 1].off + w[i + best - 1].len - w[i].off,
+		note_rules_topic_is_listed(s + w[i].off, w[i + best - 1].off + w[i + best - 1].len - w[i].off,
 					weak);
 	return best;
 }
@@ -214,16 +214,16 @@ static size_t offline_topic_listed_words(const char *s, const struct text_word *
 /* A function word ICU glued to the start of a listed word (做好|吃 for
  * 做|好吃): the number of words from w[i] that end the listed word, with
  * its offset in *at, 0 for none. */
-static size_t offline_topic_glued(const char *s, const struct text_word *w, size_t nw, size_t i,
+static size_t note_rules_topic_glued(const char *s, const struct text_word *w, size_t nw, size_t i,
 				  size_t *at, int *weak)
 {
-	size_t stop = offline_topic_stop(s + w[i].off);
+	size_t stop = note_rules_topic_stop(s + w[i].off);
 
 	if (stop == 0 || stop >= w[i].len)
 		return 0;
 	*at = w[i].off + stop;
 	for (size_t e = i + TEXT_SEG_JOIN_MAX < nw ? i + TEXT_SEG_JOIN_MAX : nw; e-- > i;)
-		if (offline_topic_is_listed(s + *at, w[e].off + w[e].len - *at, weak))
+		if (note_rules_topic_is_listed(s + *at, w[e].off + w[e].len - *at, weak))
 			return e - i + 1;
 	return 0;
 }
@@ -231,61 +231,61 @@ static size_t offline_topic_glued(const char *s, const struct text_word *w, size
 /* A Han run, cut into words by the segmenter (text/seg.h): listed words
  * (joined from the segmenter's words), function words left out, and the
  * rest between them kept whole; a word is never cut. */
-static void offline_topic_han(json_t *out, const char **pp)
+static void note_rules_topic_han(json_t *out, const char **pp)
 {
 	const char *s = *pp, *p = s;
 	size_t nw, i = 0, rest = 0, n;
 	struct text_word *w;
 	int weak = 0;
 
-	while (offline_topic_han_at(p))
-		p += offline_topic_cp(p);
+	while (note_rules_topic_han_at(p))
+		p += note_rules_topic_cp(p);
 	w = text_seg_split(s, (size_t)(p - s), &nw);
 	while (i < nw) {
 		size_t at;
 
-		if (i == rest && (n = offline_topic_glued(s, w, nw, i, &at, &weak)) > 0) {
-			offline_topic_add(out, s + at, w[i + n - 1].off + w[i + n - 1].len - at, weak);
+		if (i == rest && (n = note_rules_topic_glued(s, w, nw, i, &at, &weak)) > 0) {
+			note_rules_topic_add(out, s + at, w[i + n - 1].off + w[i + n - 1].len - at, weak);
 			i += n;
 			rest = i;
 			continue;
 		}
-		n = offline_topic_listed_words(s, w, nw, i, &weak);
-		if (n == 0 && (n = offline_topic_stop(s + w[i].off)) > 0)
-			n = offline_topic_words_of(w, nw, i, n), weak = -1;
+		n = note_rules_topic_listed_words(s, w, nw, i, &weak);
+		if (n == 0 && (n = note_rules_topic_stop(s + w[i].off)) > 0)
+			n = note_rules_topic_words_of(w, nw, i, n), weak = -1;
 		if (n == 0) {
 			i++;
 			continue;
 		}
 		if (i > rest)
-			offline_topic_rest(out, s + w[rest].off, w[i - 1].off + w[i - 1].len - w[rest].off);
+			note_rules_topic_rest(out, s + w[rest].off, w[i - 1].off + w[i - 1].len - w[rest].off);
 		if (weak >= 0)
-			offline_topic_add(out, s + w[i].off, w[i + n - 1].off + w[i + n - 1].len - w[i].off,
+			note_rules_topic_add(out, s + w[i].off, w[i + n - 1].off + w[i + n - 1].len - w[i].off,
 					  weak);
 		i += n;
 		rest = i;
 	}
 	if (nw > rest)
-		offline_topic_rest(out, s + w[rest].off, w[nw - 1].off + w[nw - 1].len - w[rest].off);
+		note_rules_topic_rest(out, s + w[rest].off, w[nw - 1].off + w[nw - 1].len - w[rest].off);
 	free(w);
 	*pp = p;
 }
 
-static const char *const offline_topic_en_stop[] = {
+static const char *const note_rules_topic_en_stop[] = {
 	"the", "and", "for", "with", "how", "what", "why", "your", "you", "from", "into", "about",
 	"this", "that", "some", "best", "good", "tips", "guide", "first", "week", "weekend", "day",
 	"days", "beginner", "beginners", "ways", "things", "make", "should", "can", "under", "new",
 	"note", "post", "write",
 };
 
-static void offline_topic_latin(json_t *out, const char **pp)
+static void note_rules_topic_latin(json_t *out, const char **pp)
 {
 	const char *p = *pp, *s = p;
 	int weak = 0;
 	size_t n;
 	char w[40];
 
-	while (offline_topic_word_char(p) || *p == '-' || *p == '\'')
+	while (note_rules_topic_word_char(p) || *p == '-' || *p == '\'')
 		p++;
 	n = (size_t)(p - s);
 	*pp = p;
@@ -294,16 +294,16 @@ static void offline_topic_latin(json_t *out, const char **pp)
 	for (size_t i = 0; i < n; i++)
 		w[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]);
 	w[n] = '\0';
-	for (size_t i = 0; i < OFFLINE_N(offline_topic_en_stop); i++)
-		if (strcmp(w, offline_topic_en_stop[i]) == 0)
+	for (size_t i = 0; i < OFFLINE_N(note_rules_topic_en_stop); i++)
+		if (strcmp(w, note_rules_topic_en_stop[i]) == 0)
 			weak = 1;
-	for (size_t i = 0; i < OFFLINE_N(offline_topic_weak); i++)
-		if (strcmp(w, offline_topic_weak[i]) == 0)
+	for (size_t i = 0; i < OFFLINE_N(note_rules_topic_weak); i++)
+		if (strcmp(w, note_rules_topic_weak[i]) == 0)
 			weak = 1;   /* citywalk */
-	offline_topic_add(out, w, n, weak);
+	note_rules_topic_add(out, w, n, weak);
 }
 
-json_t *offline_topic_words(const char *text)
+json_t *note_rules_topic_words(const char *text)
 {
 	json_t *out = json_array();
 	const char *p = text ? text : "";
@@ -311,23 +311,23 @@ json_t *offline_topic_words(const char *text)
 	size_t n;
 
 	while (*p) {
-		if (offline_topic_han_at(p)) {
-			offline_topic_han(out, &p);
-		} else if ((n = offline_topic_listed(p, &weak)) > 0 && offline_topic_han_at(offline_topic_last(p, n))) {
-			offline_topic_add(out, p, n, weak);   /* AI工具 */
+		if (note_rules_topic_han_at(p)) {
+			note_rules_topic_han(out, &p);
+		} else if ((n = note_rules_topic_listed(p, &weak)) > 0 && note_rules_topic_han_at(note_rules_topic_last(p, n))) {
+			note_rules_topic_add(out, p, n, weak);   /* AI工具 */
 			p += n;
-		} else if (offline_topic_word_char(p)) {
-			offline_topic_latin(out, &p);
+		} else if (note_rules_topic_word_char(p)) {
+			note_rules_topic_latin(out, &p);
 		} else {
-			p += offline_topic_cp(p);
+			p += note_rules_topic_cp(p);
 		}
 	}
 	return out;
 }
 
-json_t *offline_topic_subject(const char *text, int with_weak)
+json_t *note_rules_topic_subject(const char *text, int with_weak)
 {
-	json_t *all = offline_topic_words(text), *out = json_array(), *v;
+	json_t *all = note_rules_topic_words(text), *out = json_array(), *v;
 	size_t i;
 
 	json_array_foreach(all, i, v)

@@ -21,7 +21,7 @@
 
 #define OFFLINE_N(a) (sizeof(a) / sizeof((a)[0]))
 
-struct offline_cat {
+struct note_rules_cat {
 	const char *keys;        /* '|'-separated words of a topic */
 	const char *tag;
 	const char *audience;
@@ -30,7 +30,7 @@ struct offline_cat {
 	const char *points[4];
 };
 
-static const struct offline_cat offline_cats[] = {
+static const struct note_rules_cat note_rules_cats[] = {
 	{ "旅行|旅游|春游|秋游|出游|露营|徒步|自驾|景点|打卡|度假|citywalk|古镇|海边|爬山|赏花|樱花|踏青|野餐|花期",
 	  "旅行", "爱出游的年轻人", "轻松实用",
 	  { "出发前准备", "路线怎么排", "拍照与打卡", "避坑提醒" },
@@ -90,14 +90,14 @@ static const struct offline_cat offline_cats[] = {
 };
 
 /* A food topic that judges a place or a dish rather than cooks it. */
-static const struct offline_cat offline_food_review = {
+static const struct note_rules_cat note_rules_food_review = {
 	"测评|探店|评测|餐厅|小馆|好吃|必吃|值得", "探店", "爱吃的朋友", "真实直接",
 	{ "先说结论", "招牌和口味", "环境与排队", "人均和建议" },
 	{ "先看招牌菜和口碑最集中的那几道，点单不容易踩雷", "味道按自己的口味判断，辣度、咸淡可以让店家调整",
 	  "饭点排队久，错开高峰或提前取号更省时间", "按人均预算点菜，两三人点四五道刚好，不够再加" } };
 
 /* How many of the '|'-separated keys the text has (ASCII case ignored). */
-static size_t offline_cat_hits(const char *text, const char *keys)
+static size_t note_rules_cat_hits(const char *text, const char *keys)
 {
 	size_t n = 0;
 
@@ -114,29 +114,29 @@ static size_t offline_cat_hits(const char *text, const char *keys)
 
 /* The category with the most of its words in the text (the first of
  * those tied): 跳绳减脂打卡 is fitness, though travel has 打卡 too. */
-static const struct offline_cat *offline_cat_for(const char *text)
+static const struct note_rules_cat *note_rules_cat_for(const char *text)
 {
-	const struct offline_cat *best = &offline_cats[OFFLINE_N(offline_cats) - 1];
+	const struct note_rules_cat *best = &note_rules_cats[OFFLINE_N(note_rules_cats) - 1];
 	size_t most = 0;
 
-	for (size_t i = 0; i + 1 < OFFLINE_N(offline_cats); i++) {
-		size_t n = offline_cat_hits(text, offline_cats[i].keys);
+	for (size_t i = 0; i + 1 < OFFLINE_N(note_rules_cats); i++) {
+		size_t n = note_rules_cat_hits(text, note_rules_cats[i].keys);
 
 		if (n > most)
-			most = n, best = &offline_cats[i];
+			most = n, best = &note_rules_cats[i];
 	}
 	/* 番茄炒蛋怎么做好吃 cooks, 重庆火锅测评 judges. */
-	if (strcmp(best->tag, "美食") == 0 && words_match_any(text, offline_food_review.keys) &&
+	if (strcmp(best->tag, "美食") == 0 && words_match_any(text, note_rules_food_review.keys) &&
 	    !words_match_any(text, "做|自制|食谱|菜谱"))
-		return &offline_food_review;
+		return &note_rules_food_review;
 	return best;
 }
 
 /* The topic: facts.topic, else the user's message, at most 60
  * characters. NULL when there is none; else the caller frees it. */
-static char *offline_topic(const json_t *facts, const char *text, char *err, size_t errlen)
+static char *note_rules_topic(const json_t *facts, const char *text, char *err, size_t errlen)
 {
-	const char *t = offline_str(facts, "topic");
+	const char *t = phrase_str(facts, "topic");
 
 	if (t == NULL && text && *text)
 		t = text;
@@ -144,10 +144,10 @@ static char *offline_topic(const json_t *facts, const char *text, char *err, siz
 		snprintf(err, errlen, "the offline writer needs a topic");
 		return NULL;
 	}
-	return offline_truncate(t, 60);
+	return phrase_truncate(t, 60);
 }
 
-static char *offline_goal(const char *topic)
+static char *note_rules_goal(const char *topic)
 {
 	if (words_match_any(topic, "攻略|指南|教程|怎么|如何|方法|技巧"))
 		return xasprintf("给出一份能照着做的%s方法，读完就能上手", topic);
@@ -158,41 +158,41 @@ static char *offline_goal(const char *topic)
 	return xasprintf("分享关于%s的真实经验，让读者愿意收藏和互动", topic);
 }
 
-json_t *offline_task_brief(const json_t *facts, const char *text, char *err, size_t errlen)
+json_t *note_rules_task_brief(const json_t *facts, const char *text, char *err, size_t errlen)
 {
-	char *topic = offline_topic(facts, text, err, errlen);
+	char *topic = note_rules_topic(facts, text, err, errlen);
 	const char *notes;
-	const struct offline_cat *cat;
+	const struct note_rules_cat *cat;
 	json_t *constraints, *kw, *sent, *v, *j;
 	char *all, *goal;
 	size_t i;
 
 	if (topic == NULL)
 		return NULL;
-	notes = offline_str(facts, "notes");
+	notes = phrase_str(facts, "notes");
 	all = xasprintf("%s %s", topic, notes ? notes : "");
-	cat = offline_cat_for(all);
+	cat = note_rules_cat_for(all);
 	constraints = json_pack("[s, s, s, s]", "标题不超过 20 字", "正文分 3 到 5 个小节，每节有小标题",
 				"使用 3 到 8 个话题标签", "语言口语化，不夸大、不虚构效果");
-	sent = offline_sentences(notes, 3);
+	sent = phrase_sentences(notes, 3);
 	json_array_foreach(sent, i, v) {
-		char *line = offline_truncate(json_string_value(v), 80);
+		char *line = phrase_truncate(json_string_value(v), 80);
 
-		offline_add_unique(constraints, line);
+		phrase_add_unique(constraints, line);
 		free(line);
 	}
 	json_decref(sent);
-	kw = offline_topic_subject(topic, 0);
+	kw = note_rules_topic_subject(topic, 0);
 	for (i = json_array_size(kw); i-- > 0;)
-		if (offline_generic(json_string_value(json_array_get(kw, i))) || json_array_size(kw) > 6)
+		if (phrase_generic(json_string_value(json_array_get(kw, i))) || json_array_size(kw) > 6)
 			json_array_remove(kw, i);
-	if (cat != &offline_cats[OFFLINE_N(offline_cats) - 1])
-		offline_add_unique(kw, cat->tag);
-	goal = offline_goal(topic);
+	if (cat != &note_rules_cats[OFFLINE_N(note_rules_cats) - 1])
+		phrase_add_unique(kw, cat->tag);
+	goal = note_rules_goal(topic);
 	j = json_pack("{s:s, s:s, s:o, s:s, s:o}", "audience",
-		      offline_str(facts, "audience") ? offline_str(facts, "audience") : cat->audience,
+		      phrase_str(facts, "audience") ? phrase_str(facts, "audience") : cat->audience,
 		      "goal", goal, "constraints", constraints, "tone",
-		      offline_str(facts, "tone") ? offline_str(facts, "tone") : cat->tone, "keywords", kw);
+		      phrase_str(facts, "tone") ? phrase_str(facts, "tone") : cat->tone, "keywords", kw);
 	free(goal);
 	free(all);
 	free(topic);
@@ -202,13 +202,13 @@ json_t *offline_task_brief(const json_t *facts, const char *text, char *err, siz
 /* ---- the note ---- */
 
 /* English notes: the same kinds of topic, by English words. */
-struct offline_en_cat {
+struct note_rules_en_cat {
 	const char *keys, *tag, *audience;
 	const char *heads[3];
 	const char *points[3];
 };
 
-static const struct offline_en_cat offline_en_cats[] = {
+static const struct note_rules_en_cat note_rules_en_cats[] = {
 	{ "travel|trip|hike|hiking|camping|beach|city|tour|weekend in|road trip|visit", "travel",
 	  "anyone planning a trip",
 	  { "Before you go", "Planning the route", "Avoiding the crowds" },
@@ -246,11 +246,11 @@ static const struct offline_en_cat offline_en_cats[] = {
 	    "Sleep enough and give muscles a day to recover; progress comes from rest too." } },
 };
 
-struct offline_note {
+struct note_rules_note {
 	char *topic;
 	int zh;
-	const struct offline_cat *cat;
-	const struct offline_en_cat *en;   /* English topics: their kind, or NULL */
+	const struct note_rules_cat *cat;
+	const struct note_rules_en_cat *en;   /* English topics: their kind, or NULL */
 	const json_t *brief;      /* borrowed, may be NULL */
 	const json_t *evidence;   /* borrowed, may be NULL */
 	char *feedback;           /* "" when none */
@@ -261,15 +261,15 @@ struct offline_note {
 	struct buf body;
 };
 
-static const char *const offline_title_hooks[] = {
+static const char *const note_rules_title_hooks[] = {
 	"%s｜新手也能照做", "%s，一篇讲清楚", "收藏！%s全攻略", "%s｜亲测有用",
 	"%s避坑指南", "关于%s，我想说的都在这了",
 };
-static const char *const offline_en_title_hooks[] = {
+static const char *const note_rules_en_title_hooks[] = {
 	"%s: what actually worked", "%s, step by step", "%s: a practical guide",
 };
 
-static char *offline_en_capital(const char *s)
+static char *note_rules_en_capital(const char *s)
 {
 	char *t = xstrdup(s);
 
@@ -278,24 +278,24 @@ static char *offline_en_capital(const char *s)
 	return t;
 }
 
-static char *offline_note_title(struct offline_note *n)
+static char *note_rules_note_title(struct note_rules_note *n)
 {
-	size_t first = (size_t)((n->h + n->rot) % OFFLINE_N(offline_title_hooks));
+	size_t first = (size_t)((n->h + n->rot) % OFFLINE_N(note_rules_title_hooks));
 	char *t;
 
 	if (!n->zh) {
-		char *cap = offline_en_capital(n->topic);
+		char *cap = note_rules_en_capital(n->topic);
 
-		t = offline_chars(cap) > 40 ? xstrdup(cap)
-			: xasprintf(offline_en_title_hooks[(n->h + n->rot) % OFFLINE_N(offline_en_title_hooks)], cap);
+		t = phrase_chars(cap) > 40 ? xstrdup(cap)
+			: xasprintf(note_rules_en_title_hooks[(n->h + n->rot) % OFFLINE_N(note_rules_en_title_hooks)], cap);
 		free(cap);
 		return t;
 	}
-	if (offline_chars(n->topic) > 16)
+	if (phrase_chars(n->topic) > 16)
 		return xstrdup(n->topic);
-	for (size_t i = 0; i < OFFLINE_N(offline_title_hooks); i++) {
-		t = xasprintf(offline_title_hooks[(first + i) % OFFLINE_N(offline_title_hooks)], n->topic);
-		if (offline_chars(t) <= 20)
+	for (size_t i = 0; i < OFFLINE_N(note_rules_title_hooks); i++) {
+		t = xasprintf(note_rules_title_hooks[(first + i) % OFFLINE_N(note_rules_title_hooks)], n->topic);
+		if (phrase_chars(t) <= 20)
 			return t;
 		free(t);
 	}
@@ -303,18 +303,18 @@ static char *offline_note_title(struct offline_note *n)
 }
 
 /* Whether s has a word the feedback asks to leave out. */
-static int offline_banned(const struct offline_note *n, const char *s)
+static int note_rules_banned(const struct note_rules_note *n, const char *s)
 {
 	size_t i;
 	json_t *v;
 
 	json_array_foreach(n->banned, i, v)
-		if (offline_has(s, json_string_value(v)))
+		if (phrase_has(s, json_string_value(v)))
 			return 1;
 	return 0;
 }
 
-static int offline_ends(const char *s)
+static int note_rules_ends(const char *s)
 {
 	size_t n = strlen(s);
 
@@ -324,29 +324,29 @@ static int offline_ends(const char *s)
 
 /* A section: a heading and its lines, those with a banned word left out.
  * Returns whether anything was written. */
-static int offline_section(struct offline_note *n, size_t *no, const char *head,
+static int note_rules_section(struct note_rules_note *n, size_t *no, const char *head,
 			   const char *const *lines, size_t nlines)
 {
 	static const char *const numbers[] = { "一", "二", "三", "四", "五", "六" };
 	size_t kept = 0;
 
 	for (size_t i = 0; i < nlines; i++)
-		kept += lines[i] && *lines[i] && !offline_banned(n, lines[i]);
-	if (kept == 0 || offline_banned(n, head) || *no >= OFFLINE_N(numbers))
+		kept += lines[i] && *lines[i] && !note_rules_banned(n, lines[i]);
+	if (kept == 0 || note_rules_banned(n, head) || *no >= OFFLINE_N(numbers))
 		return 0;
 	if (n->zh)
 		buf_printf(&n->body, "%s、%s\n", numbers[(*no)++], head);
 	else
 		buf_printf(&n->body, "%zu. %s\n", ++*no, head);
 	for (size_t i = 0; i < nlines; i++)
-		if (lines[i] && *lines[i] && !offline_banned(n, lines[i]))
-			buf_printf(&n->body, "%s%s\n", lines[i], n->zh && !offline_ends(lines[i]) ? "。" : "");
+		if (lines[i] && *lines[i] && !note_rules_banned(n, lines[i]))
+			buf_printf(&n->body, "%s%s\n", lines[i], n->zh && !note_rules_ends(lines[i]) ? "。" : "");
 	buf_adds(&n->body, "\n");
 	return 1;
 }
 
 /* A note's title up to its first separator: the heading of its points. */
-static char *offline_source_head(const char *title)
+static char *note_rules_source_head(const char *title)
 {
 	static const char *const seps[] = { "｜", "，", "：", "！", "？", "（", "|", ",", ":" };
 	size_t cut = strlen(title);
@@ -363,7 +363,7 @@ static char *offline_source_head(const char *title)
 /* The points of the notes whose titles share head (at most four), and
  * the attribution of the notes they come from, in lines (the caller
  * frees lines[nl - 1], the attribution). Returns the lines. */
-static size_t offline_head_lines(const struct offline_note *n, const char *head, const char **lines)
+static size_t note_rules_head_lines(const struct note_rules_note *n, const char *head, const char **lines)
 {
 	const json_t *points = json_object_get(n->evidence, "points");
 	json_t *srcs = json_object(), *p;
@@ -373,9 +373,9 @@ static size_t offline_head_lines(const struct offline_note *n, const char *head,
 	buf_init(&attr, 512);
 	json_array_foreach(points, i, p) {
 		const char *src = json_string_value(json_object_get(p, "source")) ?: "";
-		char *h = offline_source_head(src);
+		char *h = note_rules_source_head(src);
 
-		if (nl < 4 && strcmp(h, head) == 0 && !offline_banned(n, json_string_value(
+		if (nl < 4 && strcmp(h, head) == 0 && !note_rules_banned(n, json_string_value(
 		    json_object_get(p, "text")) ?: "")) {
 			lines[nl++] = json_string_value(json_object_get(p, "text"));
 			if (!json_object_get(srcs, src) && json_object_size(srcs) < 2) {
@@ -396,7 +396,7 @@ static size_t offline_head_lines(const struct offline_note *n, const char *head,
 /* The evidence's points, grouped under the heading of the notes they
  * come from (notes whose titles start alike share one), at most three
  * groups, each attributed. Returns the groups written. */
-static size_t offline_note_points(struct offline_note *n, size_t *no)
+static size_t note_rules_note_points(struct note_rules_note *n, size_t *no)
 {
 	const json_t *points = json_object_get(n->evidence, "points");
 	size_t i, groups = 0, np = json_array_size(points);
@@ -405,15 +405,15 @@ static size_t offline_note_points(struct offline_note *n, size_t *no)
 	/* A rewrite (attempt 2, 3…) starts from another note's points. */
 	for (i = 0; i < np; i++) {
 		const json_t *p = json_array_get(points, (i + n->rot) % np);
-		char *head = offline_source_head(json_string_value(json_object_get(p, "source")) ?: "");
+		char *head = note_rules_source_head(json_string_value(json_object_get(p, "source")) ?: "");
 		const char *lines[5] = { 0 };
 		size_t nl;
 
 		if (groups < 3 && *head && !json_object_get(done, head)) {
 			json_object_set_new(done, head, json_true());
-			nl = offline_head_lines(n, head, lines);
+			nl = note_rules_head_lines(n, head, lines);
 			if (nl > 1)
-				groups += (size_t)offline_section(n, no, head, lines, nl);
+				groups += (size_t)note_rules_section(n, no, head, lines, nl);
 			free((char *)lines[nl - 1]);
 		}
 		free(head);
@@ -422,13 +422,13 @@ static size_t offline_note_points(struct offline_note *n, size_t *no)
 	return groups;
 }
 
-static void offline_note_opening(struct offline_note *n, size_t sources)
+static void note_rules_note_opening(struct note_rules_note *n, size_t sources)
 {
-	const char *audience = offline_str(n->brief, "audience");
-	const char *goal = offline_str(n->brief, "goal");
+	const char *audience = phrase_str(n->brief, "audience");
+	const char *goal = phrase_str(n->brief, "goal");
 
 	if (!n->zh) {
-		char *cap = offline_en_capital(n->topic);
+		char *cap = note_rules_en_capital(n->topic);
 
 		buf_printf(&n->body, "%s — written for %s.", cap, n->en ? n->en->audience
 			   : "anyone curious about it");
@@ -446,10 +446,10 @@ static void offline_note_opening(struct offline_note *n, size_t sources)
 }
 
 /* The sections of a note of no category, written from the brief. */
-static const char *const offline_general_heads[] = { "这篇想讲清楚什么", "你提到的要求" };
+static const char *const note_rules_general_heads[] = { "这篇想讲清楚什么", "你提到的要求" };
 
 /* Without evidence: the kind of topic's own advice, or the brief. */
-static void offline_note_from_brief(struct offline_note *n, size_t *no)
+static void note_rules_note_from_brief(struct note_rules_note *n, size_t *no)
 {
 	const json_t *cons = json_object_get(n->brief, "constraints");
 	const char *lines[2] = { 0 };
@@ -457,31 +457,31 @@ static void offline_note_from_brief(struct offline_note *n, size_t *no)
 
 	if (!n->zh) {
 		for (i = 0; n->en && i < 3; i++)
-			offline_section(n, no, n->en->heads[i], &n->en->points[i], 1);
+			note_rules_section(n, no, n->en->heads[i], &n->en->points[i], 1);
 		if (n->en == NULL) {
-			lines[0] = offline_str(n->brief, "goal");
-			offline_section(n, no, "What this note is for", lines, 1);
+			lines[0] = phrase_str(n->brief, "goal");
+			note_rules_section(n, no, "What this note is for", lines, 1);
 		}
 		return;
 	}
-	if (n->cat != &offline_cats[OFFLINE_N(offline_cats) - 1]) {
+	if (n->cat != &note_rules_cats[OFFLINE_N(note_rules_cats) - 1]) {
 		for (i = 0; i < 4; i++)   /* a rewrite in another order */
-			offline_section(n, no, n->cat->heads[(i + n->rot) % 4],
+			note_rules_section(n, no, n->cat->heads[(i + n->rot) % 4],
 					&n->cat->points[(i + n->rot) % 4], 1);
 		return;
 	}
-	lines[0] = offline_str(n->brief, "goal");
-	offline_section(n, no, offline_general_heads[0], lines, 1);
+	lines[0] = phrase_str(n->brief, "goal");
+	note_rules_section(n, no, note_rules_general_heads[0], lines, 1);
 	/* What the person added to the request (after the fixed rules). */
 	for (i = 4; i < json_array_size(cons); i++) {
 		lines[0] = json_string_value(json_array_get(cons, i));
-		offline_section(n, no, offline_general_heads[1], lines, 1);
+		note_rules_section(n, no, note_rules_general_heads[1], lines, 1);
 	}
 }
 
-static void offline_note_closing(struct offline_note *n)
+static void note_rules_note_closing(struct note_rules_note *n)
 {
-	const char *tone = offline_str(n->brief, "tone");
+	const char *tone = phrase_str(n->brief, "tone");
 
 	if (!n->zh) {
 		buf_adds(&n->body, "Which of these would you try first? Tell me in the comments.");
@@ -495,68 +495,68 @@ static void offline_note_closing(struct offline_note *n)
 		buf_adds(&n->body, "你最想先试哪一条？评论区聊聊～");
 }
 
-static void offline_note_body(struct offline_note *n)
+static void note_rules_note_body(struct note_rules_note *n)
 {
 	size_t no = 0, sources;
 	struct buf head = n->body, rest;
 
 	/* The sections first, to know whether the evidence had any. */
-	buf_init(&n->body, OFFLINE_TEXT_MAX);
-	sources = n->zh ? offline_note_points(n, &no) : 0;
+	buf_init(&n->body, PHRASE_TEXT_MAX);
+	sources = n->zh ? note_rules_note_points(n, &no) : 0;
 	/* Too few notes for three sections: the kind of topic's advice adds
 	 * the rest, its last (the pitfalls) first. */
-	for (size_t i = 0; sources && n->cat != &offline_cats[OFFLINE_N(offline_cats) - 1] && i < 4 &&
+	for (size_t i = 0; sources && n->cat != &note_rules_cats[OFFLINE_N(note_rules_cats) - 1] && i < 4 &&
 	     (no < 3 || i == 0); i++)
-		offline_section(n, &no, n->cat->heads[(i + 3) % 4], &n->cat->points[(i + 3) % 4], 1);
+		note_rules_section(n, &no, n->cat->heads[(i + 3) % 4], &n->cat->points[(i + 3) % 4], 1);
 	if (sources == 0)
-		offline_note_from_brief(n, &no);
-	offline_note_closing(n);
+		note_rules_note_from_brief(n, &no);
+	note_rules_note_closing(n);
 	rest = n->body;
 	n->body = head;
-	offline_note_opening(n, sources);
+	note_rules_note_opening(n, sources);
 	buf_adds(&n->body, rest.data);
 	buf_free(&rest);
 }
 
-static void offline_tag_add(struct offline_note *n, json_t *tags, const char *s)
+static void note_rules_tag_add(struct note_rules_note *n, json_t *tags, const char *s)
 {
 	while (s && *s == '#')
 		s++;
-	if (json_array_size(tags) < 8 && s && offline_chars(s) <= 12 && !offline_banned(n, s))
-		offline_add_unique(tags, s);
+	if (json_array_size(tags) < 8 && s && phrase_chars(s) <= 12 && !note_rules_banned(n, s))
+		phrase_add_unique(tags, s);
 }
 
-static json_t *offline_note_tags(struct offline_note *n)
+static json_t *note_rules_note_tags(struct note_rules_note *n)
 {
 	json_t *tags = json_array(), *v;
 	size_t i;
 
 	json_array_foreach(n->words, i, v)
-		offline_tag_add(n, tags, json_string_value(v));
+		note_rules_tag_add(n, tags, json_string_value(v));
 	/* A short topic is a tag as it is (#春游攻略). */
-	if (n->zh && offline_chars(n->topic) <= 8 && !strchr(n->topic, ' '))
-		offline_tag_add(n, tags, n->topic);
+	if (n->zh && phrase_chars(n->topic) <= 8 && !strchr(n->topic, ' '))
+		note_rules_tag_add(n, tags, n->topic);
 	if (!n->zh) {
 		if (n->en)
-			offline_tag_add(n, tags, n->en->tag);
+			note_rules_tag_add(n, tags, n->en->tag);
 		return tags;
 	}
-	if (n->cat != &offline_cats[OFFLINE_N(offline_cats) - 1])
-		offline_tag_add(n, tags, n->cat->tag);
+	if (n->cat != &note_rules_cats[OFFLINE_N(note_rules_cats) - 1])
+		note_rules_tag_add(n, tags, n->cat->tag);
 	if (json_is_true(json_object_get(n->evidence, "covered")))
 		json_array_foreach(json_object_get(n->evidence, "tags"), i, v)
 			if (i < 2)
-				offline_tag_add(n, tags, json_string_value(v));
+				note_rules_tag_add(n, tags, json_string_value(v));
 	return tags;
 }
 
-static char *offline_feedback(const json_t *facts)
+static char *note_rules_feedback(const json_t *facts)
 {
 	const json_t *f = json_object_get(facts, "feedback");
 
 	if (json_is_string(f))
 		return xstrdup(json_string_value(f));
-	if (offline_present(f)) {
+	if (phrase_present(f)) {
 		char *s = json_dumps(f, JSON_COMPACT);
 
 		return s ? s : xstrdup("");
@@ -564,7 +564,7 @@ static char *offline_feedback(const json_t *facts)
 	return xstrdup("");
 }
 
-static int offline_starts_any(const char *s, const char *const *words, size_t n)
+static int note_rules_starts_any(const char *s, const char *const *words, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (strncmp(s, words[i], strlen(words[i])) == 0)
@@ -574,7 +574,7 @@ static int offline_starts_any(const char *s, const char *const *words, size_t n)
 
 /* The words after "不要提", "别写", "don't mention"… up to punctuation;
  * a word of a kind of topic (宠物) brings that kind's words (猫, 狗…). */
-json_t *offline_feedback_banned(const char *feedback)
+json_t *note_rules_feedback_banned(const char *feedback)
 {
 	static const char *const asks[] = { "不要提到", "不要提", "别提", "不要写", "别写", "不要出现",
 		"去掉", "删掉", "不提", "don't mention ", "do not mention ", "without ", "no " };
@@ -590,19 +590,19 @@ json_t *offline_feedback_banned(const char *feedback)
 			char *w;
 
 			p += strlen(asks[i]);
-			while (p[len] && !strchr(stops, p[len]) && !offline_starts_any(p + len, wide, OFFLINE_N(wide)))
+			while (p[len] && !strchr(stops, p[len]) && !note_rules_starts_any(p + len, wide, OFFLINE_N(wide)))
 				len++;
 			if (len == 0)
 				continue;
 			w = xstrndup(p, len);
-			offline_add_unique(banned, w);
-			for (size_t c = 0; c + 1 < OFFLINE_N(offline_cats); c++)
-				if (strcmp(offline_cats[c].tag, w) == 0 || words_match_any(w, offline_cats[c].keys)) {
-					char *keys = xstrdup(offline_cats[c].keys), *save = NULL;
+			phrase_add_unique(banned, w);
+			for (size_t c = 0; c + 1 < OFFLINE_N(note_rules_cats); c++)
+				if (strcmp(note_rules_cats[c].tag, w) == 0 || words_match_any(w, note_rules_cats[c].keys)) {
+					char *keys = xstrdup(note_rules_cats[c].keys), *save = NULL;
 
 					for (char *k = strtok_r(keys, "|", &save); k; k = strtok_r(NULL, "|", &save))
-						offline_add_unique(banned, k);
-					offline_add_unique(banned, offline_cats[c].tag);
+						phrase_add_unique(banned, k);
+					phrase_add_unique(banned, note_rules_cats[c].tag);
 					free(keys);
 				}
 			free(w);
@@ -612,7 +612,7 @@ json_t *offline_feedback_banned(const char *feedback)
 }
 
 /* What of the feedback was applied and what the rules cannot apply. */
-static char *offline_feedback_said(const struct offline_note *n)
+static char *note_rules_feedback_said(const struct note_rules_note *n)
 {
 	struct buf b;
 	char *out;
@@ -622,7 +622,7 @@ static char *offline_feedback_said(const struct offline_note *n)
 	buf_init(&b, 2048);
 	if (json_array_size(n->banned)) {
 		buf_adds(&b, n->zh ? "已按反馈删去与「" : "Left out, as asked: ");
-		offline_join(&b, n->banned, "、", 3);
+		phrase_join(&b, n->banned, "、", 3);
 		buf_adds(&b, n->zh ? "」有关的内容。" : ". ");
 	} else {
 		buf_printf(&b, n->zh ? "反馈「%s」离线规则无法逐条落实，请在下一步直接修改文案。"
@@ -634,34 +634,34 @@ static char *offline_feedback_said(const struct offline_note *n)
 	return out;
 }
 
-json_t *offline_task_note(const json_t *facts, const char *text, char *err, size_t errlen)
+json_t *note_rules_task_note(const json_t *facts, const char *text, char *err, size_t errlen)
 {
-	struct offline_note n = { 0 };
+	struct note_rules_note n = { 0 };
 	json_t *j;
 	char *title, *said;
 
-	n.topic = offline_topic(facts, text, err, errlen);
+	n.topic = note_rules_topic(facts, text, err, errlen);
 	if (n.topic == NULL)
 		return NULL;
 	n.zh = strcmp(text_lang(n.topic), "zh") == 0;
 	n.brief = json_object_get(facts, "brief");
 	n.evidence = json_object_get(facts, "evidence");
-	n.feedback = offline_feedback(facts);
-	n.banned = offline_feedback_banned(n.feedback);
-	n.cat = offline_cat_for(n.topic);
-	for (size_t i = 0; !n.zh && n.en == NULL && i < OFFLINE_N(offline_en_cats); i++)
-		if (words_match_any(n.topic, offline_en_cats[i].keys))
-			n.en = &offline_en_cats[i];
-	n.words = offline_topic_subject(n.topic, 0);
-	n.h = offline_hash(n.topic, n.feedback);
+	n.feedback = note_rules_feedback(facts);
+	n.banned = note_rules_feedback_banned(n.feedback);
+	n.cat = note_rules_cat_for(n.topic);
+	for (size_t i = 0; !n.zh && n.en == NULL && i < OFFLINE_N(note_rules_en_cats); i++)
+		if (words_match_any(n.topic, note_rules_en_cats[i].keys))
+			n.en = &note_rules_en_cats[i];
+	n.words = note_rules_topic_subject(n.topic, 0);
+	n.h = phrase_hash(n.topic, n.feedback);
 	if (json_integer_value(json_object_get(facts, "attempt")) > 1)
 		n.rot = (unsigned)(json_integer_value(json_object_get(facts, "attempt")) - 1) % 64;
-	buf_init(&n.body, OFFLINE_TEXT_MAX);
-	offline_note_body(&n);
-	title = offline_note_title(&n);
+	buf_init(&n.body, PHRASE_TEXT_MAX);
+	note_rules_note_body(&n);
+	title = note_rules_note_title(&n);
 	j = json_pack("{s:s, s:s, s:o}", "title", title, "body", n.body.data, "tags",
-		      offline_note_tags(&n));
-	said = offline_feedback_said(&n);
+		      note_rules_note_tags(&n));
+	said = note_rules_feedback_said(&n);
 	if (said)
 		json_object_set_new(j, "feedbackApplied", json_string(said));
 	free(said);
@@ -674,16 +674,16 @@ json_t *offline_task_note(const json_t *facts, const char *text, char *err, size
 	return j;
 }
 
-const char *offline_note_category(const char *text)
+const char *note_rules_note_category(const char *text)
 {
-	const struct offline_cat *cat = offline_cat_for(text ? text : "");
+	const struct note_rules_cat *cat = note_rules_cat_for(text ? text : "");
 
-	return cat == &offline_cats[OFFLINE_N(offline_cats) - 1] ? NULL : cat->tag;
+	return cat == &note_rules_cats[OFFLINE_N(note_rules_cats) - 1] ? NULL : cat->tag;
 }
 
 /* ---- templates ---- */
 
-static json_t *offline_heads(const char *const *heads, size_t n)
+static json_t *note_rules_heads(const char *const *heads, size_t n)
 {
 	json_t *a = json_array();
 
@@ -694,7 +694,7 @@ static json_t *offline_heads(const char *const *heads, size_t n)
 
 /* The share of the matched category words that are a template's own;
  * the general template, when nothing matched, fits alone. */
-static double offline_share(size_t hits, size_t total)
+static double note_rules_share(size_t hits, size_t total)
 {
 	if (total == 0)
 		return 1.0;
@@ -702,7 +702,7 @@ static double offline_share(size_t hits, size_t total)
 }
 
 /* A candidate. */
-static json_t *offline_template(const char *tag, const char *audience, const char *tone,
+static json_t *note_rules_template(const char *tag, const char *audience, const char *tone,
 				json_t *heads, size_t hits, size_t total)
 {
 	json_t *t = json_pack("{s:s, s:s, s:o, s:I}", "template", tag, "audience", audience, "headings",
@@ -710,12 +710,12 @@ static json_t *offline_template(const char *tag, const char *audience, const cha
 
 	if (tone)
 		json_object_set_new(t, "tone", json_string(tone));
-	json_object_set_new(t, "score", json_real(hits == 0 && total ? 0.0 : offline_share(hits, total)));
+	json_object_set_new(t, "score", json_real(hits == 0 && total ? 0.0 : note_rules_share(hits, total)));
 	return t;
 }
 
 /* The others after the chosen one, most hits first (table order on ties). */
-static void offline_templates_rest(json_t *out, const size_t *hits, size_t n, size_t chosen,
+static void note_rules_templates_rest(json_t *out, const size_t *hits, size_t n, size_t chosen,
 				   size_t total, int en)
 {
 	for (size_t most = 64; most > 0; most--)
@@ -723,76 +723,76 @@ static void offline_templates_rest(json_t *out, const size_t *hits, size_t n, si
 			if (i == chosen || hits[i] != most)
 				continue;
 			if (en)
-				json_array_append_new(out, offline_template(offline_en_cats[i].tag,
-					offline_en_cats[i].audience, NULL, offline_heads(offline_en_cats[i].heads, 3),
+				json_array_append_new(out, note_rules_template(note_rules_en_cats[i].tag,
+					note_rules_en_cats[i].audience, NULL, note_rules_heads(note_rules_en_cats[i].heads, 3),
 					hits[i], total));
 			else
-				json_array_append_new(out, offline_template(offline_cats[i].tag,
-					offline_cats[i].audience, offline_cats[i].tone,
-					offline_heads(offline_cats[i].heads, 4), hits[i], total));
+				json_array_append_new(out, note_rules_template(note_rules_cats[i].tag,
+					note_rules_cats[i].audience, note_rules_cats[i].tone,
+					note_rules_heads(note_rules_cats[i].heads, 4), hits[i], total));
 		}
 }
 
-static json_t *offline_templates_en(const char *text)
+static json_t *note_rules_templates_en(const char *text)
 {
-	size_t hits[OFFLINE_N(offline_en_cats)], total = 0, chosen = OFFLINE_N(offline_en_cats);
+	size_t hits[OFFLINE_N(note_rules_en_cats)], total = 0, chosen = OFFLINE_N(note_rules_en_cats);
 	json_t *out = json_array();
 
-	for (size_t i = 0; i < OFFLINE_N(offline_en_cats); i++) {
-		hits[i] = offline_cat_hits(text, offline_en_cats[i].keys);
+	for (size_t i = 0; i < OFFLINE_N(note_rules_en_cats); i++) {
+		hits[i] = note_rules_cat_hits(text, note_rules_en_cats[i].keys);
 		total += hits[i];
-		if (hits[i] && chosen == OFFLINE_N(offline_en_cats))
+		if (hits[i] && chosen == OFFLINE_N(note_rules_en_cats))
 			chosen = i;   /* the writer's pick: the first kind the topic names */
 	}
-	if (chosen < OFFLINE_N(offline_en_cats))
-		json_array_append_new(out, offline_template(offline_en_cats[chosen].tag,
-			offline_en_cats[chosen].audience, NULL, offline_heads(offline_en_cats[chosen].heads, 3),
+	if (chosen < OFFLINE_N(note_rules_en_cats))
+		json_array_append_new(out, note_rules_template(note_rules_en_cats[chosen].tag,
+			note_rules_en_cats[chosen].audience, NULL, note_rules_heads(note_rules_en_cats[chosen].heads, 3),
 			hits[chosen], total));
-	offline_templates_rest(out, hits, OFFLINE_N(offline_en_cats), chosen, total, 1);
-	json_array_append_new(out, offline_template("general", "anyone curious about the topic", NULL,
+	note_rules_templates_rest(out, hits, OFFLINE_N(note_rules_en_cats), chosen, total, 1);
+	json_array_append_new(out, note_rules_template("general", "anyone curious about the topic", NULL,
 		json_pack("[s]", "What this note is for"), 0, total));
 	return out;
 }
 
-static json_t *offline_note_templates(const char *text)
+static json_t *note_rules_note_templates(const char *text)
 {
-	const struct offline_cat *pick, *generic = &offline_cats[OFFLINE_N(offline_cats) - 1];
-	size_t hits[OFFLINE_N(offline_cats)], total = 0, chosen = OFFLINE_N(offline_cats) - 1;
+	const struct note_rules_cat *pick, *generic = &note_rules_cats[OFFLINE_N(note_rules_cats) - 1];
+	size_t hits[OFFLINE_N(note_rules_cats)], total = 0, chosen = OFFLINE_N(note_rules_cats) - 1;
 	json_t *out;
 
 	text = text ? text : "";
 	if (strcmp(text_lang(text), "zh") != 0)
-		return offline_templates_en(text);
+		return note_rules_templates_en(text);
 	out = json_array();
-	pick = offline_cat_for(text);
-	for (size_t i = 0; i + 1 < OFFLINE_N(offline_cats); i++) {
-		hits[i] = offline_cat_hits(text, offline_cats[i].keys);
+	pick = note_rules_cat_for(text);
+	for (size_t i = 0; i + 1 < OFFLINE_N(note_rules_cats); i++) {
+		hits[i] = note_rules_cat_hits(text, note_rules_cats[i].keys);
 		total += hits[i];
-		if (pick == &offline_cats[i])
+		if (pick == &note_rules_cats[i])
 			chosen = i;
 	}
-	hits[OFFLINE_N(offline_cats) - 1] = 0;
-	if (pick == &offline_food_review)
-		json_array_append_new(out, offline_template(pick->tag, pick->audience, pick->tone,
-			offline_heads(pick->heads, 4), offline_cat_hits(text, pick->keys), total));
+	hits[OFFLINE_N(note_rules_cats) - 1] = 0;
+	if (pick == &note_rules_food_review)
+		json_array_append_new(out, note_rules_template(pick->tag, pick->audience, pick->tone,
+			note_rules_heads(pick->heads, 4), note_rules_cat_hits(text, pick->keys), total));
 	else if (pick != generic)
-		json_array_append_new(out, offline_template(pick->tag, pick->audience, pick->tone,
-			offline_heads(pick->heads, 4), hits[chosen], total));
-	offline_templates_rest(out, hits, OFFLINE_N(offline_cats) - 1,
-			       pick == &offline_food_review ? OFFLINE_N(offline_cats) : chosen, total, 0);
-	json_array_append_new(out, offline_template(generic->tag, generic->audience, generic->tone,
-		offline_heads(offline_general_heads, 2), 0, total));
+		json_array_append_new(out, note_rules_template(pick->tag, pick->audience, pick->tone,
+			note_rules_heads(pick->heads, 4), hits[chosen], total));
+	note_rules_templates_rest(out, hits, OFFLINE_N(note_rules_cats) - 1,
+			       pick == &note_rules_food_review ? OFFLINE_N(note_rules_cats) : chosen, total, 0);
+	json_array_append_new(out, note_rules_template(generic->tag, generic->audience, generic->tone,
+		note_rules_heads(note_rules_general_heads, 2), 0, total));
 	return out;
 }
 
-json_t *offline_task_templates(const json_t *facts, const char *text, char *err, size_t errlen)
+json_t *note_rules_task_templates(const json_t *facts, const char *text, char *err, size_t errlen)
 {
-	char *topic = offline_topic(facts, text, err, errlen);
+	char *topic = note_rules_topic(facts, text, err, errlen);
 	json_t *list, *j;
 
 	if (topic == NULL)
 		return NULL;
-	list = offline_note_templates(topic);
+	list = note_rules_note_templates(topic);
 	j = json_pack("{s:O, s:o}", "chosen", json_object_get(json_array_get(list, 0), "template"),
 		      "templates", list);
 	free(topic);
@@ -803,7 +803,7 @@ json_t *offline_task_templates(const json_t *facts, const char *text, char *err,
 
 /* Words that ask for a note without saying what it is about, longest
  * first (so 写一篇 goes before 写). */
-static const char *const offline_vague[] = {
+static const char *const note_rules_vague[] = {
 	"小红书", "写一篇", "来一篇", "something", "anything", "please", "write", "stuff",
 	"帮我", "给我", "替我", "写篇", "写个", "写点", "来篇", "来点", "随便", "东西", "内容",
 	"什么", "一下", "笔记", "文章", "帖子", "文案", "一篇", "一个", "一些", "有趣", "好看",
@@ -811,11 +811,11 @@ static const char *const offline_vague[] = {
 	"写", "发", "做", "点", "吧", "啊", "呢", "请", "能", "想", "要", "我", "你", "的", "了",
 	"个", "篇", "吗",
 };
-static const char *const offline_specifics[] = {
+static const char *const note_rules_specifics[] = {
 	"周末", "假期", "一天", "两天", "三天", "预算", "新手", "学生", "上班族", "宝妈", "平价",
 	"小个子", "春天", "夏天", "秋天", "冬天", "元", "公里", "分钟",
 };
-static const struct { const char *tag, *type; } offline_types[] = {
+static const struct { const char *tag, *type; } note_rules_types[] = {
 	{ "旅行", "travel" }, { "美食", "food" }, { "学习", "study" }, { "职场", "career" },
 	{ "变美", "beauty" }, { "健身", "fitness" }, { "育儿", "parenting" }, { "数码", "tech" },
 	{ "家居", "home" }, { "萌宠", "pets" }, { "探店", "food" },
@@ -823,18 +823,18 @@ static const struct { const char *tag, *type; } offline_types[] = {
 
 /* What is left of the text without vague words, spaces and punctuation:
  * CJK characters and ASCII letters or digits, counted. */
-static size_t offline_subject_chars(const char *text)
+static size_t note_rules_subject_chars(const char *text)
 {
-	char *t = offline_truncate(text, 200), *p;
+	char *t = phrase_truncate(text, 200), *p;
 	size_t n = 0;
 
 	for (char *q = t; *q; q++)
 		if (*q >= 'A' && *q <= 'Z')
 			*q = (char)(*q - 'A' + 'a');
-	for (size_t i = 0; i < OFFLINE_N(offline_vague); i++) {
-		size_t len = strlen(offline_vague[i]);
+	for (size_t i = 0; i < OFFLINE_N(note_rules_vague); i++) {
+		size_t len = strlen(note_rules_vague[i]);
 
-		while ((p = strstr(t, offline_vague[i])) != NULL)
+		while ((p = strstr(t, note_rules_vague[i])) != NULL)
 			memmove(p, p + len, strlen(p + len) + 1);
 	}
 	for (const unsigned char *q = (const unsigned char *)t, *end = q + strlen(t); q < end;) {
@@ -848,7 +848,7 @@ static size_t offline_subject_chars(const char *text)
 	return n;
 }
 
-static double offline_clarity_score(const char *text, const char *cat, const json_t *facts,
+static double note_rules_clarity_score(const char *text, const char *cat, const json_t *facts,
 				    int subject)
 {
 	double v = 0.15, spec = 0;
@@ -856,14 +856,14 @@ static double offline_clarity_score(const char *text, const char *cat, const jso
 	if (!subject)
 		return v;
 	v = 0.45 + (cat ? 0.25 : 0);
-	if (offline_str(facts, "audience"))
+	if (phrase_str(facts, "audience"))
 		v += 0.15;
 	else if (cat)
 		v += 0.05;
-	if (offline_str(facts, "tone"))
+	if (phrase_str(facts, "tone"))
 		v += 0.05;
-	for (size_t i = 0; i < OFFLINE_N(offline_specifics); i++)
-		if (strstr(text, offline_specifics[i]))
+	for (size_t i = 0; i < OFFLINE_N(note_rules_specifics); i++)
+		if (strstr(text, note_rules_specifics[i]))
 			spec += 0.05;
 	for (const char *p = text; *p; p++)
 		if (*p >= '0' && *p <= '9') {
@@ -874,7 +874,7 @@ static double offline_clarity_score(const char *text, const char *cat, const jso
 	return v > 1 ? 1 : (double)(long)(v * 100 + 0.5) / 100;
 }
 
-static int offline_asked(const json_t *facts, const char *key)
+static int note_rules_asked(const json_t *facts, const char *key)
 {
 	size_t i;
 	json_t *v;
@@ -885,7 +885,7 @@ static int offline_asked(const json_t *facts, const char *key)
 	return 0;
 }
 
-static json_t *offline_clarity_options(const char *key)
+static json_t *note_rules_clarity_options(const char *key)
 {
 	if (strcmp(key, "topic") == 0)
 		return json_pack("[{s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, "
@@ -900,44 +900,44 @@ static json_t *offline_clarity_options(const char *key)
 			 "id", "experts", "label", "资深爱好者");
 }
 
-static const char *offline_content_type(const char *cat)
+static const char *note_rules_content_type(const char *cat)
 {
-	for (size_t i = 0; cat && i < OFFLINE_N(offline_types); i++)
-		if (strcmp(cat, offline_types[i].tag) == 0)
-			return offline_types[i].type;
+	for (size_t i = 0; cat && i < OFFLINE_N(note_rules_types); i++)
+		if (strcmp(cat, note_rules_types[i].tag) == 0)
+			return note_rules_types[i].type;
 	return "lifestyle";
 }
 
 /* How clear a request is (seed 001 §5.1), what is missing, and the
  * question for the first missing key not asked before (facts.asked). */
-json_t *offline_task_clarity(const json_t *facts, const char *text, char *err, size_t errlen)
+json_t *note_rules_task_clarity(const json_t *facts, const char *text, char *err, size_t errlen)
 {
-	const char *t = offline_str(facts, "topic") ? offline_str(facts, "topic") : text;
-	int subject = offline_subject_chars(t ? t : "") >= 2;
+	const char *t = phrase_str(facts, "topic") ? phrase_str(facts, "topic") : text;
+	int subject = note_rules_subject_chars(t ? t : "") >= 2;
 	/* 帮我写一篇笔记: 笔记 is a word of the study category, not a subject. */
-	const char *cat = subject ? offline_note_category(t) : NULL;
+	const char *cat = subject ? note_rules_note_category(t) : NULL;
 	json_t *missing = json_array(), *j;
 	const char *key = NULL;
 	size_t i;
 
 	if (!subject)
 		json_array_append_new(missing, json_string("topic"));
-	else if (!cat && !offline_str(facts, "audience"))
+	else if (!cat && !phrase_str(facts, "audience"))
 		json_array_append_new(missing, json_string("audience"));
 	for (i = 0; key == NULL && i < json_array_size(missing); i++)
-		if (!offline_asked(facts, json_string_value(json_array_get(missing, i))))
+		if (!note_rules_asked(facts, json_string_value(json_array_get(missing, i))))
 			key = json_string_value(json_array_get(missing, i));
 	j = json_pack("{s:f, s:b, s:o, s:s, s:o, s:s}", "requirementClarity",
-		      offline_clarity_score(t ? t : "", cat, facts, subject), "hasSubject", subject,
+		      note_rules_clarity_score(t ? t : "", cat, facts, subject), "hasSubject", subject,
 		      "category", cat ? json_string(cat) : json_null(), "contentType",
-		      offline_content_type(cat), "missing", missing, "reason",
+		      note_rules_content_type(cat), "missing", missing, "reason",
 		      !subject ? "请求没有说明写什么主题" : !cat ? "主题明确，但看不出写给谁、属于哪一类"
 								 : "主题和类别都明确");
 	json_object_set_new(j, "key", key ? json_string(key) : json_null());
 	if (key) {
 		json_object_set_new(j, "question", json_string(strcmp(key, "topic") == 0
 			? "想写哪方面的笔记？选一个方向，或者直接告诉我具体主题" : "这篇笔记主要写给谁看？"));
-		json_object_set_new(j, "options", offline_clarity_options(key));
+		json_object_set_new(j, "options", note_rules_clarity_options(key));
 	}
 	return j;
 }
