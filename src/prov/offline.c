@@ -160,7 +160,7 @@ static int offline_ref_render(const struct image_call *c, const struct pngio_lim
 	struct palette pal;
 	char why[120];
 
-	if (palette_of(c->ref, c->ref_len, c->ref_mime, lim, &pal, why, sizeof why) < 0) {
+	if (palette_of(c->ref, c->ref_len, c->ref_mime, lim, &pal, why, sizeof why) != PALETTE_OK) {
 		snprintf(a->ref_note, sizeof a->ref_note, "the reference's colours were not used: %s", why);
 		return svg_render(c->prompt, c->width, c->height, b);
 	}

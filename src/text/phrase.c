@@ -1,7 +1,8 @@
 /* Text tools of the rules that stand in for a model: hashing for varied
  * but stable wording, UTF-8 safe truncation, sentences and keywords.
- * Keywords are lexical (no segmenter): Chinese runs are cut at function
- * words and at common topic suffixes, English words lose stop words. */
+ * Keywords: Chinese runs are cut into words by the segmenter (seg.c),
+ * then at function words and at common topic suffixes; English words lose
+ * stop words. */
 #include "config.h"
 #include <stdarg.h>
 #include <stdio.h>

@@ -13,13 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "media/palette.h"
 #include "util/pngio.h"
 #include "util/xmalloc.h"
 #include "wf/note.h"
 #include "util/jnum.h"
 
 #define NOTE_IMG_MAX_SIDE 20000
-#define NOTE_IMG_BINS 4096          /* 4 bits per channel */
 
 static int note_size_ok(long w, long h)
 {
@@ -144,171 +144,55 @@ int note_img_size(const unsigned char *p, size_t n, int *w, int *h)
 	return -1;
 }
 
-/* ---- colours ---- */
+/* ---- colours (media/palette.c) ---- */
 
-struct note_hist {
-	uint32_t count[NOTE_IMG_BINS];
-	uint64_t sum[NOTE_IMG_BINS][3];
-	uint64_t pixels;
-	double luma, sat, warm;
-};
-
-static void note_hist_add(struct note_hist *hs, unsigned r, unsigned g, unsigned b)
+static const char *note_img_why(enum palette_rc rc, const char *mime)
 {
-	unsigned bin = (r >> 4) << 8 | (g >> 4) << 4 | b >> 4;
-	unsigned mx = r > g ? (r > b ? r : b) : (g > b ? g : b);
-	unsigned mn = r < g ? (r < b ? r : b) : (g < b ? g : b);
-
-	hs->count[bin]++;
-	hs->sum[bin][0] += r;
-	hs->sum[bin][1] += g;
-	hs->sum[bin][2] += b;
-	hs->pixels++;
-	hs->luma += (0.299 * r + 0.587 * g + 0.114 * b) / 255.0;
-	hs->sat += mx ? (double)(mx - mn) / mx : 0;
-	hs->warm += ((double)r - (double)b) / 255.0;
-}
-
-/* The most frequent bins, each as its pixels' mean colour. */
-static void note_hist_result(struct note_hist *hs, struct note_img_info *out)
-{
-	out->npalette = 0;
-	if (hs->pixels == 0)
-		return;
-	for (int k = 0; k < NOTE_IMG_PALETTE; k++) {
-		unsigned best = 0;
-
-		for (unsigned b = 1; b < NOTE_IMG_BINS; b++)
-			if (hs->count[b] > hs->count[best])
-				best = b;
-		if (hs->count[best] == 0 || (double)hs->count[best] / (double)hs->pixels < 0.01)
-			break;
-		out->palette[k].r = (unsigned char)(hs->sum[best][0] / hs->count[best]);
-		out->palette[k].g = (unsigned char)(hs->sum[best][1] / hs->count[best]);
-		out->palette[k].b = (unsigned char)(hs->sum[best][2] / hs->count[best]);
-		out->palette[k].share = jnum_round((double)hs->count[best] / (double)hs->pixels, JNUM_SCORE);
-		hs->count[best] = 0;
-		out->npalette++;
+	switch (rc) {
+	case PALETTE_TOO_LARGE: return "图片太大，未读取像素";
+	case PALETTE_BAD_HEADER: return "PNG 文件头不完整或不受支持";
+	case PALETTE_BAD_DATA: return "PNG 像素数据无法解压";
+	case PALETTE_NO_COLOUR: return strcmp(mime, "image/svg+xml") == 0 ? "SVG 源码里没有写明颜色"
+									   : "图片没有不透明的像素";
+	default: return "";
 	}
-	out->brightness = jnum_round(hs->luma / (double)hs->pixels, JNUM_SCORE);
-	out->saturation = jnum_round(hs->sat / (double)hs->pixels, JNUM_SCORE);
-	out->warmth = jnum_round(hs->warm / (double)hs->pixels, JNUM_SCORE);
-}
-
-/* ---- PNG pixels ---- */
-
-/* Every step-th pixel of every step-th row goes into the histogram;
- * transparent ones are left out. */
-struct note_png_sample {
-	struct note_hist *hs;
-	int step;
-};
-
-static int note_png_row(void *ctx, int y, const unsigned char *rgba, int w)
-{
-	struct note_png_sample *s = ctx;
-
-	if (y % s->step == 0)
-		for (int x = 0; x < w; x += s->step)
-			if (rgba[x * 4 + 3] >= 128)
-				note_hist_add(s->hs, rgba[x * 4], rgba[x * 4 + 1], rgba[x * 4 + 2]);
-	return 0;
-}
-
-/* out->width and out->height (libpng's, from note_img_size) choose the
- * sampling step before the rows come. */
-static int note_png_colours(const unsigned char *p, size_t n, const struct pngio_limits *lim,
-			    struct note_img_info *out)
-{
-	struct note_png_sample s = { xcalloc(1, sizeof *s.hs), 1 };
-	uint64_t pixels = (uint64_t)out->width * (uint64_t)out->height;
-	struct pngio_info info;
-	char why[160];
-	int rc;
-
-	while (pixels / ((uint64_t)s.step * (uint64_t)s.step) > 1024 * 1024)
-		s.step++;
-	memset(&info, 0, sizeof info);
-	rc = pngio_read_rows(p, n, lim, &info, note_png_row, &s, why, sizeof why);
-	if (rc == PNGIO_E_TOO_LARGE)
-		snprintf(out->why, sizeof out->why, "图片太大，未读取像素");
-	else if (rc != PNGIO_OK && info.w == 0)
-		snprintf(out->why, sizeof out->why, "PNG 文件头不完整或不受支持");
-	else if (rc != PNGIO_OK || s.hs->pixels == 0)
-		snprintf(out->why, sizeof out->why, "PNG 像素数据无法解压");
-	else
-		note_hist_result(s.hs, out);
-	free(s.hs);
-	return out->npalette > 0 ? 0 : -1;
-}
-
-/* ---- SVG source colours ---- */
-
-static int note_hex(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
-/* "#rrggbb" or "#rgb" at p (after the '#'); 0 when it is not one. */
-static int note_hex_colour(const char *p, const char *end, unsigned rgb[3])
-{
-	int n = 0, v[6];
-
-	while (n < 7 && p + n < end && note_hex((unsigned char)p[n]) >= 0)
-		n++;
-	if (n != 6 && n != 3)
-		return 0;
-	for (int i = 0; i < n; i++)
-		v[i] = note_hex((unsigned char)p[i]);
-	for (int k = 0; k < 3; k++)
-		rgb[k] = n == 6 ? (unsigned)(v[2 * k] * 16 + v[2 * k + 1]) : (unsigned)(v[k] * 17);
-	return 1;
-}
-
-static int note_svg_colours(const unsigned char *p, size_t n, struct note_img_info *out)
-{
-	const char *s = (const char *)p, *end = s + n;
-	struct note_hist *hs = xcalloc(1, sizeof *hs);
-	unsigned rgb[3];
-
-	for (const char *q = s; q < end; q++) {
-		/* fill="#..." and stop-color="#...", not #ids in url(#...) or href="#..." */
-		if (*q == '#' && q > s && (q[-1] == '"' || q[-1] == '\'' || q[-1] == ':' || q[-1] == ' ') &&
-		    !(q - s >= 6 && memcmp(q - 6, "href=", 5) == 0) && note_hex_colour(q + 1, end, rgb))
-			note_hist_add(hs, rgb[0], rgb[1], rgb[2]);
-	}
-	note_hist_result(hs, out);
-	free(hs);
-	if (out->npalette == 0)
-		snprintf(out->why, sizeof out->why, "SVG 源码里没有写明颜色");
-	return out->npalette > 0 ? 0 : -1;
 }
 
 void note_img_read(const unsigned char *p, size_t n, const char *mime, const struct pngio_limits *lim,
 		   struct note_img_info *out)
 {
+	struct palette pal;
+	enum palette_rc rc;
+	char why[160];
+
 	memset(out, 0, sizeof *out);
 	snprintf(out->mime, sizeof out->mime, "%s", mime ? mime : "");
 	out->bytes = n;
 	out->brightness = out->saturation = -1;
 	snprintf(out->method, sizeof out->method, "header");
 	note_img_size(p, n, &out->width, &out->height);
-	if (strcmp(out->mime, "image/png") == 0) {
-		if (note_png_colours(p, n, lim, out) == 0)
-			snprintf(out->method, sizeof out->method, "png-pixels");
-	} else if (strcmp(out->mime, "image/svg+xml") == 0) {
-		if (note_svg_colours(p, n, out) == 0)
-			snprintf(out->method, sizeof out->method, "svg-source");
-	} else {
+	if (strcmp(out->mime, "image/png") != 0 && strcmp(out->mime, "image/svg+xml") != 0) {
 		snprintf(out->why, sizeof out->why, "%s 的像素需要对应的解码器，只读取了文件头",
 			 *out->mime ? out->mime : "这种格式");
+		return;
 	}
+	rc = palette_of(p, n, out->mime, lim, &pal, why, sizeof why);
+	if (rc != PALETTE_OK) {
+		snprintf(out->why, sizeof out->why, "%s", note_img_why(rc, out->mime));
+		return;
+	}
+	for (int k = 0; k < pal.n && k < NOTE_IMG_PALETTE; k++) {
+		out->palette[k].r = pal.rgb[k][0];
+		out->palette[k].g = pal.rgb[k][1];
+		out->palette[k].b = pal.rgb[k][2];
+		out->palette[k].share = jnum_round(pal.share[k], JNUM_SCORE);
+		out->npalette++;
+	}
+	out->brightness = jnum_round(pal.brightness, JNUM_SCORE);
+	out->saturation = jnum_round(pal.saturation, JNUM_SCORE);
+	out->warmth = jnum_round(pal.warmth, JNUM_SCORE);
+	snprintf(out->method, sizeof out->method, strcmp(out->mime, "image/png") == 0 ? "png-pixels"
+											: "svg-source");
 }
 
 /* ---- the analysis ---- */

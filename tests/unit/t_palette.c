@@ -73,7 +73,7 @@ int main(void)
 	}
 
 	t_png(&b, 10, 10, 50, cases[0].a, cases[0].b);
-	ok(palette_of((unsigned char *)b.data, b.len, "image/png", &tiny, &p, why, sizeof why) < 0 &&
+	ok(palette_of((unsigned char *)b.data, b.len, "image/png", &tiny, &p, why, sizeof why) == PALETTE_TOO_LARGE &&
 	   p.n == 0 && why[0], "a PNG over the limits: no colours, and why (%s)", why);
 	buf_free(&b);
 	ok(palette_of((const unsigned char *)svg, strlen(svg), "image/svg+xml", &lim, &p, why, sizeof why) == 0,
@@ -81,7 +81,7 @@ int main(void)
 	t_hex(hex, p.rgb[0]);
 	ok(p.n == 2 && strcmp(hex, "#10a040") == 0 && (int)(p.share[0] * 100 + 0.5) == 67,
 	   "SVG: its #rrggbb colours by mentions, cut ones ignored (%d, %s)", p.n, hex);
-	ok(palette_of((const unsigned char *)"\xff\xd8\xff\xe0", 4, "image/jpeg", &lim, &p, why, sizeof why) < 0 &&
+	ok(palette_of((const unsigned char *)"\xff\xd8\xff\xe0", 4, "image/jpeg", &lim, &p, why, sizeof why) == PALETTE_UNSUPPORTED &&
 	   strstr(why, "image/jpeg"), "JPEG: no colours, and why (%s)", why);
 
 	/* Pictures in the colours: the same prompt, another palette, another picture. */
