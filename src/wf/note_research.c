@@ -282,7 +282,16 @@ struct note_found {
 	char *web;
 	const char *kw;
 	const char *topic;
+	const char *lang;    /* the thread's: the facts are said in it */
 };
+
+/* The separator of a list (、) or of clauses (；) in the language. */
+static const char *note_sep(const char *lang, int clause)
+{
+	if (strcmp(lang, "en") == 0)
+		return clause ? "; " : ", ";
+	return clause ? "；" : "、";
+}
 
 static json_int_t note_avg_likes(const json_t *notes)
 {
@@ -309,36 +318,33 @@ static json_t *note_evidence_items(const struct note_found *f)
 	size_t i;
 
 	if (json_array_size(f->notes) == 0) {
-		note_fact(items, "searchNotes", xasprintf("本地笔记库没有与「%s」相关的笔记，这篇只按需求来写",
-							  f->topic));
+		note_fact(items, "searchNotes", msg_fmt(f->lang, "note.ev.none", f->topic));
 	} else {
-		note_fact(items, "searchNotes", xasprintf("本地笔记库中与「%s」相关的笔记 %zu 篇，平均点赞 %lld",
-			f->kw, json_array_size(f->notes), (long long)note_avg_likes(f->notes)));
+		note_fact(items, "searchNotes", msg_fmt(f->lang, "note.ev.found", f->kw,
+			json_array_size(f->notes), (long long)note_avg_likes(f->notes)));
 		buf_init(&tags, 2048);
 		for (i = 0; i < json_array_size(f->tags) && i < 4; i++)
-			buf_printf(&tags, "%s#%s（%lld 篇）", i ? "、" : "",
+			buf_printf(&tags, msg_get(f->lang, "note.ev.tag"), i ? note_sep(f->lang, 0) : "",
 				   json_string_value(json_object_get(json_array_get(f->tags, i), "tag")),
 				   (long long)json_integer_value(json_object_get(json_array_get(f->tags, i),
 										"count")));
-		note_fact(items, "analyzeTopTags", xasprintf("最常用的标签：%s", tags.data));
+		note_fact(items, "analyzeTopTags", msg_fmt(f->lang, "note.ev.tags", tags.data));
 		buf_free(&tags);
-		note_fact(items, "getTopTitles", xasprintf("点赞最高的标题：《%s》（%lld 赞）；标题平均 %.1f 字，"
-			"带数字的占 %.0f%%", json_string_value(json_object_get(t0, "title")) ?: "",
+		note_fact(items, "getTopTitles", msg_fmt(f->lang, "note.ev.titles", json_string_value(json_object_get(t0, "title")) ?: "",
 			(long long)json_integer_value(json_object_get(t0, "likes")),
 			json_number_value(json_object_get(pat, "avgChars")),
 			json_number_value(json_object_get(pat, "withNumber")) * 100));
 		season = json_object_get(f->trend, "seasonPeak");
-		note_fact(items, "getTrendReport", xasprintf("发布最集中的是 %lld 月（%lld 篇）；近一年平均点赞 %.0f，"
-			"之前 %.0f（%s）", (long long)json_integer_value(json_object_get(season, "month")),
+		note_fact(items, "getTrendReport", msg_fmt(f->lang, "note.ev.trend", (long long)json_integer_value(json_object_get(season, "month")),
 			(long long)json_integer_value(json_object_get(season, "notes")),
 			json_number_value(json_object_get(f->trend, "recentAvgLikes")),
 			json_number_value(json_object_get(f->trend, "earlierAvgLikes")),
 			json_string_value(json_object_get(f->trend, "trend")) ?: ""));
 	}
 	if (f->web)
-		note_fact(items, "webSearch", xasprintf("联网搜索：%s", f->web));
+		note_fact(items, "webSearch", msg_fmt(f->lang, "note.ev.web", f->web));
 	else
-		note_fact(items, "webSearch", xstrdup("联网搜索不可用，证据只来自本地笔记库"));
+		note_fact(items, "webSearch", msg_fmt(f->lang, "note.ev.noweb"));
 	return items;
 }
 
@@ -356,7 +362,8 @@ static json_t *note_evidence(const struct note_found *f, int widened)
 	buf_init(&sum, 4096);
 	json_array_foreach(items, i, v)
 		if (i < 3)
-			buf_printf(&sum, "%s%s", i ? "；" : "", json_string_value(json_object_get(v, "fact")));
+			buf_printf(&sum, "%s%s", i ? note_sep(f->lang, 1) : "",
+				   json_string_value(json_object_get(v, "fact")));
 	v = json_pack("{s:s, s:I, s:b, s:o, s:o, s:O, s:{s:O, s:O, s:O}, s:o, s:s}", "keyword", f->kw,
 		"sampleSize", (json_int_t)json_array_size(f->notes), "widened", widened, "titles", titles,
 		"tags", tags, "titlePatterns", json_object_get(f->titles, "patterns"), "trend", "trend",
@@ -383,6 +390,7 @@ enum node_rc note_research(struct step_ctx *c)
 	kw = note_join(words, " ");
 	f.kw = kw;
 	f.topic = note_str(c->state, "topic") ?: kw;
+	f.lang = step_lang(c);
 	f.notes = note_tool_search(&t, kb, words, own, err, widened);
 	f.tags = note_tool_aggregate(&t, "analyzeTopTags", f.notes, kw, note_corpus_top_tags(f.notes, 8));
 	f.titles = note_tool_aggregate(&t, "getTopTitles", f.notes, kw,

@@ -158,6 +158,8 @@ static char *note_rules_goal(const char *topic)
 	return xasprintf("分享关于%s的真实经验，让读者愿意收藏和互动", topic);
 }
 
+static json_t *note_rules_brief_en(const json_t *facts, const char *topic);
+
 json_t *note_rules_task_brief(const json_t *facts, const char *text, char *err, size_t errlen)
 {
 	char *topic = note_rules_topic(facts, text, err, errlen);
@@ -169,6 +171,11 @@ json_t *note_rules_task_brief(const json_t *facts, const char *text, char *err, 
 
 	if (topic == NULL)
 		return NULL;
+	if (strcmp(text_lang(topic), "zh") != 0) {
+		j = note_rules_brief_en(facts, topic);
+		free(topic);
+		return j;
+	}
 	notes = phrase_str(facts, "notes");
 	all = xasprintf("%s %s", topic, notes ? notes : "");
 	cat = note_rules_cat_for(all);
@@ -245,6 +252,37 @@ static const struct note_rules_en_cat note_rules_en_cats[] = {
 	    "Alternate strength and cardio, and warm up and stretch every time.",
 	    "Sleep enough and give muscles a day to recover; progress comes from rest too." } },
 };
+
+/* The brief of an English topic, in English: the kind's readers, a goal
+ * by what the topic asks for, the rules of the platform. */
+static json_t *note_rules_brief_en(const json_t *facts, const char *topic)
+{
+	const char *audience = "readers curious about the topic", *kind = NULL;
+	json_t *kw = note_rules_topic_subject(topic, 0);
+	char *goal;
+	json_t *j;
+
+	for (size_t i = 0; kind == NULL && i < OFFLINE_N(note_rules_en_cats); i++)
+		if (words_match_any(topic, note_rules_en_cats[i].keys))
+			audience = note_rules_en_cats[i].audience, kind = note_rules_en_cats[i].tag;
+	if (kind)
+		phrase_add_unique(kw, kind);
+	if (words_match_any(topic, "guide|how to|tips|plan|itinerary|tutorial"))
+		goal = xasprintf("A guide to %s that readers can follow step by step", topic);
+	else if (words_match_any(topic, "best|picks|list|recommend"))
+		goal = xasprintf("A short list of %s worth trying, so readers choose faster", topic);
+	else
+		goal = xasprintf("Share first-hand experience of %s that readers will want to save", topic);
+	j = json_pack("{s:s, s:s, s:[s, s, s, s], s:s, s:o}", "audience",
+		      phrase_str(facts, "audience") ? phrase_str(facts, "audience") : audience,
+		      "goal", goal, "constraints", "a title of at most 60 characters",
+		      "3 to 5 sections, each with a heading", "3 to 8 tags",
+		      "plain words: no exaggeration, nothing made up", "tone",
+		      phrase_str(facts, "tone") ? phrase_str(facts, "tone") : "friendly and practical",
+		      "keywords", kw);
+	free(goal);
+	return j;
+}
 
 struct note_rules_note {
 	char *topic;
@@ -422,27 +460,29 @@ static size_t note_rules_note_points(struct note_rules_note *n, size_t *no)
 	return groups;
 }
 
+/* The opening: what the note is and who it is for (unless the feedback
+ * banned a word of the audience: 不要提宠物 and 养宠物的铲屎官). */
 static void note_rules_note_opening(struct note_rules_note *n, size_t sources)
 {
-	const char *audience = phrase_str(n->brief, "audience");
-	const char *goal = phrase_str(n->brief, "goal");
+	const char *who = phrase_str(n->brief, "audience");
 
+	if (who == NULL)
+		who = n->zh ? n->cat->audience : n->en ? n->en->audience : "anyone curious about it";
+	if (note_rules_banned(n, who))
+		who = NULL;
 	if (!n->zh) {
 		char *cap = note_rules_en_capital(n->topic);
 
-		buf_printf(&n->body, "%s — written for %s.", cap, n->en ? n->en->audience
-			   : "anyone curious about it");
+		buf_printf(&n->body, "%s%s%s, with the practical points that matter most.\n\n", cap,
+			   who ? " — written for " : "", who ? who : "");
 		free(cap);
-		buf_adds(&n->body, " The local notes corpus has nothing on this topic, so this note "
-			 "works from the brief and general practice.\n\n");
 		return;
 	}
-	if (sources)
-		buf_printf(&n->body, "关于%s，我把本地笔记库里相关的热门笔记翻了一遍，挑出能直接用的经验整理在下面，"
-			   "特别适合%s。\n\n", n->topic, audience ? audience : n->cat->audience);
-	else
-		buf_printf(&n->body, "关于%s，本地笔记库里没有直接相关的笔记，下面按需求整理：%s。"
-			   "细节请以实际情况为准。\n\n", n->topic, goal ? goal : "把要点讲清楚");
+	buf_printf(&n->body, sources ? "关于%s，我把本地笔记库里相关的热门笔记翻了一遍，挑出能直接用的经验整理在下面"
+				     : "关于%s，整理了几条实用的经验", n->topic);
+	if (who)
+		buf_printf(&n->body, "，特别适合%s", who);
+	buf_adds(&n->body, sources ? "。\n\n" : "。细节请以实际情况为准。\n\n");
 }
 
 /* The sections of a note of no category, written from the brief. */
