@@ -92,6 +92,7 @@ static const struct conf_key conf_keys[] = {
 	K_LONG("fetch", "max_redirects", fetch_max_redirects, "3", 0, 20),
 	K_STR("kb", "styles", kb_styles, AV_PKGDATADIR "/styles.json"),
 	K_STR("kb", "notes", kb_notes, AV_PKGDATADIR "/notes.json"),
+	K_STR("kb", "nodes", kb_nodes, AV_PKGDATADIR "/nodes.json"),
 	K_LONG("provider.image", "poll_interval_ms", prov[PROV_IMAGE].poll_interval_ms, "2000", 10,
 	       60000),
 	K_LONG("provider.image", "poll_max", prov[PROV_IMAGE].poll_max, "60", 1, 10000),

@@ -74,6 +74,7 @@ struct conf {
 	/* [kb]: the knowledge bases */
 	char *kb_styles;          /* the style library (JSON) */
 	char *kb_notes;           /* the note workflow's corpus of notes (JSON) */
+	char *kb_nodes;           /* graph_edit's node definitions (JSON) */
 	/* [provider.*] */
 	struct conf_provider prov[PROV_NROLES];
 };
