@@ -567,6 +567,8 @@ json_t *graph_validate(json_t *wf, const struct graph_defs *defs, unsigned flags
 	gv_viewport(&g, wf);
 	json_array_foreach(g.nodes, i, v)
 		gv_node(&g, i, v);
+	if (g.nodes == NULL)   /* every edge would dangle: say it once */
+		goto done;
 	gv_conv_prune(&g);
 	json_array_foreach(g.edges, i, v)
 		gv_edge(&g, i, v, seen);
