@@ -339,10 +339,11 @@ static int gv_edge_node(struct gv *g, const char *id, const char *at, const char
 static int gv_edge_slot(struct gv *g, struct gv_end *e, const char *side, const char *at,
 			const char *key)
 {
-	const json_t *node = json_array_get(g->nodes, e->node);
+	const char *type = json_string_value(json_object_get(json_array_get(g->nodes, e->node),
+							     "type"));
 	char path[80];
 
-	e->def = g->defs->find(g->defs->ctx, json_string_value(json_object_get(node, "type")));
+	e->def = type ? g->defs->find(g->defs->ctx, type) : NULL;
 	if (e->def == NULL)
 		return -1;
 	e->decl = json_object_get(json_object_get(e->def, side), e->slot);
