@@ -13,9 +13,11 @@
 #include "wf/graph_layout_int.h"
 #include "util/xmalloc.h"
 
-/* Boxes are kept to sane sizes, and coordinates read from a workflow to
- * where a double still counts whole pixels. */
-#define GL_SIZE_MAX 100000
+/* Slots and parameters counted at most, boxes kept to sizes whose sums
+ * over a large workflow still fit an int, and coordinates read from a
+ * workflow kept to where a double still counts whole pixels. */
+#define GL_COUNT_MAX 200
+#define GL_SIZE_MAX 20000
 #define GL_COORD_MAX 1e12
 
 struct gl_id {
@@ -39,7 +41,7 @@ static int gl_count(const json_t *v)
 {
 	size_t k = json_is_object(v) ? json_object_size(v) : json_is_array(v) ? json_array_size(v) : 0;
 
-	return k > 1000 ? 1000 : (int)k;
+	return k > GL_COUNT_MAX ? GL_COUNT_MAX : (int)k;
 }
 
 void graph_node_size(const json_t *def, int *w, int *h)

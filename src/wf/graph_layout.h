@@ -40,8 +40,8 @@ enum graph_layout_mode {
 /* A node's box from its definition (borrowed; an etc/nodes.json entry with
  * "inputs", "outputs" and "configValues" objects keyed by slot or
  * parameter): width GRAPH_NODE_WIDTH, height header + slot × max(inputs,
- * outputs) + param × parameters + padding. NULL: a node of one input, one
- * output and no parameters (240 × 72). */
+ * outputs) + param × parameters + padding (each count at most 200). NULL:
+ * a node of one input, one output and no parameters (240 × 72). */
 void graph_node_size(const json_t *def, int *w, int *h);
 
 /* The size of a workflow node (borrowed) as the caller knows it, usually
@@ -56,7 +56,8 @@ typedef void (*graph_size_fn)(const json_t *node, void *ctx, int *w, int *h);
  * existing nodes than come out of them), level with the existing nodes
  * they connect to, so no new box overlaps an existing one.
  * GRAPH_LAYOUT_ALL places every node from (0, 0). Positions are written as
- * integers ({"x": 320, "y": 128}, the top-left corner). Edges naming a
+ * integers ({"x": 320, "y": 128}, the top-left corner); a size from the
+ * size function is taken within 1..20000. Edges naming a
  * missing node, self-loops and repeated edges are ignored; so are entries
  * of nodes that are not objects, and a repeated id names its first node.
  * size NULL: every node gets graph_node_size(NULL). Returns the number of

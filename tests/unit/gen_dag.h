@@ -30,10 +30,11 @@ static inline int dag_below(uint64_t *s, int k)
 	return (int)(dag_next(s) % (uint64_t)k);
 }
 
-/* n nodes "n0".."n<n-1>" (edges go from lower to higher numbers), m
- * edges; shuffled: the nodes array in a random order, else by number.
- * New reference. */
-static inline json_t *dag_workflow(int n, int m, uint64_t seed, int shuffled)
+/* n nodes "n0".."n<n-1>" and m edges, most from a lower number to a
+ * higher one, back_pct in a hundred from a higher number to a lower one
+ * or to the node itself (closing cycles); shuffled: the nodes array in a
+ * random order, else by number. New reference. */
+static inline json_t *dag_graph(int n, int m, uint64_t seed, int shuffled, int back_pct)
 {
 	static const char *types[] = { "t:Small", "t:Small", "t:Big", "t:Source" };
 	json_t *nodes = json_array(), *edges = json_array();
@@ -55,8 +56,10 @@ static inline json_t *dag_workflow(int n, int m, uint64_t seed, int shuffled)
 	for (int e = 0; e < m && n > 1; e++) {
 		int u = dag_below(&seed, n - 1), room = n - 1 - u;
 		int span = dag_below(&seed, 10) < 7 && room > 6 ? 6 : room;
-		int v = u + 1 + dag_below(&seed, span);
+		int v = u + 1 + dag_below(&seed, span), k;
 
+		if (dag_below(&seed, 100) < back_pct)
+			k = v, v = dag_below(&seed, v + 1), u = k;
 		snprintf(id, sizeof id, "e%d", e);
 		snprintf(s, sizeof s, "n%d", u), snprintf(t, sizeof t, "n%d", v);
 		json_array_append_new(edges, json_pack("{s:s, s:s, s:s, s:s, s:s}", "id", id,
@@ -65,6 +68,12 @@ static inline json_t *dag_workflow(int n, int m, uint64_t seed, int shuffled)
 	}
 	free(order);
 	return json_pack("{s:s, s:o, s:o}", "name", "generated", "nodes", nodes, "edges", edges);
+}
+
+/* An acyclic one: every edge from a lower number to a higher one. */
+static inline json_t *dag_workflow(int n, int m, uint64_t seed, int shuffled)
+{
+	return dag_graph(n, m, seed, shuffled, 0);
 }
 
 #endif

@@ -104,10 +104,12 @@ static const json_t *lay_node(const json_t *wf, const char *id)
 	size_t i;
 	const json_t *node;
 
-	json_array_foreach(json_object_get(wf, "nodes"), i, node)
-		if (json_is_object(node) &&
-		    strcmp(json_string_value(json_object_get(node, "id")) ?: "", id) == 0)
+	json_array_foreach(json_object_get(wf, "nodes"), i, node) {
+		const char *nid = json_string_value(json_object_get(node, "id"));
+
+		if (nid && strcmp(nid, id) == 0)
 			return node;
+	}
 	return NULL;
 }
 
@@ -281,6 +283,27 @@ static void lay_test_errors(void)
 	}
 }
 
+static void lay_size_broken(const json_t *node, void *ctx, int *w, int *h)
+{
+	*w = -10, *h = 0;
+}
+
+/* A size function giving nonsense: boxes of 1 x 1, layers 1 + 80 apart. */
+static void lay_test_broken_sizes(void)
+{
+	json_t *wf = lay_json("{'nodes': [" N("a") "," N("b") "," N("c") "], 'edges': ["
+			      E("a", "b") "," E("b", "c") "]}");
+	char err[128];
+
+	is_int(graph_layout(wf, GRAPH_LAYOUT_ALL, lay_size_broken, NULL, err, sizeof err), 3,
+	       "sizes below 1: placed");
+	ok(lay_coord(wf, "a", "x") == 0 && lay_coord(wf, "b", "x") == 1 + GRAPH_LAYER_GAP &&
+	   lay_coord(wf, "c", "x") == 2 * (1 + GRAPH_LAYER_GAP),
+	   "sizes below 1: taken as 1 (x %d, %d, %d)", lay_coord(wf, "a", "x"),
+	   lay_coord(wf, "b", "x"), lay_coord(wf, "c", "x"));
+	json_decref(wf);
+}
+
 struct cross_case {
 	const char *name;
 	const char *wf;
@@ -386,8 +409,34 @@ static void lay_test_dag_new(int n, uint64_t seed)
 	json_decref(wf), json_decref(before);
 }
 
+/* Random graphs with cycles and self-loops: every node placed, no
+ * overlaps, the same again; the edges drawn right to left are at most the
+ * edges that close a cycle in the generator's numbering. */
+static void lay_test_cyclic(int n, uint64_t seed)
+{
+	json_t *wf = dag_graph(n, 2 * n, seed, 1, 15), *again = json_deep_copy(wf);
+	char err[128] = "", why[128] = "";
+	size_t i;
+	const json_t *e;
+	int closing = 0;
+
+	json_array_foreach(json_object_get(wf, "edges"), i, e)
+		closing += atoi(json_string_value(json_object_get(e, "source")) + 1) >
+			   atoi(json_string_value(json_object_get(e, "target")) + 1);
+	is_int(graph_layout(wf, GRAPH_LAYOUT_ALL, lay_size, lay_defs, err, sizeof err), n,
+	       "cyclic graph of %d: every node placed", n);
+	ok(!lay_overlaps(wf, why, sizeof why), "cyclic graph of %d: no overlaps %s", n, why);
+	graph_layout(again, GRAPH_LAYOUT_ALL, lay_size, lay_defs, err, sizeof err);
+	ok(json_equal(wf, again), "cyclic graph of %d: the same again", n);
+	ok(lay_back_edges(wf) <= closing, "cyclic graph of %d: %d edges right to left, %d close "
+	   "a cycle", n, lay_back_edges(wf), closing);
+	json_decref(wf), json_decref(again);
+}
+
 static void lay_test_dags(void)
 {
+	lay_test_cyclic(30, 21);
+	lay_test_cyclic(500, 22);
 	for (size_t i = 0; i < sizeof dag_cases / sizeof dag_cases[0]; i++)
 		lay_test_dag(&dag_cases[i]);
 	lay_test_dag_new(50, 11);
@@ -401,6 +450,7 @@ int main(void)
 	for (size_t i = 0; i < sizeof layout_cases / sizeof layout_cases[0]; i++)
 		lay_run_case(&layout_cases[i]);
 	lay_test_errors();
+	lay_test_broken_sizes();
 	lay_test_crossings();
 	lay_test_dags();
 	json_decref(lay_defs);
