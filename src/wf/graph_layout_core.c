@@ -46,6 +46,8 @@ struct gl_layered {
 	int widest;         /* the most nodes in one layer */
 };
 
+/* A node being ordered within its layer: by part, then key (its place in
+ * the workflow, or its barycentre), then tie (its place before). */
 struct gl_item {
 	int node;
 	int part;
