@@ -521,6 +521,26 @@ static void svg_caption(struct svg_ctx *c, const char *prompt)
 	svg_put(c, "</text>\n");
 }
 
+/* A badge in the top left corner, so that a downloaded or shared picture
+ * says what it is: a preview drawn without an image model. In the
+ * prompt's language. */
+static void svg_badge(struct svg_ctx *c, const char *prompt)
+{
+	int zh = strcmp(text_lang(prompt), "zh") == 0;
+	int font = svg_min(c->w, c->h) / 40, pad, w;
+
+	if (font < 8)
+		font = 8;
+	pad = font / 2;
+	/* 4 Han letters at 1 em, or 15 Latin letters at about 0.6 em. */
+	w = zh ? font * 4 + pad * 2 : font * 9 + pad * 2;
+	svg_put(c, "<g aria-hidden=\"true\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+		"rx=\"%d\" fill=\"#000000\" fill-opacity=\"0.45\"/>\n<text x=\"%d\" y=\"%d\" "
+		"font-family=\"'Noto Sans CJK SC','PingFang SC','Microsoft YaHei',sans-serif\" "
+		"font-size=\"%d\" fill=\"#ffffff\">%s</text></g>\n", pad, pad, w, font + pad * 2, pad,
+		pad * 2, pad * 2 + font * 9 / 10, font, zh ? "离线预览" : "Offline preview");
+}
+
 /* ---- documents ---- */
 
 static int svg_side(int v)
@@ -564,6 +584,7 @@ int svg_render_palette(const char *prompt, int width, int height, const unsigned
 		svg_palette_ref(&c, rgb, ncolours);
 	svg_scene(&c);
 	svg_caption(&c, prompt);
+	svg_badge(&c, prompt);
 	svg_put(&c, "</svg>\n");
 	return c.rc;
 }
