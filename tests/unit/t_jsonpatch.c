@@ -416,6 +416,12 @@ static void t_bounds(void)
 	   patch_code_name(e.code));
 	json_decref(got);
 	json_decref(add);
+	add = json_pack("[{s:s, s:s, s:O}]", "op", "replace", "path", "/a", "value", deep);
+	got = patch_apply(doc, add, NULL, &e);
+	ok(!got && e.code == PATCH_TOO_LARGE && strcmp(e.op, "replace") == 0,
+	   "a value nested past %d levels, by replace: %s", PATCH_MAX_DEPTH, patch_code_name(e.code));
+	json_decref(got);
+	json_decref(add);
 	add = json_pack("[{s:s, s:s, s:O}]", "op", "add", "path", "", "value", json_array_get(deep, 0));
 	got = patch_apply(doc, add, NULL, &e);
 	ok(got && json_equal(got, json_array_get(deep, 0)), "a value nested exactly %d levels",
