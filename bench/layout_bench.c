@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <jansson.h>
-#include "wf/graph_layout.h"
+#include "wf/graph/graph_layout.h"
 #include "../tests/unit/gen_dag.h"
 
 static json_t *bench_defs;

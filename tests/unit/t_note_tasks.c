@@ -12,7 +12,7 @@
 #include <string.h>
 #include "tap.h"
 #include "prov/prov.h"
-#include "wf/note_rules.h"
+#include "wf/note/note_rules.h"
 
 /* The offline provider's answer to the workflow's task with facts (JSON
  * text), the call carrying the task's rules as the workflow's does. New

@@ -10,8 +10,8 @@
 #include "prov/prov.h"
 #include "text/rules.h"
 #include "prov/svg.h"
-#include "wf/image_rules.h"
-#include "wf/note_rules.h"
+#include "wf/image/image_rules.h"
+#include "wf/note/note_rules.h"
 
 /* One chat call, carrying the image workflow's rules for its tasks as the
  * workflow does; facts is stolen. The answer must be freed. */

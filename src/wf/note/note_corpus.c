@@ -15,7 +15,7 @@
 #include "util/clock.h"
 #include "util/log.h"
 #include "util/xmalloc.h"
-#include "wf/note.h"
+#include "wf/note/note.h"
 #include "util/jnum.h"
 
 #define NOTE_SEARCH_MIN 0.05

@@ -13,8 +13,8 @@
 #include "conf/conf.h"
 #include "prov/prov.h"
 #include "text/msg.h"
-#include "wf/note.h"
-#include "wf/note_rules.h"
+#include "wf/note/note.h"
+#include "wf/note/note_rules.h"
 
 struct note_prompt {
 	const char *task;

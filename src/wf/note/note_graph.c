@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/xmalloc.h"
-#include "wf/note.h"
+#include "wf/note/note.h"
 
 #define NOTE_FIELD_MAX 200       /* audience, tone */
 

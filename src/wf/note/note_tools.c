@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "wf/note.h"
+#include "wf/note/note.h"
 
 #define NOTE_SUPERVISOR "supervisor"
 

@@ -24,7 +24,7 @@
 #include "util/clock.h"
 #include "util/xmalloc.h"
 #include "text/msg.h"
-#include "wf/note.h"
+#include "wf/note/note.h"
 #include "util/jnum.h"
 
 #define NOTE_PROMPT_MAX 4000

@@ -13,7 +13,7 @@
 #include "util/clock.h"
 #include "util/xmalloc.h"
 #include "text/msg.h"
-#include "wf/note.h"
+#include "wf/note/note.h"
 #include "util/jnum.h"
 
 const struct note_stage note_stages[NOTE_NSTAGES] = {

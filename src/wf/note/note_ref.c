@@ -15,7 +15,7 @@
 #include "util/buf.h"
 #include "util/pngio.h"
 #include "text/msg.h"
-#include "wf/note.h"
+#include "wf/note/note.h"
 
 #define NOTE_URL_MAX 2048
 

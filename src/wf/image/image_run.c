@@ -13,8 +13,8 @@
 #include "util/pngio.h"
 #include "util/buf.h"
 #include "text/msg.h"
-#include "wf/image.h"
-#include "wf/image_rules.h"
+#include "wf/image/image.h"
+#include "wf/image/image_rules.h"
 #include "util/jnum.h"
 
 /* The highest score a review may give a picture whose prompt failed one of

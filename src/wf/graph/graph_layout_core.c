@@ -19,8 +19,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "wf/graph_layout.h"
-#include "wf/graph_layout_int.h"
+#include "wf/graph/graph_layout.h"
+#include "wf/graph/graph_layout_int.h"
 #include "util/xmalloc.h"
 
 /* Sweeps at most, and how many in a row may bring no better order. */

@@ -5,7 +5,7 @@
 #include "config.h"
 #include <stdio.h>
 #include "util/clock.h"
-#include "wf/note.h"
+#include "wf/note/note.h"
 
 void note_tool_call(struct note_tool *t, const char *agent, const char *tool, json_t *input)
 {

@@ -14,7 +14,7 @@
 #include "util/clock.h"
 #include "util/xmalloc.h"
 #include "text/msg.h"
-#include "wf/note.h"
+#include "wf/note/note.h"
 
 #define NOTE_TITLE_MAX 200      /* bytes */
 #define NOTE_BODY_MAX 20000

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "text/phrase.h"
-#include "wf/image_rules.h"
+#include "wf/image/image_rules.h"
 #include "text/rules.h"
 #include "util/xmalloc.h"
 #include "util/jnum.h"

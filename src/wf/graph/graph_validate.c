@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "util/xmalloc.h"
-#include "wf/graph_nodes.h"
-#include "wf/graph_validate.h"
+#include "wf/graph/graph_nodes.h"
+#include "wf/graph/graph_validate.h"
 
 #define GV_ANY "CONVERTIBLE_ANY"
 

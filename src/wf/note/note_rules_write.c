@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "text/phrase.h"
-#include "wf/note_rules.h"
+#include "wf/note/note_rules.h"
 #include "util/xmalloc.h"
 #include "text/words.h"
 #include "text/script.h"

@@ -17,8 +17,8 @@
 #include "store/store.h"
 #include "util/clock.h"
 #include "text/msg.h"
-#include "wf/image.h"
-#include "wf/image_rules.h"
+#include "wf/image/image.h"
+#include "wf/image/image_rules.h"
 #include "util/jnum.h"
 #include "util/xmalloc.h"
 

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "text/phrase.h"
-#include "wf/note_rules.h"
+#include "wf/note/note_rules.h"
 #include "text/script.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"

@@ -16,7 +16,7 @@
 #include "media/palette.h"
 #include "util/pngio.h"
 #include "util/xmalloc.h"
-#include "wf/note.h"
+#include "wf/note/note.h"
 #include "util/jnum.h"
 
 #define NOTE_IMG_MAX_SIDE 20000

@@ -10,7 +10,7 @@
 #include "conf/conf.h"
 #include "kb/kb.h"
 #include "kb/shelf.h"
-#include "wf/graph_nodes.h"
+#include "wf/graph/graph_nodes.h"
 
 #define GRAPH_NAME_MAX 64
 

@@ -13,7 +13,7 @@
 #include "util/clock.h"
 #include "util/xmalloc.h"
 #include "text/msg.h"
-#include "wf/note.h"
+#include "wf/note/note.h"
 
 #define NOTE_MESSAGES_MAX 50
 #define NOTE_PARAGRAPHS_MAX 40

@@ -20,7 +20,7 @@
 #include "util/clock.h"
 #include "util/xmalloc.h"
 #include "text/msg.h"
-#include "wf/note.h"
+#include "wf/note/note.h"
 
 #define NOTE_SEARCH_LIMIT 30
 #define NOTE_SHOW_ITEMS 10

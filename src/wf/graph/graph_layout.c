@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
-#include "wf/graph_layout.h"
-#include "wf/graph_layout_int.h"
+#include "wf/graph/graph_layout.h"
+#include "wf/graph/graph_layout_int.h"
 #include "util/xmalloc.h"
 
 /* Slots and parameters counted at most, boxes kept to sizes whose sums

@@ -17,7 +17,7 @@
 #include <string.h>
 #include "util/xmalloc.h"
 #include "text/msg.h"
-#include "wf/note.h"
+#include "wf/note/note.h"
 
 static const char *const note_dim_names[] = {
 	"infoDensity", "readability", "platformFit", "textImageAlignment", "styleConsistency",
