@@ -21,7 +21,7 @@ if ! command -v "$cc" >/dev/null || ! echo 'int LLVMFuzzerTestOneInput(const cha
 fi
 out=$(mktemp -d /tmp/aivista-fuzz.XXXXXX)
 trap 'rm -rf "$out"' EXIT
-deps="fcgi libcurl libsodium jansson libpcre2-8 inih libpng"
+deps="fcgi libcurl libsodium jansson libpcre2-8 inih libpng icu-uc librsvg-2.0"
 pkg-config --exists zlib 2>/dev/null && deps="$deps zlib"
 cflags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -I$src/src -I$src/tests/fuzz -I$build $(pkg-config --cflags $deps 2>/dev/null)"
 libs="$(pkg-config --libs $deps 2>/dev/null) -ldb -lm"
