@@ -18,10 +18,19 @@ enum problem api_thread_get(struct req *r);
 enum problem api_thread_history(struct req *r);
 enum problem api_asset_get(struct req *r);
 enum problem api_styles(struct req *r);
+enum problem api_nodes(struct req *r);
 
 /* Shared by the handlers (stream.c). */
 #include <jansson.h>
 enum problem api_body_object(struct req *r, json_t **out);
 int api_opt_string(struct req *r, const json_t *obj, const char *key, const char **out);
+/* Shared by assets.c and asset_png.c: an asset's bytes with its ETag and
+ * caching (a 304 for a matching If-None-Match; no body for HEAD); more:
+ * header lines to add (each ending in \r\n), or NULL. */
+#include <stddef.h>
+void api_asset_send(struct req *r, const char *id, const char *ctype, const void *data,
+		    size_t len, const char *more);
+/* GET /api/assets/{id}?format=...: the asset as a PNG (asset_png.c). */
+enum problem api_asset_png(struct req *r, const char *format);
 
 #endif

@@ -14,6 +14,7 @@ static const struct route api_routes[] = {
 	{ "GET", "/api/threads/*/history", api_thread_history },
 	{ "GET", "/api/assets/*", api_asset_get },
 	{ "GET", "/api/styles", api_styles },
+	{ "GET", "/api/nodes", api_nodes },
 };
 
 void api_dispatch(struct req *r)

@@ -93,6 +93,7 @@ static const struct conf_key conf_keys[] = {
 	K_STR("kb", "styles", kb_styles, AV_PKGDATADIR "/styles.json"),
 	K_STR("kb", "notes", kb_notes, AV_PKGDATADIR "/notes.json"),
 	K_STR("kb", "words", kb_words, AV_PKGDATADIR "/words.txt"),
+	K_STR("kb", "nodes", kb_nodes, AV_PKGDATADIR "/nodes.json"),
 	K_LONG("provider.image", "poll_interval_ms", prov[PROV_IMAGE].poll_interval_ms, "2000", 10,
 	       60000),
 	K_LONG("provider.image", "poll_max", prov[PROV_IMAGE].poll_max, "60", 1, 10000),

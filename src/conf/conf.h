@@ -75,6 +75,7 @@ struct conf {
 	char *kb_styles;          /* the style library (JSON) */
 	char *kb_notes;           /* the note workflow's corpus of notes (JSON) */
 	char *kb_words;           /* the words the segmenter keeps whole (text) */
+	char *kb_nodes;           /* graph_edit's node definitions (JSON) */
 	/* [provider.*] */
 	struct conf_provider prov[PROV_NROLES];
 };

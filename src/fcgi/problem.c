@@ -45,6 +45,10 @@ static const struct problem_def problem_table[PB_COUNT] = {
 		"the request failed inside the server (the worker's log says why)" },
 	[PB_UNKNOWN_WORKFLOW] = { 400, "unknown_workflow", "Unknown workflow" },
 	[PB_BAD_LANG] = { 400, "bad_lang", "Unknown language" },
+	[PB_BAD_FORMAT] = { 400, "bad_format", "Format not offered" },
+	[PB_BAD_PARAM] = { 400, "bad_param", "Bad query parameter" },
+	[PB_NOT_CONVERTIBLE] = { 415, "not_convertible", "This asset cannot be given in that format" },
+	[PB_RENDER_FAILED] = { 422, "render_failed", "The picture could not be drawn" },
 };
 
 int problem_status(enum problem p)

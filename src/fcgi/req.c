@@ -266,6 +266,7 @@ static const char *req_reason(int status)
 	case 410: return "Gone";
 	case 413: return "Payload Too Large";
 	case 415: return "Unsupported Media Type";
+	case 422: return "Unprocessable Content";
 	case 429: return "Too Many Requests";
 	case 503: return "Service Unavailable";
 	default: return "Error";

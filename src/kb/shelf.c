@@ -15,7 +15,7 @@
 struct kb *kb_def_load(const struct kb_def *def, const struct conf *c, char *err, size_t errlen)
 {
 	const char *conf_path = def->path ? def->path(c) : NULL;
-	char path[1024];
+	char path[1024], why[512];
 	struct kb *kb;
 
 	if (conf_path && *conf_path)
@@ -23,7 +23,8 @@ struct kb *kb_def_load(const struct kb_def *def, const struct conf *c, char *err
 	else
 		snprintf(path, sizeof path, "%s/%s", AV_PKGDATADIR, def->file);
 	kb = kb_load(path, def->fields, err, errlen);
-	if (kb && def->check && def->check(kb_items(kb), err, errlen) < 0) {
+	if (kb && def->check && def->check(kb_items(kb), why, sizeof why) < 0) {
+		snprintf(err, errlen, "%s: %s", path, why);
 		kb_free(kb);
 		return NULL;
 	}

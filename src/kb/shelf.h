@@ -34,7 +34,8 @@ struct kb_shelf {
 };
 
 /* Loads and checks def's file for configuration c. New kb, or NULL with
- * err naming the file and the entry at fault. */
+ * err naming the file and the entry at fault ("path: " and the check's
+ * message when the check refuses it). */
 struct kb *kb_def_load(const struct kb_def *def, const struct conf *c, char *err,
 		       size_t errlen);
 /* The worker's copy of def's knowledge base, loaded on first use. NULL

@@ -7,10 +7,14 @@
  * search is Qwen with enable_search through the compatible-mode endpoint,
  * the same request as openai.c's. Chat and embeddings are offered through
  * the compatible mode as kind = openai, so not here. Inpainting (base and
- * mask) is not offered: PROV_UNAVAILABLE. */
+ * mask) is not offered: PROV_UNAVAILABLE. A reference image goes with the
+ * prompt as the message's image input (a data URL), which the image-edit
+ * models (qwen-image-edit) read: the configured model must be one. */
 #include "config.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sodium.h>
 #include "prov/http.h"
 #include "prov/prov.h"
 #include "util/xmalloc.h"
@@ -204,17 +208,47 @@ static const struct http_cb dashscope_cb = {
 	.done = dashscope_done,
 };
 
-/* {"model", "input": {"messages": [{"role": "user", "content": [{"text"}]}]},
- *  "parameters": {"size": "W*H"}}. New reference, NULL for a prompt that
- * is not UTF-8. */
-static json_t *dashscope_body(const struct conf_provider *cf, const struct image_call *c)
+/* The reference image as a data URL (the service's image input). New
+ * string. */
+static char *dashscope_data_url(const struct image_call *c)
 {
-	char size[32];
+	size_t pre = strlen("data:;base64,") + strlen(c->ref_mime);
+	size_t n = sodium_base64_ENCODED_LEN(c->ref_len, sodium_base64_VARIANT_ORIGINAL);
+	char *s = xmalloc(pre + n);
 
+	snprintf(s, pre + 1, "data:%s;base64,", c->ref_mime);
+	sodium_bin2base64(s + pre, n, c->ref, c->ref_len, sodium_base64_VARIANT_ORIGINAL);
+	return s;
+}
+
+/* {"model", "input": {"messages": [{"role": "user", "content": [{"text"}]}]},
+ *  "parameters": {"size": "W*H"}}; with a reference image, the content
+ * is [{"image": data URL}, {"text"}], as the image-edit models take it.
+ * New reference, NULL for a prompt that is not UTF-8. */
+static json_t *dashscope_body(const struct conf_provider *cf, const struct image_call *c,
+			      struct prov_answer *a)
+{
+	json_t *content = json_array(), *text = json_pack("{s:s}", "text", c->prompt);
+	char size[32], *url;
+
+	if (text == NULL) {
+		json_decref(content);
+		return NULL;
+	}
+	if (c->ref && c->ref_len && c->ref_mime && strcmp(c->ref_mime, "image/svg+xml") != 0) {
+		url = dashscope_data_url(c);
+		json_array_append_new(content, json_pack("{s:s}", "image", url));
+		free(url);
+		a->ref_used = 1;
+	} else if (c->ref && c->ref_len) {
+		snprintf(a->ref_note, sizeof a->ref_note, "a %s reference cannot be sent to this provider",
+			 c->ref_mime ? c->ref_mime : "typeless");
+	}
+	json_array_append_new(content, text);
 	snprintf(size, sizeof size, "%d*%d", c->width > 0 ? c->width : 1024,
 		 c->height > 0 ? c->height : 1024);
-	return json_pack("{s:s?, s:{s:[{s:s, s:[{s:s}]}]}, s:{s:s}}", "model", cf->model,
-			 "input", "messages", "role", "user", "content", "text", c->prompt,
+	return json_pack("{s:s?, s:{s:[{s:s, s:o}]}, s:{s:s}}", "model", cf->model,
+			 "input", "messages", "role", "user", "content", content,
 			 "parameters", "size", size);
 }
 
@@ -243,7 +277,7 @@ static int dashscope_image(struct prov *p, const struct conf_provider *cf,
 		t[i] = (struct dashscope_task){ .cf = cf, .hooks = h, .a = &out[i], .index = (int)i };
 		if (dashscope_check(&calls[i], &out[i]) < 0)
 			continue;
-		if ((body = dashscope_body(cf, &calls[i])) == NULL) {
+		if ((body = dashscope_body(cf, &calls[i], &out[i])) == NULL) {
 			prov_fail(&out[i], PROV_REFUSED, "the prompt is not valid UTF-8");
 			continue;
 		}

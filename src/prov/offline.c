@@ -4,7 +4,8 @@
  * asked for: by the rules the call carries (a workflow's own tasks, kept
  * beside its prompts in src/wf/), else by the generic tasks of the table
  * below (routing, conversation, summaries); images are SVG drawn from the
- * prompt (svg.c); web search and embeddings are not offered, and callers
+ * prompt (svg.c), in a reference image's dominant colours when the call
+ * has one (media/palette.c); web search and embeddings are not offered, and callers
  * take their fallback paths. Deterministic: the same call always gets
  * the same answer. */
 #include "config.h"
@@ -14,6 +15,7 @@
 #include "prov/offline.h"
 #include "prov/prov.h"
 #include "prov/svg.h"
+#include "media/palette.h"
 #include "util/xmalloc.h"
 #include "util/jnum.h"
 
@@ -150,8 +152,25 @@ static size_t offline_image_cap(const struct image_call *c)
 	return cap;
 }
 
-static int offline_image_one(const struct image_call *c, size_t i, const struct prov_hooks *h,
-			     struct prov_answer *a)
+/* A picture in the reference image's colours; the prompt's own colours
+ * when they cannot be read (a->ref_note says why). */
+static int offline_ref_render(const struct image_call *c, const struct pngio_limits *lim,
+			      struct buf *b, struct prov_answer *a)
+{
+	struct palette pal;
+	char why[120];
+
+	if (palette_of(c->ref, c->ref_len, c->ref_mime, lim, &pal, why, sizeof why) != PALETTE_OK) {
+		snprintf(a->ref_note, sizeof a->ref_note, "the reference's colours were not used: %s", why);
+		return svg_render(c->prompt, c->width, c->height, b);
+	}
+	a->ref_used = 1;
+	return svg_render_palette(c->prompt, c->width, c->height, (const unsigned char (*)[3])pal.rgb,
+				  pal.n, b);
+}
+
+static int offline_image_one(const struct image_call *c, const struct pngio_limits *lim, size_t i,
+			     const struct prov_hooks *h, struct prov_answer *a)
 {
 	const char *prompt = c->prompt ? c->prompt : "";
 	char err[200] = "the picture passed its size cap";
@@ -168,6 +187,8 @@ static int offline_image_one(const struct image_call *c, size_t i, const struct 
 	if (inpaint)
 		rc = svg_inpaint(prompt, c->base, c->base_len, c->base_mime, c->mask, c->mask_len,
 				 c->mask_mime, c->width, c->height, &b, err, sizeof err);
+	else if (c->ref && c->ref_len)
+		rc = offline_ref_render(c, lim, &b, a);
 	else
 		rc = svg_render(prompt, c->width, c->height, &b);
 	if (rc) {
@@ -189,10 +210,18 @@ static int offline_image_one(const struct image_call *c, size_t i, const struct 
 static int offline_image(struct prov *p, const struct conf_provider *cf, const struct image_call *calls,
 			 size_t n, const struct prov_hooks *h, struct prov_answer *out)
 {
+	/* A reference's pixels are read within the [server] limits for
+	 * references; called without a provider set, within small ones. */
+	struct pngio_limits lim = { 4096, 1 << 26 };
 	int ok = 0;
 
+	if (p) {
+		lim.max_side = prov_conf(p)->reference_max_side;
+		lim.max_bytes = prov_conf(p)->reference_max_pixel_bytes;
+	}
+
 	for (size_t i = 0; i < n; i++)
-		ok += offline_image_one(&calls[i], i, h, &out[i]) == 0;
+		ok += offline_image_one(&calls[i], &lim, i, h, &out[i]) == 0;
 	return ok;
 }
 

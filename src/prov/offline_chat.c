@@ -33,13 +33,13 @@ json_t *offline_task_route(const json_t *facts, const char *text, char *err, siz
 
 	buf_init(&why, 1024);
 	if (d.kind != RULES_ROUTE_CHAT)
-		offline_say(&why, zh, "命中%s规则 %s", "Matched the %s rule %s",
+		phrase_say(&why, zh, "命中%s规则 %s", "Matched the %s rule %s",
 			    offline_route_label(d.kind, zh), d.m.rule);
 	else if (conf > 0)
-		offline_say(&why, zh, "图片规则 %s 排除了生图，按普通对话处理",
+		phrase_say(&why, zh, "图片规则 %s 排除了生图，按普通对话处理",
 			    "The picture rule %s excludes an image: plain conversation", d.m.rule);
 	else
-		offline_say(&why, zh, "没有命中图片、搜索或时间规则，按普通对话处理",
+		phrase_say(&why, zh, "没有命中图片、搜索或时间规则，按普通对话处理",
 			    "No picture, search or time rule matched: plain conversation");
 	if (d.kind == RULES_ROUTE_CHAT && conf < 0.6)
 		conf = 0.6;
@@ -94,13 +94,13 @@ static void offline_chat_history(struct offline_chat *c)
 
 static void offline_chat_kw(struct offline_chat *c, const char *sep, size_t max)
 {
-	offline_join(&c->out, c->kw, sep, max);
+	phrase_join(&c->out, c->kw, sep, max);
 }
 
 /* Who is speaking, and which provider would say more. */
 static void offline_chat_offline_note(struct offline_chat *c)
 {
-	offline_say(&c->out, c->zh,
+	phrase_say(&c->out, c->zh,
 		    "我是 AiVista 的离线助手，目前没有接入语言模型，没法可靠地回答开放性的问题。"
 		    "要获得完整回答，请在配置的 [provider.chat] 中设置 kind = openai"
 		    "（例如 DeepSeek：base_url = https://api.deepseek.com）并提供 API key。",
@@ -123,7 +123,7 @@ static void offline_chat_can_do(struct offline_chat *c)
 		"You can ask me to draw something, write a note, or tell you the time.",
 	};
 
-	buf_adds(&c->out, offline_pick(c->zh ? zh : en, 3, c->h, 1));
+	buf_adds(&c->out, phrase_pick(c->zh ? zh : en, 3, c->h, 1));
 }
 
 static void offline_chat_greeting(struct offline_chat *c)
@@ -131,13 +131,13 @@ static void offline_chat_greeting(struct offline_chat *c)
 	static const char *const zh[] = { "你好！", "嗨，你好！", "你好呀！" };
 	static const char *const en[] = { "Hello!", "Hi there!", "Hey, hello!" };
 
-	buf_adds(&c->out, offline_pick(c->zh ? zh : en, 3, c->h, 0));
+	buf_adds(&c->out, phrase_pick(c->zh ? zh : en, 3, c->h, 0));
 	if (c->turns)
-		offline_say(&c->out, c->zh, "我们已经聊了 %zu 轮。", " We have talked for %zu turns.",
+		phrase_say(&c->out, c->zh, "我们已经聊了 %zu 轮。", " We have talked for %zu turns.",
 			    c->turns);
-	offline_say(&c->out, c->zh, "我是 AiVista 的离线助手。", " I am AiVista's offline assistant. ");
+	phrase_say(&c->out, c->zh, "我是 AiVista 的离线助手。", " I am AiVista's offline assistant. ");
 	offline_chat_can_do(c);
-	offline_say(&c->out, c->zh, "想做点什么？", " What would you like to do?");
+	phrase_say(&c->out, c->zh, "想做点什么？", " What would you like to do?");
 }
 
 static void offline_chat_time(struct offline_chat *c, const json_t *t)
@@ -146,21 +146,21 @@ static void offline_chat_time(struct offline_chat *c, const json_t *t)
 	const char *s = json_string_value(t);
 	int n = 0;
 
-	offline_say(&c->out, c->zh, "现在是", "It is now");
+	phrase_say(&c->out, c->zh, "现在是", "It is now");
 	if (s)
 		buf_printf(&c->out, " %s", s);
 	for (size_t i = 0; s == NULL && i < OFFLINE_N(keys); i++) {
-		const char *v = offline_str(t, keys[i]);
+		const char *v = phrase_str(t, keys[i]);
 
 		if (v)
 			buf_printf(&c->out, "%s%s", n++ ? " " : " ", v);
 	}
-	if (s == NULL && n == 0 && offline_str(t, "iso"))
-		buf_printf(&c->out, " %s", offline_str(t, "iso"));
+	if (s == NULL && n == 0 && phrase_str(t, "iso"))
+		buf_printf(&c->out, " %s", phrase_str(t, "iso"));
 	if (json_is_integer(json_object_get(t, "unix")))
-		offline_say(&c->out, c->zh, "，Unix 时间戳 %lld", ", Unix timestamp %lld",
+		phrase_say(&c->out, c->zh, "，Unix 时间戳 %lld", ", Unix timestamp %lld",
 			    (long long)json_integer_value(json_object_get(t, "unix")));
-	offline_say(&c->out, c->zh, "。（来自服务器的本地时钟）", ". (From the server's clock.)");
+	phrase_say(&c->out, c->zh, "。（来自服务器的本地时钟）", ". (From the server's clock.)");
 }
 
 /* The facts' sentences that share most keywords with the question, in
@@ -172,22 +172,22 @@ static json_t *offline_chat_pick_facts(struct offline_chat *c, const json_t *sf)
 	size_t i, k;
 	int score[32];
 
-	buf_init(&all, OFFLINE_TEXT_MAX);
+	buf_init(&all, PHRASE_TEXT_MAX);
 	if (json_is_string(sf))
 		buf_adds(&all, json_string_value(sf));
 	json_array_foreach(sf, i, v) {
-		const char *s = json_is_string(v) ? json_string_value(v) : offline_str(v, "snippet");
+		const char *s = json_is_string(v) ? json_string_value(v) : phrase_str(v, "snippet");
 
 		if (s == NULL)
-			s = offline_str(v, "content");
+			s = phrase_str(v, "content");
 		if (s)
 			buf_printf(&all, "%s\n", s);
 	}
-	sent = offline_sentences(all.data, 32);
+	sent = phrase_sentences(all.data, 32);
 	json_array_foreach(sent, i, v) {
 		score[i] = 0;
 		json_array_foreach(c->kw, k, w)
-			score[i] += offline_has(json_string_value(v), json_string_value(w));
+			score[i] += phrase_has(json_string_value(v), json_string_value(w));
 	}
 	/* Keep the best three: a sentence stays if fewer than three beat it. */
 	json_array_foreach(sent, i, v) {
@@ -208,18 +208,18 @@ static void offline_chat_search(struct offline_chat *c, const json_t *sf)
 	json_t *picked = offline_chat_pick_facts(c, sf), *v;
 	size_t i;
 
-	offline_say(&c->out, c->zh, "关于「", "On \"");
+	phrase_say(&c->out, c->zh, "关于「", "On \"");
 	offline_chat_kw(c, c->zh ? "、" : ", ", 3);
-	offline_say(&c->out, c->zh, "」，检索到的资料要点：\n", "\", the search found:\n");
+	phrase_say(&c->out, c->zh, "」，检索到的资料要点：\n", "\", the search found:\n");
 	json_array_foreach(picked, i, v) {
-		char *s = offline_truncate(json_string_value(v), 160);
+		char *s = phrase_truncate(json_string_value(v), 160);
 
 		buf_printf(&c->out, "%zu. %s\n", i + 1, s);
 		free(s);
 	}
 	if (json_array_size(picked) == 0)
-		offline_say(&c->out, c->zh, "（检索结果为空）\n", "(nothing usable)\n");
-	offline_say(&c->out, c->zh,
+		phrase_say(&c->out, c->zh, "（检索结果为空）\n", "(nothing usable)\n");
+	phrase_say(&c->out, c->zh,
 		    "以上由离线助手从检索结果中摘录，没有经过语言模型整理；"
 		    "配置 [provider.chat] 后可以得到综合回答。",
 		    "These lines are quoted from the search results by the offline assistant; with a "
@@ -231,14 +231,14 @@ static void offline_chat_search(struct offline_chat *c, const json_t *sf)
 static void offline_chat_need(struct offline_chat *c)
 {
 	if (rules_search_intent(c->text).matched)
-		offline_say(&c->out, c->zh,
+		phrase_say(&c->out, c->zh,
 			    "这类实时信息需要联网搜索：请在 [provider.search] 中配置 kind = dashscope。",
 			    "Live information needs web search: set kind = dashscope in [provider.search]. ");
 	else if (rules_image_intent(c->text).matched)
-		offline_say(&c->out, c->zh, "要画图，可以直接说“画一张……”，离线模式会生成一幅 SVG 示意图。",
+		phrase_say(&c->out, c->zh, "要画图，可以直接说“画一张……”，离线模式会生成一幅 SVG 示意图。",
 			    "To get a picture, say \"draw ...\": offline I render an SVG picture. ");
 	else if (rules_time_intent(c->text).matched)
-		offline_say(&c->out, c->zh, "时间问题由本地时钟回答，再问一次“现在几点”即可。",
+		phrase_say(&c->out, c->zh, "时间问题由本地时钟回答，再问一次“现在几点”即可。",
 			    "Time questions are answered from the local clock: ask \"what time is it\". ");
 }
 
@@ -251,9 +251,9 @@ static void offline_chat_question(struct offline_chat *c)
 	struct buf kw;
 
 	buf_init(&kw, 1024);
-	offline_join(&kw, c->kw, c->zh ? "、" : " ", 3);
+	phrase_join(&kw, c->kw, c->zh ? "、" : " ", 3);
 	if (kw.len)
-		buf_printf(&c->out, offline_pick(c->zh ? zh : en, 3, c->h, 0), kw.data);
+		buf_printf(&c->out, phrase_pick(c->zh ? zh : en, 3, c->h, 0), kw.data);
 	buf_free(&kw);
 	offline_chat_need(c);
 	offline_chat_offline_note(c);
@@ -261,46 +261,46 @@ static void offline_chat_question(struct offline_chat *c)
 
 static void offline_chat_statement(struct offline_chat *c)
 {
-	char *echo = offline_truncate(c->text, 40);
+	char *echo = phrase_truncate(c->text, 40);
 
 	if (c->previous && c->turns) {
-		json_t *prev = offline_keywords(c->previous, 2);
+		json_t *prev = phrase_keywords(c->previous, 2);
 
 		if (json_array_size(prev)) {
-			offline_say(&c->out, c->zh, "接着刚才聊的「", "Following up on \"");
-			offline_join(&c->out, prev, c->zh ? "、" : ", ", 2);
-			offline_say(&c->out, c->zh, "」：", "\": ");
+			phrase_say(&c->out, c->zh, "接着刚才聊的「", "Following up on \"");
+			phrase_join(&c->out, prev, c->zh ? "、" : ", ", 2);
+			phrase_say(&c->out, c->zh, "」：", "\": ");
 		}
 		json_decref(prev);
 	}
-	offline_say(&c->out, c->zh, "我记下了：“%s”。", "Noted: \"%s\". ", echo);
+	phrase_say(&c->out, c->zh, "我记下了：“%s”。", "Noted: \"%s\". ", echo);
 	free(echo);
 	offline_chat_need(c);
 	offline_chat_can_do(c);
-	offline_say(&c->out, c->zh, "需要更深入的讨论时，可以配置 [provider.chat] 接入语言模型。",
+	phrase_say(&c->out, c->zh, "需要更深入的讨论时，可以配置 [provider.chat] 接入语言模型。",
 		    " For a deeper conversation, configure a model in [provider.chat].");
 }
 
 json_t *offline_task_chat(const json_t *facts, const char *text, char *err, size_t errlen)
 {
 	struct offline_chat c = { facts, text, strcmp(text_lang(text), "zh") == 0,
-				  offline_hash(text, "chat"), 0, NULL, NULL, { 0 } };
+				  phrase_hash(text, "chat"), 0, NULL, NULL, { 0 } };
 	const json_t *sf = json_object_get(facts, "searchFacts"), *t = json_object_get(facts, "time");
 	json_t *j;
 
-	buf_init(&c.out, OFFLINE_TEXT_MAX);
+	buf_init(&c.out, PHRASE_TEXT_MAX);
 	offline_chat_history(&c);
-	c.kw = offline_keywords(text, 5);
+	c.kw = phrase_keywords(text, 5);
 	c.h ^= c.turns;
 	if (rules_blank(text))
-		offline_say(&c.out, c.zh, "你好像还没有输入内容。", "Your message seems empty. ");
+		phrase_say(&c.out, c.zh, "你好像还没有输入内容。", "Your message seems empty. ");
 	if (rules_blank(text) || rules_greeting(text))
 		offline_chat_greeting(&c);
-	else if (offline_present(t))
+	else if (phrase_present(t))
 		offline_chat_time(&c, t);
-	else if (offline_present(sf))
+	else if (phrase_present(sf))
 		offline_chat_search(&c, sf);
-	else if (offline_question(text))
+	else if (phrase_question(text))
 		offline_chat_question(&c);
 	else
 		offline_chat_statement(&c);
@@ -314,7 +314,7 @@ json_t *offline_task_chat(const json_t *facts, const char *text, char *err, size
 
 json_t *offline_task_summarize(const json_t *facts, const char *text, char *err, size_t errlen)
 {
-	json_t *sent = offline_sentences(text, 64), *kw = offline_keywords(text, 5), *v, *w;
+	json_t *sent = phrase_sentences(text, 64), *kw = phrase_keywords(text, 5), *v, *w;
 	size_t i, k, n = json_array_size(sent), keep = n <= 2 ? 1 : n <= 6 ? 2 : 3;
 	int *score = xcalloc(n ? n : 1, sizeof *score);
 	struct buf b;
@@ -322,8 +322,8 @@ json_t *offline_task_summarize(const json_t *facts, const char *text, char *err,
 
 	json_array_foreach(sent, i, v)
 		json_array_foreach(kw, k, w)
-			score[i] += offline_has(json_string_value(v), json_string_value(w));
-	buf_init(&b, OFFLINE_TEXT_MAX);
+			score[i] += phrase_has(json_string_value(v), json_string_value(w));
+	buf_init(&b, PHRASE_TEXT_MAX);
 	json_array_foreach(sent, i, v) {
 		size_t better = 0;
 
@@ -334,7 +334,7 @@ json_t *offline_task_summarize(const json_t *facts, const char *text, char *err,
 				   json_string_value(v));
 	}
 	{
-		char *s = offline_truncate(b.data ? b.data : "", 200);
+		char *s = phrase_truncate(b.data ? b.data : "", 200);
 
 		j = json_pack("{s:s, s:o}", "summary", s, "keywords", kw);
 		free(s);

@@ -2,9 +2,9 @@
  * chat completions, plain or streamed, with JSON mode; image generation;
  * web search as Qwen offers it (a chat completion with enable_search);
  * embeddings. The requests and the reading of the replies live here; the
- * HTTP side (keys, limits, retries) is http.c's. Inpainting would need
- * /images/edits with multipart bodies, which the engine does not send:
- * such calls are answered PROV_UNAVAILABLE. */
+ * HTTP side (keys, limits, retries) is http.c's. Inpainting (the image
+ * and its mask) and pictures guided by a reference image (the reference
+ * as the image, no mask) go to /images/edits as multipart forms. */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
@@ -345,6 +345,41 @@ static void openai_edit(struct http *hh, const struct conf_provider *cf, const s
 	buf_free(&mask);
 }
 
+/* A picture guided by a reference image: POST images/edits as a
+ * multipart form with the reference as the image and no mask (the
+ * services that take several references read the same field). */
+static void openai_ref(struct http *hh, const struct conf_provider *cf, const struct image_call *c,
+		       struct openai_image *st, struct prov_answer *a)
+{
+	char size[32], name[32], *url;
+	const char *ext = strchr(c->ref_mime ? c->ref_mime : "", '/');
+
+	snprintf(size, sizeof size, "%dx%d", c->width > 0 ? c->width : 1024,
+		 c->height > 0 ? c->height : 1024);
+	snprintf(name, sizeof name, "reference.%.8s", ext && strcmp(ext, "/svg+xml") ? ext + 1 : "img");
+	if (c->ref_mime == NULL || strncmp(c->ref_mime, "image/", 6) != 0 ||
+	    strcmp(c->ref_mime, "image/svg+xml") == 0) {
+		/* The services read raster images only: the prompt alone. */
+		snprintf(a->ref_note, sizeof a->ref_note, "a %s reference cannot be sent to this provider",
+			 c->ref_mime ? c->ref_mime : "typeless");
+		return;
+	}
+	struct http_part parts[] = {
+		{ "model", cf->model, strlen(cf->model), NULL, NULL },
+		{ "prompt", c->prompt, strlen(c->prompt), NULL, NULL },
+		{ "n", "1", 1, NULL, NULL },
+		{ "size", size, strlen(size), NULL, NULL },
+		{ "response_format", "b64_json", 8, NULL, NULL },
+		{ "image", c->ref, c->ref_len, name, c->ref_mime },
+	};
+
+	a->ref_used = 1;
+	url = http_url(cf->base_url, "images/edits");
+	http_xfer_send_form(http_add(hh, cf, c->timeout_ms, &openai_image_cb, st, a), url, parts,
+			    sizeof parts / sizeof parts[0], HTTP_AUTH);
+	free(url);
+}
+
 static int openai_image(struct prov *p, const struct conf_provider *cf, const struct image_call *calls,
 			size_t n, const struct prov_hooks *h, struct prov_answer *out)
 {
@@ -367,6 +402,11 @@ static int openai_image(struct prov *p, const struct conf_provider *cf, const st
 		if (c->prompt == NULL || c->prompt[0] == '\0') {
 			prov_fail(&out[i], PROV_REFUSED, "an image needs a prompt");
 			continue;
+		}
+		if (c->ref && c->ref_len) {
+			openai_ref(hh, cf, c, &st[i], &out[i]);
+			if (out[i].ref_used)
+				continue;
 		}
 		body = openai_image_body(cf, c);
 		if (body == NULL) {

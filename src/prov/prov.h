@@ -48,6 +48,8 @@ struct prov_answer {
 	size_t len;
 	char mime[64];          /* image: its media type */
 	char *revised_prompt;   /* image: the prompt the provider used, when it says */
+	int ref_used;           /* image: the call's reference image was sent or used */
+	char ref_note[160];     /* image: why it was not, when it was given */
 	json_t *vectors;        /* embeddings: [[float, ...], ...] in input order */
 	int by_rules;           /* chat: answered by rules, not by a model */
 };
@@ -92,7 +94,10 @@ struct chat_call {
 };
 
 /* One image. With base and mask it is an inpainting: the new content goes
- * inside the mask (white = repaint), over the base image. */
+ * inside the mask (white = repaint), over the base image. With ref (and
+ * no mask) it is a picture guided by a reference image: sent to services
+ * that take one (OpenAI-compatible images/edits, DashScope's image input),
+ * its colours used offline. */
 struct image_call {
 	const char *prompt;
 	int width, height;         /* 0: 1024 x 1024 */
@@ -102,6 +107,9 @@ struct image_call {
 	const unsigned char *mask;
 	size_t mask_len;
 	const char *mask_mime;
+	const unsigned char *ref;
+	size_t ref_len;
+	const char *ref_mime;
 	long timeout_ms;
 };
 

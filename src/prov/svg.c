@@ -1,7 +1,8 @@
 /* Deterministic SVG pictures (see svg.h). A BLAKE2b hash of the prompt
  * (libsodium's crypto_generichash) seeds a small generator; from it come
  * the palette (a colour family the prompt names — sunset, sea, night,
- * cyberpunk… — or one picked by the hash), the background gradient and a
+ * cyberpunk… — or one picked by the hash; or a reference image's
+ * colours), the background gradient and a
  * composition of two or three layers (orbs, ridges, waves, shards, rings,
  * rays, a grid, a sun), and the prompt's subject is the caption. No
  * floating-point trigonometry: directions come from a fixed table, so
@@ -170,6 +171,28 @@ static void svg_palette(struct svg_ctx *c, const char *prompt)
 	svg_hsl(c->bg[0], hue + svg_schemes[scheme][1] / 3, sat * 3 / 4, light / 3);
 	svg_hsl(c->bg[1], hue, sat, light);
 	svg_hsl(c->bg[2], hue + svg_schemes[scheme][2], sat / 2, light + (100 - light) / 2);
+}
+
+/* c towards white (pct > 0) or black (pct < 0), as "#rrggbb". */
+static void svg_mix(char out[8], const unsigned char rgb[3], int pct)
+{
+	int v[3];
+
+	for (int k = 0; k < 3; k++)
+		v[k] = pct >= 0 ? rgb[k] + (255 - rgb[k]) * pct / 100 : rgb[k] * (100 + pct) / 100;
+	snprintf(out, 8, "#%02x%02x%02x", v[0], v[1], v[2]);
+}
+
+/* A reference image's colours in place of the prompt's: the layers cycle
+ * through them (lighter on each turn), the background runs from the
+ * first, darkened, through it, to the second, lightened. */
+static void svg_palette_ref(struct svg_ctx *c, const unsigned char (*rgb)[3], int n)
+{
+	for (int i = 0; i < 5; i++)
+		svg_mix(c->pal[i], rgb[i % n], (i / n) * 25);
+	svg_mix(c->bg[0], rgb[0], -60);
+	svg_mix(c->bg[1], rgb[0], 0);
+	svg_mix(c->bg[2], rgb[1 % n], 40);
 }
 
 /* Unit directions every 11.25 degrees, times 1024. */
@@ -498,6 +521,26 @@ static void svg_caption(struct svg_ctx *c, const char *prompt)
 	svg_put(c, "</text>\n");
 }
 
+/* A badge in the top left corner, so that a downloaded or shared picture
+ * says what it is: a preview drawn without an image model. In the
+ * prompt's language. */
+static void svg_badge(struct svg_ctx *c, const char *prompt)
+{
+	int zh = strcmp(text_lang(prompt), "zh") == 0;
+	int font = svg_min(c->w, c->h) / 40, pad, w;
+
+	if (font < 8)
+		font = 8;
+	pad = font / 2;
+	/* 4 Han letters at 1 em, or 15 Latin letters at about 0.6 em. */
+	w = zh ? font * 4 + pad * 2 : font * 9 + pad * 2;
+	svg_put(c, "<g aria-hidden=\"true\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+		"rx=\"%d\" fill=\"#000000\" fill-opacity=\"0.45\"/>\n<text x=\"%d\" y=\"%d\" "
+		"font-family=\"'Noto Sans CJK SC','PingFang SC','Microsoft YaHei',sans-serif\" "
+		"font-size=\"%d\" fill=\"#ffffff\">%s</text></g>\n", pad, pad, w, font + pad * 2, pad,
+		pad * 2, pad * 2 + font * 9 / 10, font, zh ? "离线预览" : "Offline preview");
+}
+
 /* ---- documents ---- */
 
 static int svg_side(int v)
@@ -526,13 +569,22 @@ static void svg_begin(struct svg_ctx *c, struct buf *out, const char *prompt, in
 
 int svg_render(const char *prompt, int width, int height, struct buf *out)
 {
+	return svg_render_palette(prompt, width, height, NULL, 0, out);
+}
+
+int svg_render_palette(const char *prompt, int width, int height, const unsigned char (*rgb)[3],
+		       int ncolours, struct buf *out)
+{
 	struct svg_ctx c;
 
 	if (prompt == NULL)
 		prompt = "";
 	svg_begin(&c, out, prompt, width, height);
+	if (rgb && ncolours > 0)
+		svg_palette_ref(&c, rgb, ncolours);
 	svg_scene(&c);
 	svg_caption(&c, prompt);
+	svg_badge(&c, prompt);
 	svg_put(&c, "</svg>\n");
 	return c.rc;
 }

@@ -17,6 +17,12 @@
  * then holds a partial document the caller discards). */
 int svg_render(const char *prompt, int width, int height, struct buf *out);
 
+/* The same picture (the prompt's composition) in the colours given
+ * (ncolours of them, the most frequent first: a reference image's), in
+ * place of the prompt's palette; with none, svg_render. */
+int svg_render_palette(const char *prompt, int width, int height, const unsigned char (*rgb)[3],
+		       int ncolours, struct buf *out);
+
 /* The base image with, where the mask is white, a new rendering for the
  * prompt. Both images are embedded with their media types. 0, or -1 with
  * a reason in err (a media type that cannot be embedded, out's cap). */

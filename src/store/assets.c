@@ -73,6 +73,28 @@ int store_asset_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], 
 	return rc == DB_KEYEXIST ? 0 : rc;
 }
 
+/* The key an id stands for: 0, or -1 when id is not one. */
+static int store_asset_key(const char *id, uint8_t key[STORE_ASSET_KEY])
+{
+	size_t got = 0;
+
+	if (strlen(id) != STORE_ASSET_ID_LEN ||
+	    sodium_base642bin(key, STORE_ASSET_KEY, id, STORE_ASSET_ID_LEN, NULL, &got, NULL,
+			      STORE_ASSET_B64) != 0 || got != STORE_ASSET_KEY)
+		return -1;
+	return 0;
+}
+
+int store_asset_thread(const char *id, uint8_t tid[STORE_TID])
+{
+	uint8_t key[STORE_ASSET_KEY];
+
+	if (store_asset_key(id, key) != 0)
+		return -1;
+	memcpy(tid, key, STORE_TID);
+	return 0;
+}
+
 struct store_asset_get_ctx {
 	uint8_t key[STORE_ASSET_KEY];
 	DBT v;
@@ -94,14 +116,11 @@ static int store_asset_get_fn(struct store *s, DB_TXN *txn, void *p)
 int store_asset_get(struct store *s, const char *id, char **ctype, void **data, size_t *len)
 {
 	struct store_asset_get_ctx g;
-	size_t got = 0;
 	uint8_t *p;
 	int rc;
 
 	memset(&g, 0, sizeof g);
-	if (strlen(id) != STORE_ASSET_ID_LEN ||
-	    sodium_base642bin(g.key, sizeof g.key, id, STORE_ASSET_ID_LEN, NULL, &got, NULL,
-			      STORE_ASSET_B64) != 0 || got != sizeof g.key)
+	if (store_asset_key(id, g.key) != 0)
 		return DB_NOTFOUND;
 	rc = store_txn(s, store_asset_get_fn, &g);
 	if (rc) {

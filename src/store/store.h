@@ -111,6 +111,8 @@ int store_asset_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], 
 		    const void *data, size_t len, char id[STORE_ASSET_ID_LEN + 1]);
 /* *data (malloc'd, caller frees) and *ctype (malloc'd). DB_NOTFOUND. */
 int store_asset_get(struct store *s, const char *id, char **ctype, void **data, size_t *len);
+/* The thread an asset id belongs to: 0, or -1 when id is not an asset id. */
+int store_asset_thread(const char *id, uint8_t tid[STORE_TID]);
 
 /* --- caches (cache.c) ---------------------------------------------------- */
 /* A cached value for text in namespace ns (new reference), or DB_NOTFOUND

@@ -1,7 +1,8 @@
-/* The text functions of the offline provider: hashing for varied
+/* Text tools of the rules that stand in for a model: hashing for varied
  * but stable wording, UTF-8 safe truncation, sentences and keywords.
- * Keywords are lexical (no segmenter): Chinese runs are cut at function
- * words and at common topic suffixes, English words lose stop words. */
+ * Keywords: Chinese runs are cut into words by the segmenter (seg.c),
+ * then at function words and at common topic suffixes; English words lose
+ * stop words. */
 #include "config.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,7 +15,7 @@
 #include "text/seg.h"
 #include "util/xmalloc.h"
 
-const char *offline_str(const json_t *facts, const char *key)
+const char *phrase_str(const json_t *facts, const char *key)
 {
 	const char *s = json_string_value(json_object_get(facts, key));
 
@@ -22,19 +23,19 @@ const char *offline_str(const json_t *facts, const char *key)
 }
 
 /* The code point at s and its length (1 for a byte that starts nothing). */
-static size_t offline_cp(const char *s, uint32_t *cp)
+static size_t phrase_cp(const char *s, uint32_t *cp)
 {
 	const unsigned char *u = (const unsigned char *)s;
 
 	return text_utf8_next(u, u + strnlen(s, 4), cp);
 }
 
-static int offline_is_alnum(uint32_t c)
+static int phrase_is_alnum(uint32_t c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-uint64_t offline_hash(const char *s, const char *salt)
+uint64_t phrase_hash(const char *s, const char *salt)
 {
 	unsigned char h[16];
 	crypto_generichash_state st;
@@ -50,12 +51,12 @@ uint64_t offline_hash(const char *s, const char *salt)
 	return v;
 }
 
-const char *offline_pick(const char *const *list, size_t n, uint64_t h, unsigned which)
+const char *phrase_pick(const char *const *list, size_t n, uint64_t h, unsigned which)
 {
 	return list[((h >> (8 * (which % 8))) & 0xFF) % n];
 }
 
-size_t offline_chars(const char *s)
+size_t phrase_chars(const char *s)
 {
 	size_t n = 0;
 
@@ -65,7 +66,7 @@ size_t offline_chars(const char *s)
 	return n;
 }
 
-char *offline_truncate(const char *s, size_t max)
+char *phrase_truncate(const char *s, size_t max)
 {
 	size_t i = 0, chars = 0;
 
@@ -82,12 +83,12 @@ char *offline_truncate(const char *s, size_t max)
 	return xasprintf("%.*s…", (int)i, s);
 }
 
-int offline_has(const char *hay, const char *needle)
+int phrase_has(const char *hay, const char *needle)
 {
 	return hay && needle && *needle && strcasestr(hay, needle) != NULL;
 }
 
-void offline_join(struct buf *b, const json_t *arr, const char *sep, size_t max)
+void phrase_join(struct buf *b, const json_t *arr, const char *sep, size_t max)
 {
 	size_t i, k = 0;
 	json_t *v;
@@ -99,7 +100,7 @@ void offline_join(struct buf *b, const json_t *arr, const char *sep, size_t max)
 	}
 }
 
-void offline_add_unique(json_t *arr, const char *s)
+void phrase_add_unique(json_t *arr, const char *s)
 {
 	size_t i;
 	json_t *v;
@@ -112,7 +113,7 @@ void offline_add_unique(json_t *arr, const char *s)
 	json_array_append_new(arr, json_string(s));
 }
 
-void offline_say(struct buf *b, int zh, const char *zh_fmt, const char *en_fmt, ...)
+void phrase_say(struct buf *b, int zh, const char *zh_fmt, const char *en_fmt, ...)
 {
 	va_list ap;
 	char *s;
@@ -125,7 +126,7 @@ void offline_say(struct buf *b, int zh, const char *zh_fmt, const char *en_fmt, 
 	va_end(ap);
 }
 
-int offline_present(const json_t *v)
+int phrase_present(const json_t *v)
 {
 	if (v == NULL || json_is_null(v) || json_is_false(v))
 		return 0;
@@ -138,16 +139,16 @@ int offline_present(const json_t *v)
 	return 1;
 }
 
-static const char *const offline_question_starts[] = {
+static const char *const phrase_question_starts[] = {
 	"什么", "为什么", "为啥", "怎么", "如何", "哪", "谁", "多少", "是不是", "能不能", "可不可以",
 	"有没有", "请问", "what", "why", "how", "who", "when", "where", "which", "is ", "are ",
 	"can ", "could ", "do ", "does ", "should ", "will ",
 };
-static const char *const offline_question_ends[] = {
+static const char *const phrase_question_ends[] = {
 	"？", "?", "吗", "呢", "么", "没有", "怎么样", "如何", "多少", "几点", "哪里", "哪儿", "为什么",
 };
 
-int offline_question(const char *text)
+int phrase_question(const char *text)
 {
 	size_t n;
 
@@ -155,16 +156,16 @@ int offline_question(const char *text)
 		text++;
 	if (text == NULL || *text == '\0')
 		return 0;
-	for (size_t i = 0; i < sizeof offline_question_starts / sizeof offline_question_starts[0]; i++)
-		if (strncasecmp(text, offline_question_starts[i], strlen(offline_question_starts[i])) == 0)
+	for (size_t i = 0; i < sizeof phrase_question_starts / sizeof phrase_question_starts[0]; i++)
+		if (strncasecmp(text, phrase_question_starts[i], strlen(phrase_question_starts[i])) == 0)
 			return 1;
 	n = strlen(text);
 	while (n > 0 && strchr(" \n\r\t", text[n - 1]))
 		n--;
-	for (size_t i = 0; i < sizeof offline_question_ends / sizeof offline_question_ends[0]; i++) {
-		size_t l = strlen(offline_question_ends[i]);
+	for (size_t i = 0; i < sizeof phrase_question_ends / sizeof phrase_question_ends[0]; i++) {
+		size_t l = strlen(phrase_question_ends[i]);
 
-		if (n >= l && memcmp(text + n - l, offline_question_ends[i], l) == 0)
+		if (n >= l && memcmp(text + n - l, phrase_question_ends[i], l) == 0)
 			return 1;
 	}
 	/* A question mark inside: "这个多少钱？谢谢" */
@@ -173,7 +174,7 @@ int offline_question(const char *text)
 
 /* ---- sentences ---- */
 
-static size_t offline_sentence_end(const char *p)
+static size_t phrase_sentence_end(const char *p)
 {
 	static const char *const ends[] = { "。", "！", "？", "；", "…" };
 
@@ -187,7 +188,7 @@ static size_t offline_sentence_end(const char *p)
 	return 0;
 }
 
-static void offline_add_sentence(json_t *out, const char *a, const char *b)
+static void phrase_add_sentence(json_t *out, const char *a, const char *b)
 {
 	while (a < b && (*a == ' ' || *a == '\t' || *a == '-' || *a == '*' || *a == '#'))
 		a++;
@@ -197,31 +198,31 @@ static void offline_add_sentence(json_t *out, const char *a, const char *b)
 		json_array_append_new(out, json_stringn(a, (size_t)(b - a)));
 }
 
-json_t *offline_sentences(const char *text, size_t max)
+json_t *phrase_sentences(const char *text, size_t max)
 {
 	json_t *out = json_array();
 	const char *p = text ? text : "", *start = p;
 	size_t n;
 
 	while (*p && json_array_size(out) < max) {
-		n = offline_sentence_end(p);
+		n = phrase_sentence_end(p);
 		if (n == 0) {
 			p++;
 			continue;
 		}
 		/* Keep the sentence's own mark, not a line break. */
-		offline_add_sentence(out, start, *p == '\n' ? p : p + n);
+		phrase_add_sentence(out, start, *p == '\n' ? p : p + n);
 		p += n;
 		start = p;
 	}
 	if (json_array_size(out) < max)
-		offline_add_sentence(out, start, p);
+		phrase_add_sentence(out, start, p);
 	return out;
 }
 
 /* ---- keywords ---- */
 
-static const char *const offline_zh_stop_words[] = {
+static const char *const phrase_zh_stop_words[] = {
 	"为什么", "怎么样", "什么", "怎么", "如何", "可以", "能不能", "一下", "一个", "一些",
 	"我们", "你们", "他们", "这个", "那个", "这些", "那些", "还是", "或者", "以及", "然后",
 	"因为", "所以", "但是", "如果", "就是", "还有", "没有", "不是", "关于", "帮我", "请问",
@@ -229,13 +230,13 @@ static const char *const offline_zh_stop_words[] = {
 	"一次", "一天", "一种", "一款", "一本", "一套", "一点", "几本", "几个", "几种", "几款",
 	"几家", "几条",
 };
-static const char offline_zh_stop_chars[] =
+static const char phrase_zh_stop_chars[] =
 	"的了和与及或在是我你他她它也都就很还要把被让给对从到这那吗呢吧啊呀么请个些再又有得着";
-static const char *const offline_zh_suffixes[] = {
+static const char *const phrase_zh_suffixes[] = {
 	"攻略", "指南", "推荐", "清单", "教程", "测评", "合集", "技巧", "方法", "心得", "经验",
 	"日记", "分享", "好物", "避坑",
 };
-static const char *const offline_en_stop[] = {
+static const char *const phrase_en_stop[] = {
 	"the", "and", "for", "with", "are", "was", "were", "this", "that", "what", "how", "why",
 	"who", "when", "where", "which", "can", "could", "you", "your", "please", "does", "about",
 	"tell", "give", "some", "any", "from", "will", "would", "should", "have", "has", "our",
@@ -245,22 +246,22 @@ static const char *const offline_en_stop[] = {
 	"an", "or", "be", "as", "at", "by", "if", "so", "no", "a", "i",
 };
 
-int offline_generic(const char *word)
+int phrase_generic(const char *word)
 {
-	for (size_t i = 0; word && i < sizeof offline_zh_suffixes / sizeof offline_zh_suffixes[0]; i++)
-		if (strcmp(word, offline_zh_suffixes[i]) == 0)
+	for (size_t i = 0; word && i < sizeof phrase_zh_suffixes / sizeof phrase_zh_suffixes[0]; i++)
+		if (strcmp(word, phrase_zh_suffixes[i]) == 0)
 			return 1;
 	return 0;
 }
 
 #define OFFLINE_KW_SCAN (16 * 1024)
 
-struct offline_kw {
+struct phrase_kw {
 	json_t *words;    /* in order of first appearance */
 	json_t *counts;   /* word -> count */
 };
 
-static void offline_kw_add(struct offline_kw *k, const char *s, size_t n)
+static void phrase_kw_add(struct phrase_kw *k, const char *s, size_t n)
 {
 	char *w = xstrndup(s, n);
 	json_t *c = json_object_get(k->counts, w);
@@ -275,7 +276,7 @@ static void offline_kw_add(struct offline_kw *k, const char *s, size_t n)
 }
 
 /* Characters (code points) of n bytes. */
-static size_t offline_kw_chars(const char *s, size_t n)
+static size_t phrase_kw_chars(const char *s, size_t n)
 {
 	size_t chars = 0;
 
@@ -287,82 +288,82 @@ static size_t offline_kw_chars(const char *s, size_t n)
 
 /* The text from word a to word b as a keyword, when it has two
  * characters or more. */
-static void offline_kw_part(struct offline_kw *k, const char *s, const struct text_word *a,
+static void phrase_kw_part(struct phrase_kw *k, const char *s, const struct text_word *a,
 			    const struct text_word *b)
 {
 	size_t n = b->off + b->len - a->off;
 
-	if (offline_kw_chars(s + a->off, n) >= 2)
-		offline_kw_add(k, s + a->off, n);
+	if (phrase_kw_chars(s + a->off, n) >= 2)
+		phrase_kw_add(k, s + a->off, n);
 }
 
 /* A Chinese phrase without function words, words w[0..nw) of s: kept
  * whole up to six characters, else cut between words into parts of at
  * most four characters (a longer word is a part of its own); parts of one
  * character are left out. */
-static void offline_kw_han_plain(struct offline_kw *k, const char *s, const struct text_word *w,
+static void phrase_kw_han_plain(struct phrase_kw *k, const char *s, const struct text_word *w,
 				 size_t nw)
 {
 	size_t start = 0;
 
-	if (nw > 0 && offline_kw_chars(s + w[0].off, w[nw - 1].off + w[nw - 1].len - w[0].off) <= 6) {
-		offline_kw_part(k, s, &w[0], &w[nw - 1]);
+	if (nw > 0 && phrase_kw_chars(s + w[0].off, w[nw - 1].off + w[nw - 1].len - w[0].off) <= 6) {
+		phrase_kw_part(k, s, &w[0], &w[nw - 1]);
 		return;
 	}
 	while (start < nw) {
-		size_t end = start, chars = offline_kw_chars(s + w[start].off, w[start].len);
+		size_t end = start, chars = phrase_kw_chars(s + w[start].off, w[start].len);
 
 		while (end + 1 < nw) {
-			size_t c = offline_kw_chars(s + w[end + 1].off, w[end + 1].len);
+			size_t c = phrase_kw_chars(s + w[end + 1].off, w[end + 1].len);
 
 			if (chars + c > 4)
 				break;
 			chars += c;
 			end++;
 		}
-		offline_kw_part(k, s, &w[start], &w[end]);
+		phrase_kw_part(k, s, &w[start], &w[end]);
 		start = end + 1;
 	}
 }
 
 /* Splits off a known suffix first: 春游攻略 is 春游 and 攻略. */
-static void offline_kw_han_piece(struct offline_kw *k, const char *s, const struct text_word *w,
+static void phrase_kw_han_piece(struct phrase_kw *k, const char *s, const struct text_word *w,
 				 size_t nw)
 {
 	if (nw >= 2) {
 		const struct text_word *last = &w[nw - 1];
 
-		for (size_t j = 0; j < sizeof offline_zh_suffixes / sizeof offline_zh_suffixes[0]; j++) {
-			size_t sl = strlen(offline_zh_suffixes[j]);
+		for (size_t j = 0; j < sizeof phrase_zh_suffixes / sizeof phrase_zh_suffixes[0]; j++) {
+			size_t sl = strlen(phrase_zh_suffixes[j]);
 
-			if (last->len == sl && memcmp(s + last->off, offline_zh_suffixes[j], sl) == 0 &&
-			    offline_kw_chars(s + w[0].off, last->off - w[0].off) >= 2) {
-				offline_kw_han_plain(k, s, w, nw - 1);
-				offline_kw_add(k, s + last->off, sl);
+			if (last->len == sl && memcmp(s + last->off, phrase_zh_suffixes[j], sl) == 0 &&
+			    phrase_kw_chars(s + w[0].off, last->off - w[0].off) >= 2) {
+				phrase_kw_han_plain(k, s, w, nw - 1);
+				phrase_kw_add(k, s + last->off, sl);
 				return;
 			}
 		}
 	}
-	offline_kw_han_plain(k, s, w, nw);
+	phrase_kw_han_plain(k, s, w, nw);
 }
 
 /* The number of words from w[i] that make a function word (一下, 怎么…
  * or one of the single characters 的, 了…), 0 for none. */
-static size_t offline_zh_stop_at(const char *s, const struct text_word *w, size_t nw, size_t i)
+static size_t phrase_zh_stop_at(const char *s, const struct text_word *w, size_t nw, size_t i)
 {
-	for (size_t j = 0; j < sizeof offline_zh_stop_words / sizeof offline_zh_stop_words[0]; j++) {
-		size_t sl = strlen(offline_zh_stop_words[j]);
+	for (size_t j = 0; j < sizeof phrase_zh_stop_words / sizeof phrase_zh_stop_words[0]; j++) {
+		size_t sl = strlen(phrase_zh_stop_words[j]);
 
-		if (strncmp(s + w[i].off, offline_zh_stop_words[j], sl) != 0)
+		if (strncmp(s + w[i].off, phrase_zh_stop_words[j], sl) != 0)
 			continue;
 		for (size_t e = i; e < nw && w[e].off + w[e].len - w[i].off <= sl; e++)
 			if (w[e].off + w[e].len - w[i].off == sl)
 				return e - i + 1;
 	}
-	if (offline_kw_chars(s + w[i].off, w[i].len) == 1) {
-		for (const char *q = offline_zh_stop_chars; *q;) {
+	if (phrase_kw_chars(s + w[i].off, w[i].len) == 1) {
+		for (const char *q = phrase_zh_stop_chars; *q;) {
 			uint32_t d;
-			size_t dn = offline_cp(q, &d);
+			size_t dn = phrase_cp(q, &d);
 
 			if (dn == w[i].len && memcmp(q, s + w[i].off, dn) == 0)
 				return 1;
@@ -374,26 +375,26 @@ static size_t offline_zh_stop_at(const char *s, const struct text_word *w, size_
 
 /* A Han run cut into words by the segmenter, then into phrases at
  * function words: a keyword is never part of a word. */
-static void offline_kw_han_run(struct offline_kw *k, const char *s, size_t n)
+static void phrase_kw_han_run(struct phrase_kw *k, const char *s, size_t n)
 {
 	size_t nw, start = 0, i = 0, stop;
 	struct text_word *w = text_seg_split(s, n, &nw);
 
 	while (i < nw) {
-		stop = offline_zh_stop_at(s, w, nw, i);
+		stop = phrase_zh_stop_at(s, w, nw, i);
 		if (stop) {
-			offline_kw_han_piece(k, s, w + start, i - start);
+			phrase_kw_han_piece(k, s, w + start, i - start);
 			i += stop;
 			start = i;
 		} else {
 			i++;
 		}
 	}
-	offline_kw_han_piece(k, s, w + start, nw - start);
+	phrase_kw_han_piece(k, s, w + start, nw - start);
 	free(w);
 }
 
-static void offline_kw_word(struct offline_kw *k, const char *s, size_t n)
+static void phrase_kw_word(struct phrase_kw *k, const char *s, size_t n)
 {
 	char w[64];
 	int digit = 0;
@@ -407,14 +408,14 @@ static void offline_kw_word(struct offline_kw *k, const char *s, size_t n)
 	w[n] = '\0';
 	if (n < (digit ? 2u : 3u))
 		return;
-	for (size_t i = 0; i < sizeof offline_en_stop / sizeof offline_en_stop[0]; i++)
-		if (strcmp(w, offline_en_stop[i]) == 0)
+	for (size_t i = 0; i < sizeof phrase_en_stop / sizeof phrase_en_stop[0]; i++)
+		if (strcmp(w, phrase_en_stop[i]) == 0)
 			return;
-	offline_kw_add(k, w, n);
+	phrase_kw_add(k, w, n);
 }
 
 /* Split the text into Han runs and Latin words. */
-static void offline_kw_scan(struct offline_kw *k, const char *text)
+static void phrase_kw_scan(struct phrase_kw *k, const char *text)
 {
 	const char *p = text;
 	uint32_t c;
@@ -424,30 +425,30 @@ static void offline_kw_scan(struct offline_kw *k, const char *text)
 	while (*p && (size_t)(p - text) < OFFLINE_KW_SCAN) {
 		const char *start = p;
 
-		n = offline_cp(p, &c);
+		n = phrase_cp(p, &c);
 		if (text_is_han(c)) {
-			while (*p && (n = offline_cp(p, &c), text_is_han(c)))
+			while (*p && (n = phrase_cp(p, &c), text_is_han(c)))
 				p += n;
-			offline_kw_han_run(k, start, (size_t)(p - start));
-		} else if (offline_is_alnum(c)) {
-			while (*p && (offline_is_alnum((unsigned char)*p) || *p == '\'' || *p == '-'))
+			phrase_kw_han_run(k, start, (size_t)(p - start));
+		} else if (phrase_is_alnum(c)) {
+			while (*p && (phrase_is_alnum((unsigned char)*p) || *p == '\'' || *p == '-'))
 				p++;
-			offline_kw_word(k, start, (size_t)(p - start));
+			phrase_kw_word(k, start, (size_t)(p - start));
 		} else {
 			p += n;
 		}
 	}
 }
 
-json_t *offline_keywords(const char *text, size_t max)
+json_t *phrase_keywords(const char *text, size_t max)
 {
-	struct offline_kw k = { json_array(), json_object() };
+	struct phrase_kw k = { json_array(), json_object() };
 	json_t *out = json_array();
 	long best;
 	size_t i;
 	json_t *w;
 
-	offline_kw_scan(&k, text ? text : "");
+	phrase_kw_scan(&k, text ? text : "");
 	/* Most frequent first; ties keep their order of appearance. */
 	while (json_array_size(out) < max) {
 		const char *pick = NULL;
@@ -458,7 +459,7 @@ json_t *offline_keywords(const char *text, size_t max)
 
 			/* Words that only say what kind of text it is come after
 			 * the words of its subject. */
-			if (c > 0 && offline_generic(json_string_value(w)))
+			if (c > 0 && phrase_generic(json_string_value(w)))
 				c--;
 
 			if (c > best) {

@@ -10,40 +10,40 @@
 #include "util/buf.h"
 
 /* Caps on what the tasks write. */
-#define OFFLINE_TEXT_MAX (64 * 1024)
+#define PHRASE_TEXT_MAX (64 * 1024)
 
 /* The string member key of facts, borrowed; NULL when absent, not a
  * string, or empty. */
-const char *offline_str(const json_t *facts, const char *key);
+const char *phrase_str(const json_t *facts, const char *key);
 /* A 64-bit hash of s and a salt (which varies the picks of one task). */
-uint64_t offline_hash(const char *s, const char *salt);
+uint64_t phrase_hash(const char *s, const char *salt);
 /* list[(h >> (8 * which)) % n]: a pick that differs per slot. */
-const char *offline_pick(const char *const *list, size_t n, uint64_t h, unsigned which);
+const char *phrase_pick(const char *const *list, size_t n, uint64_t h, unsigned which);
 /* Characters (code points). */
-size_t offline_chars(const char *s);
+size_t phrase_chars(const char *s);
 /* At most max characters of s, cut at a character boundary, with an
  * ellipsis when cut. The caller frees it. */
-char *offline_truncate(const char *s, size_t max);
+char *phrase_truncate(const char *s, size_t max);
 /* Case-insensitive (ASCII) substring test; "" is never found. */
-int offline_has(const char *hay, const char *needle);
+int phrase_has(const char *hay, const char *needle);
 /* The text's keywords, most frequent first, at most max: Chinese runs
  * cut into words by the segmenter (text/seg.h), then into phrases at
  * function words and common suffixes (攻略, 推荐…), English words
  * without stop words. New reference (an array of strings). */
-json_t *offline_keywords(const char *text, size_t max);
+json_t *phrase_keywords(const char *text, size_t max);
 /* 1 for words that say what kind of text it is (攻略, 推荐, 清单…). */
-int offline_generic(const char *word);
+int phrase_generic(const char *word);
 /* The text's sentences, trimmed, at most max. New reference. */
-json_t *offline_sentences(const char *text, size_t max);
+json_t *phrase_sentences(const char *text, size_t max);
 /* Appends the strings of a JSON array joined by sep (at most max). */
-void offline_join(struct buf *b, const json_t *arr, const char *sep, size_t max);
+void phrase_join(struct buf *b, const json_t *arr, const char *sep, size_t max);
 /* Appends s to the array unless it is already there (or empty). */
-void offline_add_unique(json_t *arr, const char *s);
+void phrase_add_unique(json_t *arr, const char *s);
 /* Appends the Chinese or the English format, given the same arguments. */
-void offline_say(struct buf *b, int zh, const char *zh_fmt, const char *en_fmt, ...);
+void phrase_say(struct buf *b, int zh, const char *zh_fmt, const char *en_fmt, ...);
 /* A value that says something: not NULL, null, false, "", {} or []. */
-int offline_present(const json_t *v);
+int phrase_present(const json_t *v);
 /* The text asks something (question words, a question mark, 吗/呢). */
-int offline_question(const char *text);
+int phrase_question(const char *text);
 
 #endif

@@ -2,8 +2,8 @@
 #include "config.h"
 #include "graph/graph.h"
 #include "wf/builtin.h"
-#include "wf/image.h"
-#include "wf/note.h"
+#include "wf/image/image.h"
+#include "wf/note/note.h"
 
 void wf_builtin_register(void)
 {

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """contrib/lighttpd/aivista-socket.conf, the snippet an existing lighttpd
 includes (Debian: conf-available/50-aivista.conf), under a real lighttpd
-with a worker that runs on its own socket: the app under /aivista/, the
-API streaming through it, and an access log that holds no thread ID (no
+with a worker that runs on its own socket: the app under /aivista/ with
+its caching headers, the API streaming through it, and an access log that holds no thread ID (no
 query strings; thread paths written as /aivista/api/threads/*)."""
 
 import json
@@ -76,8 +76,16 @@ def main(t):
 
     status, _, body = srv.get(URL + "/")
     t.ok(status == 200 and b"<html" in body.lower(), "the app is served under /aivista/")
-    status, _, body = srv.get("/")
-    t.ok(status == 200 and b"own site" in body, "the host's own site is untouched")
+    status, hdrs, body = srv.get("/")
+    t.ok(status == 200 and b"own site" in body and "cache-control" not in hdrs,
+         "the host's own site is untouched (no Cache-Control of the app's)")
+    for path in (URL + "/", URL + "/app.js"):
+        status, hdrs, _ = srv.get(path)
+        etag = hdrs.get("etag")
+        t.ok(status == 200 and etag and hdrs.get("cache-control") == "no-cache",
+             "%s: an ETag and Cache-Control: no-cache (%s)" % (path, hdrs.get("cache-control")))
+        status, _, body = srv.request("GET", path, headers={"If-None-Match": etag or "x"})
+        t.ok(status == 304 and body == b"", "%s: 304 for that ETag" % path)
 
     body = json.dumps({"workflow": "image", "input": {"text": "a red fox in snow"}})
     status, headers, raw = srv.request("POST", URL + "/api/agent/stream", body,

@@ -144,8 +144,9 @@ def check_fields(t, evs, name):
 
 
 def check_tools(t, evs, name):
-    calls = data(evs, "tool_call")
-    results = {d["toolCallId"]: d for d in data(evs, "tool_result")}
+    calls = [c for c in data(evs, "tool_call") if c["agent"] == "research_evidence_agent"]
+    results = {d["toolCallId"]: d for d in data(evs, "tool_result")
+               if d["agent"] == "research_evidence_agent"}
     t.is_([c["tool"] for c in calls], TOOLS, "%s: the five research tools, in order" % name)
     t.ok(calls and all(c["toolCallId"] in results and results[c["toolCallId"]]["tool"] == c["tool"]
                        for c in calls),
@@ -379,7 +380,7 @@ def test_router(t, a):
           "the router reruns the research once, widened, when it found too little")
     t.ok(any(d["decision"] == "research_evidence_agent" and d.get("source") == "router_rules"
              for d in dec), "that decision is the router's")
-    calls = data(evs, "tool_call")
+    calls = [c for c in data(evs, "tool_call") if c["agent"] == "research_evidence_agent"]
     t.ok(calls and calls[-5]["toolInput"].get("widened") is True, "the second search is widened")
     seen = finish(a, tid, evs)
     t.is_(types(seen)[-1], "[DONE]", "and the run completes")

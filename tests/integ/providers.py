@@ -14,6 +14,7 @@ a generic message; the provider's words go to the log (provcli's stderr)
 with the key scrubbed in any form: whole, cut, masked, after "Bearer".
 """
 
+import base64
 import hashlib
 import json
 import os
@@ -24,6 +25,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
+import avpng  # noqa: E402
 import fake_models as fm  # noqa: E402
 
 PROVCLI = os.path.join(avtest.TOP_BUILDDIR, "tests", "prov", "provcli")
@@ -406,6 +408,62 @@ def dashscope_images(t, run, ds):
           "dashscope 3 tasks polled at once: 3 polls each")
 
 
+def reference_images(t, run, oa, ds, d):
+    """A reference image: images/edits with it as the image (OpenAI-
+    compatible), the message's image input (DashScope), its colours
+    (offline)."""
+    orange, blue = avpng.solid(16, 16, (240, 140, 60)), avpng.solid(16, 16, (30, 60, 200))
+    paths = {}
+    for name, b in (("orange.png", orange), ("blue.png", blue),
+                    ("ref.svg", b'<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8">'
+                                b'<rect width="8" height="8" fill="#10a040"/></svg>')):
+        paths[name] = os.path.join(d, name)
+        with open(paths[name], "wb") as f:
+            f.write(b)
+
+    oa.reset()
+    r = run.run("image", "openai", oa.url + "/v1", "img-b64",
+                ["--prompt", "a lighthouse", "--size", "512x512", "--ref", paths["orange.png"]])
+    check_status(t, r, "ok", "openai with a reference: ok")
+    edits = oa.requests("/v1/images/edits")
+    parts = edits[0].get("parts", {}) if edits else {}
+    t.is_(parts.get("image"), ("reference.png", "image/png", orange),
+          "openai with a reference: images/edits, the reference as the image part")
+    t.ok(parts.get("prompt", (0, 0, b""))[2] == b"a lighthouse" and parts.get("model", (0, 0, b""))[2]
+         == b"img-b64" and parts.get("size", (0, 0, b""))[2] == b"512x512" and "mask" not in parts,
+         "openai with a reference: prompt, model, size, and no mask")
+    t.ok(not oa.requests("/v1/images/generations") and r.answer.get("ref", {}).get("used") is True,
+         "openai with a reference: no plain generation; the answer says the reference was used")
+
+    oa.reset()
+    r = run.run("image", "openai", oa.url + "/v1", "img-b64",
+                ["--prompt", "a lighthouse", "--ref", paths["ref.svg"]])
+    check_status(t, r, "ok", "openai with an SVG reference: ok, from the prompt")
+    t.ok(len(oa.requests("/v1/images/generations")) == 1 and not oa.requests("/v1/images/edits") and
+         r.answer.get("ref", {}).get("used") is False and "svg" in r.answer["ref"].get("note", ""),
+         "openai with an SVG reference: a plain generation, and the answer says why")
+
+    ds.reset()
+    r = run.run("image", "dashscope", ds.url, "ds-sync", ["--prompt", "一座灯塔", "--ref", paths["orange.png"]],
+                {"poll_interval_ms": "50", "poll_max": "10"})
+    check_status(t, r, "ok", "dashscope with a reference: ok")
+    body = (ds.requests(fm.GENERATE) or [{"body": {}}])[0]["body"]
+    t.is_(body.get("input", {}).get("messages", [{}])[0].get("content"),
+          [{"image": "data:image/png;base64," + base64.b64encode(orange).decode()}, {"text": "一座灯塔"}],
+          "dashscope with a reference: content is the image (a data URL), then the text")
+
+    shas = {}
+    for name in ("orange.png", "blue.png", "orange.png"):
+        r = run.run("image", "offline", "", "", ["--prompt", "一座灯塔", "--ref", paths[name]])
+        check_status(t, r, "ok", "offline with %s: ok" % name)
+        t.is_(r.answer.get("ref", {}).get("used"), True, "offline with %s: its colours used" % name)
+        shas.setdefault(name, []).append(r.answer.get("sha256"))
+    plain = run.run("image", "offline", "", "", ["--prompt", "一座灯塔"]).answer.get("sha256")
+    t.ok(len(set(shas["orange.png"])) == 1, "offline: the same reference, the same picture")
+    t.ok(len({shas["orange.png"][0], shas["blue.png"][0], plain}) == 3,
+         "offline: another reference, or none, another picture")
+
+
 def main(t):
     if not os.access(PROVCLI, os.X_OK):
         raise avtest.SetupError("no %s (make check builds it)" % PROVCLI)
@@ -425,6 +483,7 @@ def main(t):
     embeddings(t, run, oa)
     openai_images(t, run, oa)
     dashscope_images(t, run, ds)
+    reference_images(t, run, oa, ds, t.tmpdir("refs"))
 
     leaks = [i + 1 for i, o in enumerate(run.outputs) if KEY in o]
     t.ok(run.outputs and not leaks, "the key never appears in provcli's output or errors")

@@ -382,7 +382,8 @@ class Worker:
         self.store = os.path.join(dir, "store")
         s = {"store": {"dir": self.store}, "kb": {"styles": src_path("etc", "styles.json"),
                                                   "notes": src_path("etc", "notes.json"),
-                    "words": src_path("etc", "words.txt")}}
+                                                  "words": src_path("etc", "words.txt"),
+                                                  "nodes": src_path("etc", "nodes.json")}}
         for sec, keys in (settings or {}).items():
             s.setdefault(sec, {}).update(keys)
         self.conf = write_file(os.path.join(dir, name + ".conf"), conf_from_sample(s))

@@ -16,6 +16,7 @@ so a test can trust one and not the other under [fetch] allow_hosts;
 """
 
 import base64
+import email.parser
 import json
 import re
 import socket
@@ -208,7 +209,8 @@ class HandlerBase(BaseHTTPRequestHandler):
         body = self._read()
         if not self.authorized():
             return
-        if not isinstance(body, dict):
+        if not isinstance(body, dict) and not self.req["headers"].get(
+                "content-type", "").startswith("multipart/form-data"):
             self.send_json(400, {"error": {"message": "the body is not a JSON object"}})
             return
         self.post(body)
@@ -306,8 +308,26 @@ class OpenAIHandler(HandlerBase):
             self.images(body)
         elif self.path == "/v1/embeddings":
             self.embeddings(body)
+        elif self.path == "/v1/images/edits":
+            self.edits()
         else:
             self.send_json(404, {"error": {"message": "not found"}})
+
+    def edits(self):
+        """images/edits: a multipart form; its parts are recorded as
+        req["parts"] = {name: (filename, content type, bytes)}."""
+        ctype = self.req["headers"].get("content-type", "")
+        msg = email.parser.BytesParser().parsebytes(
+            b"Content-Type: " + ctype.encode() + b"\r\n\r\n" + self.req["raw"])
+        parts = {}
+        for part in (msg.get_payload() if msg.is_multipart() else []):
+            name = part.get_param("name", header="content-disposition")
+            parts[name] = (part.get_filename(), part.get_content_type(), part.get_payload(decode=True))
+        self.req["parts"] = parts
+        if "image" not in parts or not parts.get("prompt", (0, 0, b""))[2]:
+            self.send_json(400, {"error": {"message": "image and prompt are required"}})
+            return
+        self.send_json(200, {"created": 1700000000, "data": [{"b64_json": base64.b64encode(PNG_A).decode()}]})
 
     def images(self, body):
         model = body.get("model")
@@ -368,7 +388,7 @@ class DashScopeHandler(HandlerBase):
 
     def _request_ok(self, body):
         try:
-            text = body["input"]["messages"][0]["content"][0]["text"]
+            text = [c["text"] for c in body["input"]["messages"][0]["content"] if "text" in c][0]
             size = body["parameters"]["size"]
         except (KeyError, IndexError, TypeError):
             return False

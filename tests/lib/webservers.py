@@ -17,6 +17,7 @@ environment must never be written by two users.
 """
 
 import grp
+import gzip
 import json
 import os
 import pwd
@@ -28,6 +29,7 @@ import struct
 import subprocess
 import time
 
+import avpng
 import avtest
 from avtest import SetupError, SkipAll, SSEReader
 from avevents import ask, events
@@ -151,7 +153,7 @@ class Apache:
     contrib file, already made)."""
 
     modules = ["mpm_event", "authz_core", "mime", "dir", "alias", "env", "setenvif",
-               "deflate", "filter"]
+               "deflate", "filter", "headers"]
     url = "/aivista"
     label = "apache"
 
@@ -494,13 +496,17 @@ class LighttpdServer(avtest.Lighttpd):
         self.write_idle = write_idle
         self.store = os.path.join(dir, "store")
         self.user = None
+        # A copy of the app, which check_static_caching adds a picture to.
+        self.www = os.path.join(dir, "www")
+        shutil.copytree(avtest.src_path("www"), self.www, dirs_exist_ok=True)
 
     def _write_conf(self):
         super()._write_conf()
         with open(self.conf) as f:
             text = f.read()
         text = replace_lines(text, "contrib/lighttpd/aivista.conf", r"(?m)^%s\s*=.*$",
-                             {"server.max-write-idle": self.write_idle},
+                             {"server.max-write-idle": self.write_idle,
+                              "var.aivista_www": '"%s"' % self.www},
                              lambda k, v: "%s = %s" % (k, v))
         avtest.write_file(self.conf, text)
 
@@ -823,6 +829,43 @@ def check_no_gzip(t, srv, label):
                          "one by one")
     t.ok("content-encoding" not in s.headers,
          "%s: the event stream is not compressed (no-gzip)" % label)
+
+
+def check_static_caching(t, srv, label):
+    """The app's files as the shipped configuration serves them: index.html
+    and app.js compressed for a client that accepts gzip (and read back
+    the same), each with an ETag and Cache-Control: no-cache, the ETag
+    answered with 304, compressed or not; a picture kept a day."""
+    for path, name in (("/", "index.html"), ("/app.js", "app.js")):
+        with open(avtest.src_path("www", name), "rb") as f:
+            want = f.read()
+        gz = {"Accept-Encoding": "gzip"}
+        status, hdrs, body = srv.request("GET", path, headers=gz)
+        enc, etag = hdrs.get("content-encoding"), hdrs.get("etag")
+        plain = gzip.decompress(body) if enc == "gzip" and body else body
+        t.ok(status == 200 and enc == "gzip" and plain == want and len(body) < len(want),
+             "%s: GET %s with Accept-Encoding: gzip: compressed (%s, %d bytes for %d)"
+             % (label, path, enc, len(body), len(want)))
+        t.ok(etag and "no-cache" in hdrs.get("cache-control", ""),
+             "%s: ... with an ETag (%s) and Cache-Control: no-cache (%s)"
+             % (label, etag, hdrs.get("cache-control")))
+        status, hdrs2, body = srv.request("GET", path, headers=dict(gz, **{"If-None-Match": etag or "x"}))
+        t.ok(status == 304 and body == b"", "%s: ... If-None-Match with that ETag: 304 (%s)"
+             % (label, status))
+        status, hdrs3, body = srv.request("GET", path)
+        t.ok(status == 200 and "content-encoding" not in hdrs3 and body == want and
+             hdrs3.get("etag") and "no-cache" in hdrs3.get("cache-control", ""),
+             "%s: ... without Accept-Encoding: sent as it is, with an ETag and no-cache" % label)
+        status, _, body = srv.request("GET", path, headers={"If-None-Match": hdrs3.get("etag") or "x"})
+        t.ok(status == 304 and body == b"", "%s: ... and 304 for that ETag" % label)
+    with open(os.path.join(srv.www, "picture.png"), "wb") as f:
+        f.write(avpng.solid(4, 4, (200, 40, 40)))
+    give(srv.www, srv.user)
+    status, hdrs, _ = srv.request("GET", "/picture.png", headers={"Accept-Encoding": "gzip"})
+    t.ok(status == 200 and "max-age=86400" in hdrs.get("cache-control", "") and
+         "content-encoding" not in hdrs and hdrs.get("etag"),
+         "%s: a picture: kept a day (%s), not compressed, with an ETag (%s %s)"
+         % (label, hdrs.get("cache-control"), status, hdrs))
 
 
 def check_access_logs(t, srv, label):

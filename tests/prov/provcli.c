@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <sodium.h>
 #include "conf/conf.h"
+#include "media/imgin.h"
 #include "prov/prov.h"
 #include "util/clock.h"
 #include "util/xmalloc.h"
@@ -26,6 +27,9 @@ struct provcli {
 	json_t *facts;
 	json_t *texts;
 	const char *prompt;
+	unsigned char *ref;     /* --ref FILE: the reference image, its type by its bytes */
+	size_t ref_len;
+	const char *ref_mime;
 	double temperature;
 	int json_mode, stream, width, height, many;
 	long timeout_ms;
@@ -97,6 +101,8 @@ static void provcli_answer(size_t i, const struct prov_answer *a)
 	}
 	if (a->revised_prompt)
 		json_object_set_new(j, "revised_prompt", json_string(a->revised_prompt));
+	if (a->ref_used || a->ref_note[0])
+		json_object_set_new(j, "ref", json_pack("{s:b, s:s}", "used", a->ref_used, "note", a->ref_note));
 	if (a->vectors) {
 		json_object_set_new(j, "vectors", json_integer((json_int_t)json_array_size(a->vectors)));
 		json_object_set(j, "vector_values", a->vectors);
@@ -124,7 +130,8 @@ static int provcli_calls(struct provcli *pc, struct prov *p, const struct prov_h
 
 		for (size_t i = 0; i < n; i++)
 			c[i] = (struct image_call){ .prompt = pc->prompt, .width = pc->width,
-						    .height = pc->height, .timeout_ms = pc->timeout_ms };
+						    .height = pc->height, .ref = pc->ref, .ref_len = pc->ref_len,
+						    .ref_mime = pc->ref_mime, .timeout_ms = pc->timeout_ms };
 		prov_image_many(p, c, n, h, out);
 		free(c);
 	} else if (strcmp(pc->cmd, "search") == 0 && n == 1) {
@@ -189,8 +196,28 @@ static const struct option provcli_opts[] = {
 	{ "query", required_argument, NULL, 'p' },
 	{ "size", required_argument, NULL, 'z' },
 	{ "many", required_argument, NULL, 'n' },
+	{ "ref", required_argument, NULL, 'r' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* The whole file; its media type by its bytes. */
+static int provcli_ref(struct provcli *pc, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET) != 0) {
+		if (f)
+			fclose(f);
+		fprintf(stderr, "provcli: --ref %s: cannot read it\n", path);
+		return -1;
+	}
+	pc->ref = xmalloc((size_t)n);
+	pc->ref_len = fread(pc->ref, 1, (size_t)n, f);
+	fclose(f);
+	pc->ref_mime = imgin_sniff(pc->ref, pc->ref_len);
+	return pc->ref_mime ? 0 : -1;
+}
 
 static int provcli_option(struct provcli *pc, int o, const char *arg)
 {
@@ -207,6 +234,7 @@ static int provcli_option(struct provcli *pc, int o, const char *arg)
 	case 'p': pc->prompt = arg; return 0;
 	case 'z': return sscanf(arg, "%dx%d", &pc->width, &pc->height) == 2 ? 0 : -1;
 	case 'n': pc->many = atoi(arg); return pc->many >= 1 && pc->many <= 64 ? 0 : -1;
+	case 'r': return provcli_ref(pc, arg);
 	default: return -1;
 	}
 }
@@ -215,7 +243,8 @@ static int provcli_usage(void)
 {
 	fprintf(stderr, "usage: provcli -c CONF chat|image|search|embed [--task T] [--messages JSON]\n"
 			"       [--facts JSON] [--temperature X] [--json] [--stream] [--timeout MS]\n"
-			"       [--prompt TEXT] [--query TEXT] [--size WxH] [--texts JSON] [--many N]\n");
+			"       [--prompt TEXT] [--query TEXT] [--size WxH] [--texts JSON] [--many N]\n"
+			"       [--ref IMAGEFILE]\n");
 	return 2;
 }
 
@@ -244,6 +273,7 @@ int main(int argc, char **argv)
 	json_decref(pc.messages);
 	json_decref(pc.facts);
 	json_decref(pc.texts);
+	free(pc.ref);
 	buf_free(&errs);
 	conf_free(&c);
 	curl_global_cleanup();

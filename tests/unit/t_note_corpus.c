@@ -11,7 +11,7 @@
 #include <string.h>
 #include "tap.h"
 #include "kb/kb.h"
-#include "wf/note.h"
+#include "wf/note/note.h"
 
 static const char fixture[] =
 	"[{\"id\": \"a\", \"title\": \"春游路线｜一天逛完\", \"body\": \"玄武湖赏樱花。\", \"tags\": [\"春游\", \"赏花\"],"

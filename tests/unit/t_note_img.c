@@ -13,7 +13,7 @@
 #include "tap.h"
 #include "util/buf.h"
 #include "util/pngio.h"
-#include "wf/note.h"
+#include "wf/note/note.h"
 
 /* ---- a small PNG writer ---- */
 

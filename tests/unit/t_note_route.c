@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
-#include "wf/note.h"
+#include "wf/note/note.h"
 
 static json_t *flags_state(int done, const char *extra)
 {

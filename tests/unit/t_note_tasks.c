@@ -5,14 +5,14 @@
  * the reference palette, different on a new attempt, in the style the
  * person asked for (换成水彩风, use a watercolor style); the review's
  * dimensions and verdict, and the drafts it sends back (off the topic,
- * a section repeated, the feedback contradicted); the router's proposal; and a rewrite of the
- * note that differs from the first draft. */
+ * a section repeated, the feedback contradicted); the router's proposal; a rewrite of the
+ * note that differs from the first draft; and the note templates for a topic. */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
 #include "prov/prov.h"
-#include "wf/note_rules.h"
+#include "wf/note/note_rules.h"
 
 /* The offline provider's answer to the workflow's task with facts (JSON
  * text), the call carrying the task's rules as the workflow's does. New
@@ -376,6 +376,58 @@ static void test_rewrite(void)
 	json_decref(c);
 }
 
+struct template_case {
+	const char *topic;
+	const char *chosen;
+	const char *second;     /* NULL: only the general template follows */
+};
+
+static const struct template_case template_cases[] = {
+	{ "周末去杭州春游的攻略", "旅行", NULL },
+	{ "重庆火锅测评", "探店", "美食" },
+	{ "番茄炒蛋怎么做好吃", "美食", NULL },
+	{ "跳绳减脂打卡", "健身", "旅行" },
+	{ "写点东西", "经验分享", NULL },
+	{ "a weekend hiking trip", "travel", NULL },
+	{ "how to cook for my dog", "food", "pets" },
+};
+
+/* templates: the chosen one first, the others by hits, the general one
+ * last; and the chosen one is the writer's (an uncovered topic's first
+ * heading is the template's first heading). */
+static void test_templates(void)
+{
+	for (size_t i = 0; i < sizeof template_cases / sizeof template_cases[0]; i++) {
+		const struct template_case *tc = &template_cases[i];
+		char facts[320];
+		json_t *j, *note, *list;
+		size_t k;
+		int in_range = 1;
+
+		snprintf(facts, sizeof facts, "{\"topic\": \"%s\"}", tc->topic);
+		j = ask("templates", facts);
+		list = json_object_get(j, "templates");
+		is_str(s(j, "chosen"), tc->chosen, "templates %s: %s chosen", tc->topic, tc->chosen);
+		is_str(s(json_array_get(list, 0), "template"), tc->chosen, "templates %s: it is first", tc->topic);
+		if (tc->second)
+			is_str(s(json_array_get(list, 1), "template"), tc->second, "templates %s: then %s",
+			       tc->topic, tc->second);
+		else
+			is_int(json_array_size(list), strcmp(tc->chosen, "经验分享") && strcmp(tc->chosen, "general")
+			       ? 2 : 1, "templates %s: then only the general one", tc->topic);
+		for (k = 0; k < json_array_size(list); k++)
+			in_range &= n(json_array_get(list, k), "score") >= 0 && n(json_array_get(list, k), "score") <= 1;
+		ok(in_range, "templates %s: scores in [0, 1]", tc->topic);
+		snprintf(facts, sizeof facts, "{\"topic\": \"%s\", \"brief\": {\"goal\": \"讲清楚\"}}", tc->topic);
+		note = ask("note", facts);
+		ok(note && strstr(s(note, "body"), json_string_value(json_array_get(json_object_get(
+		   json_array_get(list, 0), "headings"), 0))), "templates %s: the writer uses the chosen one",
+		   tc->topic);
+		json_decref(note);
+		json_decref(j);
+	}
+}
+
 int main(void)
 {
 	test_clarity();
@@ -386,5 +438,6 @@ int main(void)
 	test_review_checks();
 	test_route();
 	test_rewrite();
+	test_templates();
 	return tap_done();
 }

@@ -10,8 +10,8 @@
 #include "prov/prov.h"
 #include "text/rules.h"
 #include "prov/svg.h"
-#include "wf/image_rules.h"
-#include "wf/note_rules.h"
+#include "wf/image/image_rules.h"
+#include "wf/note/note_rules.h"
 
 /* One chat call, carrying the image workflow's rules for its tasks as the
  * workflow does; facts is stolen. The answer must be freed. */
@@ -462,12 +462,19 @@ static void test_render(void)
 	ok(l.generating == 1 && l.done == 1, "progress: generating, then done");
 	is_str(a.revised_prompt, c.prompt, "the revised prompt is the prompt");
 	ok(strstr((const char *)a.data, "width=\"800\" height=\"600\""), "the asked size");
+	ok(strstr((const char *)a.data, ">离线预览</text>") &&
+	   !strstr((const char *)a.data, "Offline preview"),
+	   "labelled as an offline preview, in the prompt's language");
 	draw_prompt(c.prompt, 800, 600, &b);
 	ok(a.len == b.len && memcmp(a.data, b.data, a.len) == 0, "the same prompt, the same bytes");
 	prov_answer_free(&b);
 	draw_prompt("夕阳下的海边小镇", 800, 600, &b);
 	ok(b.status == PROV_OK && (a.len != b.len || memcmp(a.data, b.data, a.len) != 0),
 	   "another prompt, another picture");
+	prov_answer_free(&b);
+	draw_prompt("a lighthouse at dawn", 800, 600, &b);
+	ok(b.status == PROV_OK && strstr((const char *)b.data, ">Offline preview</text>") &&
+	   !strstr((const char *)b.data, "离线预览"), "an English prompt: labelled in English");
 	prov_answer_free(&b);
 	prov_answer_free(&a);
 	draw_prompt("a lighthouse", 0, 0, &a);

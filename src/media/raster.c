@@ -1,0 +1,164 @@
+/* SVG to PNG through librsvg and cairo (see raster.h). */
+#include "config.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <gio/gio.h>
+#include <librsvg/rsvg.h>
+#include "media/raster.h"
+
+/* The size a picture is drawn at. */
+struct raster_size {
+	double iw, ih;          /* its own size in pixels, or its proportions */
+	int w, h;
+};
+
+/* The reason in err, on one line (libxml ends its messages with one). */
+static int raster_fail(char *err, size_t errlen, int code, const char *fmt, const char *what)
+{
+	size_t n;
+
+	snprintf(err, errlen, fmt, what ? what : "");
+	n = strlen(err);
+	while (n > 0 && (err[n - 1] == '\n' || err[n - 1] == ' '))
+		err[--n] = '\0';
+	return code;
+}
+
+/* The document, parsed with no base file: librsvg then resolves no
+ * relative href and loads nothing but data: URLs. */
+static RsvgHandle *raster_load(const void *svg, size_t len, char *err, size_t errlen)
+{
+	GInputStream *in = g_memory_input_stream_new_from_data(svg, (gssize)len, NULL);
+	GError *e = NULL;
+	RsvgHandle *h = rsvg_handle_new_from_stream_sync(in, NULL, RSVG_HANDLE_FLAGS_NONE, NULL,
+							  &e);
+
+	g_object_unref(in);
+	if (h == NULL) {
+		raster_fail(err, errlen, RASTER_E_SVG, "not a readable SVG: %s",
+			    e ? e->message : "librsvg refused it");
+		g_clear_error(&e);
+		return NULL;
+	}
+	rsvg_handle_set_dpi(h, 96.0);
+	return h;
+}
+
+/* The picture's own size in pixels; for one sized in percentages, its
+ * viewBox's proportions; else a square. */
+static void raster_intrinsic(RsvgHandle *h, struct raster_size *sz)
+{
+	gboolean has_w, has_h, has_vb;
+	RsvgLength lw, lh;
+	RsvgRectangle vb;
+
+	if (rsvg_handle_get_intrinsic_size_in_pixels(h, &sz->iw, &sz->ih) && sz->iw >= 1 &&
+	    sz->ih >= 1)
+		return;
+	rsvg_handle_get_intrinsic_dimensions(h, &has_w, &lw, &has_h, &lh, &has_vb, &vb);
+	if (has_vb && vb.width > 0 && vb.height > 0) {
+		sz->iw = RASTER_DEFAULT_MAX;
+		sz->ih = RASTER_DEFAULT_MAX * vb.height / vb.width;
+	} else {
+		sz->iw = sz->ih = RASTER_DEFAULT_MAX;
+	}
+}
+
+/* A width asked for (0: none) within its bounds. */
+static int raster_width_ok(int width, char *err, size_t errlen)
+{
+	if (width != 0 && (width < RASTER_MIN_WIDTH || width > RASTER_MAX_WIDTH)) {
+		snprintf(err, errlen, "width %d is outside %d..%d", width, RASTER_MIN_WIDTH,
+			 RASTER_MAX_WIDTH);
+		return RASTER_E_SIZE;
+	}
+	return RASTER_OK;
+}
+
+/* The width asked for, or the picture's own (capped), and the height in
+ * proportion, within its bounds. */
+static int raster_fit(struct raster_size *sz, int width, char *err, size_t errlen)
+{
+	double h;
+
+	if (width == 0)
+		width = sz->iw > RASTER_DEFAULT_MAX ? RASTER_DEFAULT_MAX : (int)lround(sz->iw);
+	h = round(width * sz->ih / sz->iw);
+	if (!(h >= 1 && h <= RASTER_MAX_HEIGHT) ||
+	    (long long)width * (long long)h * 4 > RASTER_MAX_PIXEL_BYTES) {
+		snprintf(err, errlen, "a picture %d pixels wide would be %.0f high: at most %d",
+			 width, h, RASTER_MAX_HEIGHT);
+		return RASTER_E_SIZE;
+	}
+	sz->w = width;
+	sz->h = (int)h;
+	return RASTER_OK;
+}
+
+static cairo_status_t raster_write(void *closure, const unsigned char *data, unsigned int n)
+{
+	return buf_add(closure, data, n) == 0 ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* Draws the document scaled to the surface and writes it as a PNG. */
+static int raster_draw(RsvgHandle *h, const struct raster_size *sz, struct buf *out, char *err,
+		       size_t errlen)
+{
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, sz->w, sz->h);
+	cairo_t *cr = cairo_create(s);
+	RsvgRectangle vp = { 0, 0, sz->iw, sz->ih };
+	size_t before = out->len;
+	GError *e = NULL;
+	int rc = RASTER_OK;
+
+	/* The picture fills the surface: the height was rounded, so the
+	 * scales differ by less than a pixel, and no edge is left empty. */
+	cairo_scale(cr, sz->w / sz->iw, sz->h / sz->ih);
+	if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
+		rc = raster_fail(err, errlen, RASTER_E_RENDER, "cairo: %s",
+				 cairo_status_to_string(cairo_status(cr)));
+	else if (!rsvg_handle_render_document(h, cr, &vp, &e))
+		rc = raster_fail(err, errlen, RASTER_E_RENDER, "drawing the SVG: %s",
+				 e ? e->message : "librsvg failed");
+	g_clear_error(&e);
+	cairo_destroy(cr);
+	if (rc == RASTER_OK) {
+		cairo_surface_flush(s);
+		if (cairo_surface_write_to_png_stream(s, raster_write, out) != CAIRO_STATUS_SUCCESS) {
+			out->len = before;
+			if (out->data)
+				out->data[before] = '\0';
+			rc = raster_fail(err, errlen, RASTER_E_RENDER, "%s",
+					 "the PNG does not fit the space given");
+		}
+	}
+	cairo_surface_destroy(s);
+	return rc;
+}
+
+int raster_svg_png(const void *svg, size_t len, int width, struct buf *out, int *w, int *h,
+		   char *err, size_t errlen)
+{
+	struct raster_size sz = { 0 };
+	RsvgHandle *doc;
+	int rc;
+
+	if (svg == NULL || len == 0)
+		return raster_fail(err, errlen, RASTER_E_SVG, "%s", "the SVG is empty");
+	if (raster_width_ok(width, err, errlen) != RASTER_OK)
+		return RASTER_E_SIZE;
+	doc = raster_load(svg, len, err, errlen);
+	if (doc == NULL)
+		return RASTER_E_SVG;
+	raster_intrinsic(doc, &sz);
+	rc = raster_fit(&sz, width, err, errlen);
+	if (rc == RASTER_OK)
+		rc = raster_draw(doc, &sz, out, err, errlen);
+	g_object_unref(doc);
+	if (rc == RASTER_OK) {
+		*w = sz.w;
+		*h = sz.h;
+	}
+	return rc;
+}

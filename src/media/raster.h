@@ -1,0 +1,37 @@
+/* SVG pictures as PNG files people can post: librsvg parses and draws
+ * the document into a cairo image surface, cairo writes the PNG. The SVG
+ * may come from anyone, so it is loaded with no base file: librsvg then
+ * loads nothing but data: URLs (no file, no http, no relative href), and
+ * the pixels are bounded before any is allocated. Errors come back as a
+ * code with a message; nothing is written to stderr. */
+#ifndef AV_RASTER_H
+#define AV_RASTER_H
+#include <stddef.h>
+#include "util/buf.h"
+
+/* Widths a caller may ask for, in pixels. */
+#define RASTER_MIN_WIDTH 64
+#define RASTER_MAX_WIDTH 4096
+/* Without a width: the picture's own width, no wider than this. */
+#define RASTER_DEFAULT_MAX 2048
+/* The height that follows from the width and the picture's proportions
+ * is bounded too, and so are the bytes of the pixels (4 a pixel): a
+ * 4096 x 4096 picture, 64 MiB, at most. */
+#define RASTER_MAX_HEIGHT 4096
+#define RASTER_MAX_PIXEL_BYTES (64LL << 20)
+
+enum raster_error {
+	RASTER_OK = 0,
+	RASTER_E_SIZE = -1,    /* the width asked for, or the size it leads to, is out of bounds */
+	RASTER_E_SVG = -2,     /* not an SVG librsvg can read */
+	RASTER_E_RENDER = -3,  /* drawing or writing the PNG failed (out's cap included) */
+};
+
+/* The SVG svg (len bytes) drawn width pixels wide (0: its own width,
+ * capped at RASTER_DEFAULT_MAX), its height in proportion, as a PNG
+ * appended to out. RASTER_OK with the size in *w and *h, or an error
+ * with err filled (out is then left as it was). */
+int raster_svg_png(const void *svg, size_t len, int width, struct buf *out, int *w, int *h,
+		   char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,609 @@
+/* The image agent workflow (seed 000, second version, with the first
+ * version's details): its input, multi-turn context, the planner and the
+ * retrieval (rag) node, and the node table. Execution, review and the
+ * result's components are in image_run.c. */
+#include "config.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "app.h"
+#include "conf/conf.h"
+#include "kb/kb.h"
+#include "media/imgin.h"
+#include "prov/prov.h"
+#include "text/rules.h"
+#include "text/script.h"
+#include "store/store.h"
+#include "util/clock.h"
+#include "text/msg.h"
+#include "wf/image/image.h"
+#include "wf/image/image_rules.h"
+#include "util/jnum.h"
+#include "util/xmalloc.h"
+
+#define IMAGE_TEXT_MAX 4000
+#define IMAGE_MESSAGES_MAX 50   /* seed 000 §7.4 */
+#define IMAGE_CONTEXT 5         /* seed 000 §5.2: the last five messages */
+#define IMAGE_RAG_LIMIT 3
+#define IMAGE_RAG_MIN 0.6
+
+int image_zh(const json_t *state)
+{
+	return json_is_true(json_object_get(state, "zh"));
+}
+
+void image_thought(struct step_ctx *c, const char *id, ...)
+{
+	char msg[512];
+	json_t *ev = step_event(c, "thought_log");
+	va_list ap;
+
+	va_start(ap, id);
+	vsnprintf(msg, sizeof msg, msg_get(step_lang(c), id), ap);
+	va_end(ap);
+	json_object_set_new(ev, "message", json_string(msg));
+	step_emit(c, ev);
+}
+
+const char *image_set_error(struct step_ctx *c, const char *code, const char *message)
+{
+	json_object_set_new(c->state, "error", json_pack("{s:s, s:s, s:s}", "code", code, "message",
+							 message, "node", c->node));
+	return "error_handler";
+}
+
+json_int_t image_retry_count(const json_t *state)
+{
+	return json_integer_value(json_object_get(json_object_get(state, "metadata"), "retryCount"));
+}
+
+/* Appends a message, keeping at most IMAGE_MESSAGES_MAX (oldest dropped). */
+static void image_push_message(json_t *state, const char *role, const char *content)
+{
+	json_t *msgs = json_object_get(state, "messages");
+
+	json_array_append_new(msgs, json_pack("{s:s, s:s, s:I}", "role", role, "content", content,
+					      "timestamp", (json_int_t)clock_wall_ms()));
+	while (json_array_size(msgs) > IMAGE_MESSAGES_MAX)
+		json_array_remove(msgs, 0);
+}
+
+/* The mask and the base image of an inpainting request, stored once as
+ * assets: the state keeps their ids. */
+static int image_mask_in(struct step_ctx *c, const json_t *mask, json_t *user, char *err, size_t n)
+{
+	const struct conf *cf = step_conf(c);
+	const char *b64 = json_string_value(json_object_get(mask, "base64"));
+	const char *url = json_string_value(json_object_get(mask, "imageUrl"));
+	json_t *coords = json_object_get(mask, "coordinates");
+	struct imgin m, base;
+	long long budget = cf->inpaint_max_pixel_bytes;
+	char id[64];
+
+	if (!json_is_object(mask) || b64 == NULL)
+		return snprintf(err, n, "maskData.base64 (a PNG mask as a data URL or base64) is required"), -1;
+	if (url == NULL || *url == '\0')
+		return snprintf(err, n, "maskData.imageUrl (the image to repaint) is required"), -1;
+	if (coords && !json_is_array(coords))
+		return snprintf(err, n, "maskData.coordinates must be an array of points"), -1;
+	if (imgin_decode(b64, (size_t)cf->mask_max_bytes, &m) < 0)
+		return snprintf(err, n, "maskData.base64: %s", m.error), -1;
+	if (step_png_check(c, &m, cf->inpaint_max_side, &budget, "maskData.base64", err, n) < 0) {
+		imgin_free(&m);
+		return -1;
+	}
+	if (step_asset_put(c, m.mime, m.data, m.len, id, sizeof id) < 0) {
+		imgin_free(&m);
+		return snprintf(err, n, "the mask could not be stored"), -1;
+	}
+	imgin_free(&m);
+	json_object_set_new(user, "maskAsset", json_string(id));
+	if (imgin_load(step_store(c), cf, url, (size_t)cf->fetch_max_bytes, &base) < 0) {
+		if (base.store_rc)
+			step_store_failed(c, base.store_rc);
+		return snprintf(err, n, "maskData.imageUrl: %s", base.error), -1;
+	}
+	if (step_png_check(c, &base, cf->inpaint_max_side, &budget, "maskData.imageUrl", err,
+			   n) < 0) {
+		imgin_free(&base);
+		return -1;
+	}
+	if (base.asset[0] == '\0' && step_asset_put(c, base.mime, base.data, base.len, id, sizeof id) < 0) {
+		imgin_free(&base);
+		return snprintf(err, n, "the base image could not be stored"), -1;
+	}
+	json_object_set_new(user, "baseAsset", json_string(base.asset[0] ? base.asset : id));
+	imgin_free(&base);
+	if (coords)
+		json_object_set(user, "coordinates", coords);
+	return 0;
+}
+
+/* Checks a turn's input and puts it in the state as userInput. */
+static int image_take_input(struct step_ctx *c, json_t *state, const json_t *input, char *err,
+			    size_t n)
+{
+	json_t *text = json_object_get(input, "text"), *mask = json_object_get(input, "maskData");
+	json_t *user;
+	const char *t;
+
+	if (text && !json_is_string(text))
+		return snprintf(err, n, "text must be a string"), -1;
+	t = text ? json_string_value(text) : "";
+	if (strlen(t) > IMAGE_TEXT_MAX)
+		return snprintf(err, n, "text is longer than %d bytes", IMAGE_TEXT_MAX), -1;
+	if (*t == '\0' && (mask == NULL || json_is_null(mask)))
+		return snprintf(err, n, "send a description of the picture (text), or paint a mask "
+			 "(maskData) on an image to change it"), -1;
+	user = json_pack("{s:s}", "text", t);
+	if (mask && !json_is_null(mask) && image_mask_in(c, mask, user, err, n) < 0) {
+		json_decref(user);
+		return -1;
+	}
+	json_object_set_new(state, "userInput", user);
+	json_object_set_new(state, "zh", json_boolean(strcmp(step_lang(c), "zh") == 0));
+	if (*t)
+		image_push_message(state, "user", t);
+	return 0;
+}
+
+static void image_reset_turn(json_t *state)
+{
+	static const char *const fields[] = { "intent", "enhancedPrompt", "executionResult",
+					      "qualityCheck", "error" };
+
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		json_object_set_new(state, fields[i], json_null());
+	json_object_set_new(state, "uiComponents", json_array());
+	json_object_set_new(state, "metadata", json_pack("{s:i, s:I}", "retryCount", 0, "startTime",
+							 (json_int_t)clock_wall_ms()));
+}
+
+static int image_size(const json_t *input, const char *key, json_int_t *out, char *err, size_t n)
+{
+	json_t *v = json_object_get(input, key);
+
+	if (v == NULL)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 64 || json_integer_value(v) > 4096)
+		return snprintf(err, n, "%s must be a whole number of pixels from 64 to 4096", key), -1;
+	*out = json_integer_value(v);
+	return 0;
+}
+
+static json_t *image_init(struct step_ctx *c, const json_t *input, char *err, size_t errlen)
+{
+	json_t *state = json_pack("{s:[], s:{s:i, s:i, s:i}, s:n}", "messages", "params", "width",
+				  1024, "height", 1024, "styleStrength", 70, "lastResult");
+	json_int_t w = 1024, h = 1024;
+
+	if (image_size(input, "width", &w, err, errlen) < 0 ||
+	    image_size(input, "height", &h, err, errlen) < 0 ||
+	    image_take_input(c, state, input, err, errlen) < 0) {
+		json_decref(state);
+		return NULL;
+	}
+	json_object_set_new(json_object_get(state, "params"), "width", json_integer(w));
+	json_object_set_new(json_object_get(state, "params"), "height", json_integer(h));
+	image_reset_turn(state);
+	return state;
+}
+
+/* A new turn on a finished thread: the last result becomes context. */
+static const char *image_turn(struct step_ctx *c, json_t *state, const json_t *input, char *err,
+			      size_t errlen)
+{
+	json_t *last = json_object_get(state, "executionResult");
+
+	/* An adjustment next keeps this result's subject, style and prompt. */
+	if (json_is_object(last)) {
+		json_object_set(state, "lastResult", last);
+		json_object_set(state, "lastIntent", json_object_get(state, "intent"));
+		json_object_set(state, "lastPrompt", json_object_get(state, "enhancedPrompt"));
+		json_object_set(state, "lastInput", json_object_get(state, "userInput"));
+	}
+	if (image_take_input(c, state, input, err, errlen) < 0)
+		return NULL;
+	image_reset_turn(state);
+	return "planner";
+}
+
+/* The planner's model messages: the seed's system prompt, the last five
+ * messages, and the last result when the user asks to adjust it. */
+static json_t *image_planner_messages(const json_t *state, int adjust)
+{
+	json_t *msgs = json_array(), *hist = json_object_get(state, "messages"), *m;
+	json_t *last = json_object_get(state, "lastResult");
+	size_t n = json_array_size(hist), i;
+
+	json_array_append_new(msgs, json_pack("{s:s, s:s}", "role", "system", "content",
+		"你是一个专业的 AI 图像生成助手。请分析用户的输入，识别用户的意图。\n"
+		"可能的意图类型：generate_image（生成新图片）、inpainting（修改图片的某个区域，通常伴随蒙版数据）、"
+		"adjust_parameters（调整生成参数，如风格强度、尺寸）。\n"
+		"请以 JSON 格式返回：{\"action\": \"generate_image\" | \"inpainting\" | \"adjust_parameters\" | "
+		"\"unknown\", \"subject\": \"主要对象\", \"style\": \"风格关键词\", \"confidence\": 0.0-1.0, "
+		"\"reasoning\": \"分析理由\"}\n如果检测到蒙版数据，则 action 必须为 \"inpainting\"。"));
+	if (adjust && json_is_object(last))
+		json_array_append_new(msgs, json_pack("{s:s, s:s+}", "role", "assistant", "content",
+			"上一次生成的结果：", json_string_value(json_object_get(last, "imageUrl")) ?: ""));
+	for (i = n > IMAGE_CONTEXT ? n - IMAGE_CONTEXT : 0; i < n; i++) {
+		m = json_array_get(hist, i);
+		json_array_append_new(msgs, json_pack("{s:O, s:O}", "role", json_object_get(m, "role"),
+						      "content", json_object_get(m, "content")));
+	}
+	return msgs;
+}
+
+/* Seed 000 §5.2: "再", "调整" bring the last result into the context; so
+ * does a message that opens with an adjustment (风格强度 90). */
+static int image_wants_adjust(const char *text)
+{
+	const struct rules_style *st;
+
+	return strstr(text, "再") || strstr(text, "调整") || strstr(text, "adjust") ||
+	       strstr(text, "Adjust") || strstr(text, "again") ||
+	       strcmp(rules_adjust_intent(text).rule, "adjust_lead") == 0 ||
+	       rules_restyle(text, &st).matched || rules_regenerate(text).matched;
+}
+
+/* The rules answer when the model's reply cannot be used. */
+static json_t *image_intent_by_rules(struct step_ctx *c, const json_t *facts)
+{
+	char err[200];
+
+	return image_rules_task_intent(facts, json_string_value(json_object_get(facts, "text")) ?: "",
+				   err, sizeof err);
+}
+
+/* Keeps the intent's fields to the seed's shape and types. */
+static json_t *image_intent_clean(const json_t *raw, const char *raw_text)
+{
+	static const char *const actions[] = { "generate_image", "inpainting", "adjust_parameters" };
+	const char *action = json_string_value(json_object_get(raw, "action"));
+	json_t *conf = json_object_get(raw, "confidence");
+	const char *act = "unknown";
+
+	for (size_t i = 0; action && i < sizeof actions / sizeof actions[0]; i++)
+		if (strcmp(action, actions[i]) == 0)
+			act = actions[i];
+	if (action && strcmp(action, "parameter_adjustment") == 0)  /* the first version's name */
+		act = "adjust_parameters";
+	return json_pack("{s:s, s:s, s:s, s:f, s:s, s:s}", "action", act, "subject",
+			 json_string_value(json_object_get(raw, "subject")) ?: "", "style",
+			 json_string_value(json_object_get(raw, "style")) ?: "", "confidence",
+			 jnum_round(json_is_number(conf) ? json_number_value(conf) : 0.0, JNUM_SCORE), "reasoning",
+			 json_string_value(json_object_get(raw, "reasoning")) ?: "", "rawResponse",
+			 raw_text ? raw_text : "");
+}
+
+/* Asks the model; a reply that is not JSON falls back to the rules with
+ * the raw answer kept (seed 000 §3.1). NULL with the error set when the
+ * model failed outright. */
+static json_t *image_plan(struct step_ctx *c, const json_t *facts, int adjust)
+{
+	const struct conf *cf = step_conf(c);
+	json_t *msgs = image_planner_messages(c->state, adjust), *intent = NULL, *rules;
+	struct chat_call call = { .task = "intent", .rules = image_rules_task_intent, .messages = msgs,
+				  .facts = facts,
+				  .temperature = 0.3, .json_mode = 1,
+				  .timeout_ms = cf->image_planner_timeout_ms };
+	struct prov_answer a;
+
+	step_chat(c, &call, &a);
+	if (a.status == PROV_OK) {
+		intent = image_intent_clean(a.json, a.text);
+	} else if (a.status == PROV_BAD_ANSWER && a.text && (rules = image_intent_by_rules(c, facts))) {
+		intent = image_intent_clean(rules, a.text);
+		json_decref(rules);
+		image_thought(c, "image.intent.rules");
+	} else {
+		char msg[320];
+
+		snprintf(msg, sizeof msg, "%s: %s", prov_status_name(a.status), a.error);
+		image_set_error(c, a.status == PROV_TIMEOUT ? "planner_timeout" : "planner_failed", msg);
+	}
+	prov_answer_free(&a);
+	json_decref(msgs);
+	return intent;
+}
+
+/* An adjustment is of the last picture: its subject stays, whatever the
+ * words of the adjustment would make of it, and so does its style unless
+ * the adjustment names another one (换成水彩风格): then the model's name
+ * for that style, or the lexicon's. */
+static void image_keep_last(json_t *state, json_t *intent, const char *text)
+{
+	json_t *last = json_object_get(state, "lastIntent");
+	const struct rules_style *st;
+	const char *said = json_string_value(json_object_get(intent, "style")) ?: "";
+
+	if (!json_is_object(last))
+		return;
+	if (json_is_string(json_object_get(last, "subject")))
+		json_object_set(intent, "subject", json_object_get(last, "subject"));
+	if (!rules_restyle(text, &st).matched) {
+		if (json_is_string(json_object_get(last, "style")))
+			json_object_set(intent, "style", json_object_get(last, "style"));
+	} else if (rules_style(said) != st) {
+		json_object_set_new(intent, "style", json_string(image_zh(state) ? st->zh : st->en));
+	}
+}
+
+/* A restyle of the last picture takes adjust_parameters whatever the model
+ * made of it (it tends to read "换成水彩风格" as a new picture of "换成"); so
+ * does a change of style asked with no picture yet, which has nothing to
+ * adjust. */
+static void image_force_restyle(const json_t *state, json_t *intent, const char *text)
+{
+	const struct rules_style *st;
+	struct rules_match m = rules_restyle(text, &st);
+
+	if (!m.matched || (strcmp(m.rule, "restyle") != 0 &&
+			   !json_is_object(json_object_get(state, "lastResult"))))
+		return;
+	json_object_set_new(intent, "action", json_string("adjust_parameters"));
+	if (json_number_value(json_object_get(intent, "confidence")) < m.confidence)
+		json_object_set_new(intent, "confidence", json_real(m.confidence));
+}
+
+/* "重新生成", "再来一张", "regenerate" typed as text: the last picture again,
+ * from the prompt it was made from (rag keeps it), with its mask when it
+ * was a repaint; with no picture yet, there is nothing to regenerate. */
+static enum node_rc image_plan_regenerate(struct step_ctx *c)
+{
+	json_t *last = json_object_get(c->state, "lastResult"), *li = json_object_get(c->state,
+										     "lastIntent");
+	json_t *user = json_object_get(c->state, "userInput");
+	json_t *prev = json_object_get(c->state, "lastInput"), *intent;
+	int inpaint;
+
+	if (!json_is_object(last) || !json_is_object(li)) {
+		json_object_set_new(c->state, "intent", json_pack("{s:s, s:s, s:s, s:f, s:s, s:s}",
+			"action", "unknown", "subject", "", "style", "", "confidence", 0.9, "reasoning",
+			msg_get(step_lang(c), "image.regenerate.none"), "rawResponse", ""));
+		c->next = image_set_error(c, "nothing_to_regenerate",
+					  msg_get(step_lang(c), "image.friendly.nothing_to_regenerate"));
+		return NODE_NEXT;
+	}
+	inpaint = strcmp(json_string_value(json_object_get(last, "taskType")) ?: "", "inpainting") == 0 &&
+		  json_is_string(json_object_get(prev, "maskAsset")) &&
+		  json_is_string(json_object_get(prev, "baseAsset"));
+	if (inpaint) {
+		json_object_set(user, "maskAsset", json_object_get(prev, "maskAsset"));
+		json_object_set(user, "baseAsset", json_object_get(prev, "baseAsset"));
+	}
+	intent = json_deep_copy(li);
+	json_object_set_new(intent, "action", json_string(inpaint ? "inpainting" : "generate_image"));
+	json_object_set_new(intent, "confidence", json_real(0.9));
+	json_object_set_new(intent, "reasoning", json_string(msg_get(step_lang(c),
+										"image.regenerate.reason")));
+	json_object_set_new(intent, "rawResponse", json_string(""));
+	json_object_set_new(c->state, "intent", intent);
+	image_thought(c, "image.intent.regenerate", json_string_value(json_object_get(intent, "action")));
+	c->next = "rag";
+	return NODE_NEXT;
+}
+
+/* What the action needs and the turn does not have (seed 000 §7.3: a
+ * change to "here" without a mask). NULL when nothing is missing. */
+static const char *image_missing(struct step_ctx *c, const char *action, int has_mask)
+{
+	if (strcmp(action, "inpainting") == 0 && !has_mask)
+		return image_set_error(c, "mask_required", msg_get(step_lang(c), "image.friendly.mask_required"));
+	if (strcmp(action, "adjust_parameters") == 0 &&
+	    !json_is_object(json_object_get(c->state, "lastResult")))
+		return image_set_error(c, "nothing_to_adjust", msg_get(step_lang(c), "image.friendly.nothing_to_adjust"));
+	return NULL;
+}
+
+static enum node_rc image_planner(struct step_ctx *c)
+{
+	json_t *user = json_object_get(c->state, "userInput");
+	const char *text = json_string_value(json_object_get(user, "text")) ?: "";
+	int has_mask = json_is_string(json_object_get(user, "maskAsset"));
+	int adjust = image_wants_adjust(text) && json_is_object(json_object_get(c->state, "lastResult"));
+	json_t *facts = json_pack("{s:s, s:b, s:O, s:O}", "text", text, "hasMask", has_mask,
+				  "lastResult", adjust ? json_object_get(c->state, "lastResult") : json_null(),
+				  "lastIntent", adjust && json_object_get(c->state, "lastIntent")
+				  ? json_object_get(c->state, "lastIntent") : json_null());
+	json_t *intent;
+	const char *action, *missing;
+	double conf;
+
+	if (!has_mask && rules_regenerate(text).matched) {
+		json_decref(facts);
+		return image_plan_regenerate(c);
+	}
+	intent = image_plan(c, facts, adjust);
+	json_decref(facts);
+	if (intent == NULL) {
+		json_object_set_new(c->state, "intent", json_pack("{s:s, s:f}", "action", "unknown",
+								  "confidence", 0.0));
+		c->next = "error_handler";
+		return NODE_NEXT;
+	}
+	if (has_mask && strcmp(json_string_value(json_object_get(intent, "action")), "inpainting")) {
+		json_object_set_new(intent, "action", json_string("inpainting"));
+		json_object_set_new(intent, "confidence", json_real(0.9));
+	}
+	if (!has_mask)
+		image_force_restyle(c->state, intent, text);
+	action = json_string_value(json_object_get(intent, "action"));
+	if (strcmp(action, "adjust_parameters") == 0)
+		image_keep_last(c->state, intent, text);
+	json_object_set_new(c->state, "intent", intent);
+	conf = json_number_value(json_object_get(intent, "confidence"));
+	image_thought(c, "image.intent", action, conf);
+	if (strcmp(action, "unknown") != 0 && conf > 0.5) {
+		missing = image_missing(c, action, has_mask);
+		c->next = missing ? missing : "rag";
+		return NODE_NEXT;
+	}
+	c->next = image_set_error(c, "unknown_intent", msg_get(step_lang(c), "image.friendly.unknown_intent"));
+	return NODE_NEXT;
+}
+
+/* Retrieval: cached per query; a failure keeps the original prompt. */
+static json_t *image_retrieve(struct step_ctx *c, const char *query, double min_sim)
+{
+	const struct conf *cf = step_conf(c);
+	struct kb *kb = kb_styles(step_app(c));
+	char key[1100];
+	json_t *hits = NULL;
+
+	if (kb == NULL)
+		return NULL;
+	snprintf(key, sizeof key, "%.2f|%s", min_sim, query);
+	if (cf->cache_retrieval_ttl > 0 && step_store(c) &&
+	    store_cache_get(step_store(c), "rag", key, &hits) == 0)
+		return hits;
+	hits = kb_search(kb, query, IMAGE_RAG_LIMIT, min_sim);
+	if (hits && cf->cache_retrieval_ttl > 0 && step_store(c))
+		store_cache_put(step_store(c), "rag", key, hits, cf->cache_retrieval_ttl * 1000LL);
+	return hits;
+}
+
+static char *image_join_prompt(const char *original, const json_t *hits, int inpaint)
+{
+	struct buf b;
+	size_t i;
+	json_t *h;
+
+	buf_init(&b, 16384);
+	buf_adds(&b, original);
+	if (inpaint)
+		buf_adds(&b, " (in the masked area)");
+	json_array_foreach(hits, i, h) {
+		buf_adds(&b, ", ");
+		buf_adds(&b, json_string_value(json_object_get(h, "prompt")) ?: "");
+	}
+	return buf_steal(&b);
+}
+
+/* An adjustment in a new style (its style is not the last picture's):
+ * retrieved again, from the last subject in the new style. */
+static int image_restyled(const json_t *state)
+{
+	const json_t *intent = json_object_get(state, "intent");
+	const char *style = json_string_value(json_object_get(intent, "style")) ?: "";
+	const char *was = json_string_value(json_object_get(json_object_get(state, "lastIntent"),
+							    "style")) ?: "";
+
+	return strcmp(json_string_value(json_object_get(intent, "action")) ?: "", "adjust_parameters") == 0 &&
+	       *style && strcmp(style, was) != 0;
+}
+
+/* A typed regeneration: the last picture's prompt as it was used. */
+static int image_rag_again(struct step_ctx *c)
+{
+	const char *text = json_string_value(json_object_get(json_object_get(c->state, "userInput"),
+							     "text")) ?: "";
+	json_t *last = json_object_get(c->state, "lastPrompt"), *ep;
+	json_t *used = json_object_get(json_object_get(json_object_get(c->state, "lastResult"),
+						       "metadata"), "prompt");
+
+	if (!rules_regenerate(text).matched || !json_is_object(last) || !json_is_string(used))
+		return 0;
+	ep = json_deep_copy(last);
+	json_object_set(ep, "final", used);
+	json_object_set_new(c->state, "enhancedPrompt", ep);
+	image_thought(c, "image.regenerate");
+	c->next = "executor";
+	return 1;
+}
+
+/* An adjustment redraws the last picture: its prompt, retrieved styles
+ * included, is kept as it was; the executor adds the new parameters. A
+ * regeneration takes the prompt the last picture was made from. */
+static int image_rag_keep(struct step_ctx *c)
+{
+	json_t *last = json_object_get(c->state, "lastPrompt");
+	json_t *intent = json_object_get(c->state, "intent");
+	const char *final = json_string_value(json_object_get(last, "final"));
+
+	if (image_rag_again(c))
+		return 1;
+	if (strcmp(json_string_value(json_object_get(intent, "action")) ?: "", "adjust_parameters") != 0 ||
+	    final == NULL || image_restyled(c->state))
+		return 0;
+	json_object_set_new(c->state, "enhancedPrompt", json_deep_copy(last));
+	image_thought(c, "image.keep",
+		      json_string_value(json_object_get(intent, "subject")) ?: "",
+		      *(json_string_value(json_object_get(intent, "style")) ?: "")
+		      ? json_string_value(json_object_get(intent, "style"))
+		      : msg_get(step_lang(c), "image.unspecified"));
+	c->next = "executor";
+	return 1;
+}
+
+static enum node_rc image_rag(struct step_ctx *c)
+{
+	json_t *intent = json_object_get(c->state, "intent");
+	const char *text = json_string_value(json_object_get(json_object_get(c->state, "userInput"),
+							     "text")) ?: "";
+	const char *subject = json_string_value(json_object_get(intent, "subject")) ?: "";
+	const char *style = json_string_value(json_object_get(intent, "style")) ?: "";
+	json_int_t retry = image_retry_count(c->state);
+	char query[1024], *final, names[512] = "";
+	/* A retry after a failed review lowers the bar to let more style in. */
+	double min_sim = IMAGE_RAG_MIN - 0.1 * (double)retry;
+	json_t *hits, *h, *retrieved = json_array();
+	const char *original = *text ? text : subject;
+	char *restyle = NULL;
+	size_t i;
+
+	if (image_rag_keep(c)) {
+		json_decref(retrieved);
+		return NODE_NEXT;
+	}
+	if (image_restyled(c->state)) {
+		restyle = image_zh(c->state) ? xasprintf("%s，%s风格", subject, style)
+					     : xasprintf("%s, %s style", subject, style);
+		original = restyle;
+		image_thought(c, "image.restyle", style, subject);
+	}
+	snprintf(query, sizeof query, "%s %s %s", style, subject, restyle ? "" : text);
+	hits = image_retrieve(c, query, min_sim < 0.3 ? 0.3 : min_sim);
+	if (hits == NULL)
+		image_thought(c, "image.rag.unavailable");
+	json_array_foreach(hits, i, h) {
+		json_array_append_new(retrieved, json_pack("{s:O, s:O, s:O}", "style",
+			json_object_get(h, image_zh(c->state) ? "name_zh" : "name_en"), "prompt",
+			json_object_get(h, "prompt"), "similarity", json_object_get(h, "similarity")));
+		snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+			 json_string_value(json_object_get(h, image_zh(c->state) ? "name_zh" : "name_en")) ?: "");
+	}
+	if (hits && json_array_size(hits) > 0)
+		image_thought(c, "image.rag.found",
+			      (int)json_array_size(hits), names);
+	else if (hits)
+		image_thought(c, "image.rag.none");
+	final = image_join_prompt(original, hits, !strcmp(json_string_value(json_object_get(intent,
+								"action")) ?: "", "inpainting"));
+	json_object_set_new(c->state, "enhancedPrompt", json_pack("{s:s, s:o, s:s}", "original",
+							original, "retrieved", retrieved, "final", final));
+	free(final);
+	free(restyle);
+	json_decref(hits);
+	c->next = "executor";
+	return NODE_NEXT;
+}
+
+static const struct wf_node image_nodes[] = {
+	{ "planner", image_planner, 0 },
+	{ "rag", image_rag, 0 },
+	{ "executor", image_executor, 0 },
+	{ "critic", image_critic, 0 },
+	{ "genui", image_genui, 0 },
+	{ "error_handler", image_error_handler, 0 },
+};
+
+const struct workflow wf_image = {
+	.name = "image",
+	.nodes = image_nodes,
+	.nnodes = sizeof image_nodes / sizeof image_nodes[0],
+	.start = "planner",
+	.init = image_init,
+	.turn = image_turn,
+};
