@@ -540,7 +540,7 @@ async function testNote(ctx, base) {
   is(await page.$eval('#note-view details.agents', (e) => e.open), false, 'note: the agents\' steps fold into one line');
   await page.$eval('#note-view details.agents', (e) => { e.open = true; });
   const visible = await page.evaluate(() => document.body.innerText);
-  const internal = ['getTrendReport', 'searchNotes', 'analyzeTopTags', 'create_note', 'paragraphIndex', 'write_nosync',
+  const internal = ['getTrendReport', 'searchNotes', 'analyzeTopTags', 'generate_images_batch', 'create_note', 'paragraphIndex', 'write_nosync',
     'generate_image', '来源', 'Source', 'Round 0', 'rules'].filter((w) => visible.includes(w));
   is(internal, [], 'note: no internal names on the page, steps opened');
   await page.$eval('#note-view details.agents', (e) => { e.open = false; });
