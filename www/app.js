@@ -170,3 +170,9 @@ window.addEventListener('hashchange', route);
 route();
 checkHealth();
 threads.refresh();
+// The browser knows first when the network goes: the dot says so at once.
+window.addEventListener('offline', () => {
+  showHealth('down');
+  setT($('health-summary'), 'health.offline');
+});
+window.addEventListener('online', checkHealth);

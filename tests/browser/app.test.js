@@ -874,11 +874,15 @@ async function testAnswers(ctx, base) {
   await page.waitForSelector('#note-view .pause-card[data-kind="content"][data-state="unsent"]', { timeout: 10000 });
   const unsent = await page.$eval('#note-view .pause-card[data-kind="content"] .pause-status', (e) => e.textContent);
   ok(/Not sent/.test(unsent), `offline answer: the card stays open, marked not sent (${unsent})`);
+  ok(await page.isVisible('#health-line') && await page.$eval('#health-dot', (e) => e.dataset.status) === 'down',
+    'offline: the status line speaks up');
   await shot(page, 'note-unsent-1280-en');
   await page.waitForTimeout(1500);
   await ctx.setOffline(false);
   await waitPause(page, 'image_plans');
   ok(true, 'offline answer: sent when the network is back, and the thread goes on');
+  await page.waitForSelector('#health-line', { state: 'hidden', timeout: 5000 });
+  ok(true, 'online again: the status line goes quiet');
   const ids = new Set([...sent, ...failed].map((b) => b.interruptId));
   ok(failed.length >= 1 && sent.length === 1 && ids.size === 1,
     `offline answer: sent again once, with the same interruptId (${failed.length} failed, ${sent.length} arrived, ${ids.size} interrupt)`);
