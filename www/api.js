@@ -64,15 +64,44 @@ export const health = (signal) => request('health', { signal });
 export const getThread = (id, signal) => getJSON(`threads/${encodeURIComponent(id)}`, { signal });
 export const assetURL = (id) => new URL(`assets/${encodeURIComponent(id)}`, apiBase()).href;
 
-// {title, next}: what went wrong and what to do, in the page's language.
-// The server's own detail is added as it is by the caller when useful.
+// The asset id in one of our asset URLs ("api/assets/<id>", relative or
+// absolute), else null.
+export function assetId(url) {
+  const m = /(?:^|\/)api\/assets\/([\w-]+)(?:[?#]|$)/.exec(String(url ?? ''));
+  return m ? m[1] : null;
+}
+
+// A picture as a PNG people can post (GET /api/assets/{id}?format=png):
+// an SVG rendering is rasterised by the server on the first request.
+export function pngURL(id, { width, download } = {}) {
+  const u = new URL(`assets/${encodeURIComponent(id)}`, apiBase());
+  u.searchParams.set('format', 'png');
+  if (width) u.searchParams.set('width', String(width));
+  if (download) u.searchParams.set('download', '1');
+  return u.href;
+}
+
+// The UTF-8 length of a text: what the server's limits count.
+export const byteLength = (s) => new TextEncoder().encode(String(s ?? '')).length;
+
+// {key, nextKey, params}: what went wrong and what to do, as the page's
+// own words (keys, so a language switch rewrites them); title and next are
+// the same words now.
 export function explain(err) {
+  const x = explainKeys(err);
+  return { ...x, title: t(x.key, x.params), next: x.nextKey ? t(x.nextKey, x.params) : '' };
+}
+
+function explainKeys(err) {
   if (err instanceof ApiError) {
     const key = `err.${err.code}`;
-    if (t(key) !== key) return { title: t(key), next: t(`${key}.next`) };
-    if (err.status >= 500) return { title: t('err.server'), next: t('err.server.next') };
-    if (err.status >= 400) return { title: t('err.refused'), next: t('err.refused.next') };
+    // A text over the server's limit: said with the limit, in the page's words.
+    const m = /longer than (\d+) bytes/.exec(err.detail || '');
+    if (err.code === 'bad_request' && m) return { key: 'err.too_long', nextKey: 'err.too_long.next', params: { max: m[1] } };
+    if (t(key) !== key) return { key, nextKey: `${key}.next` };
+    if (err.status >= 500) return { key: 'err.server', nextKey: 'err.server.next' };
+    if (err.status >= 400) return { key: 'err.refused', nextKey: 'err.refused.next' };
   }
-  if (err && err.code === 'lost') return { title: t('err.lost'), next: t('err.lost.next') };
-  return { title: t('err.unknown'), next: t('err.unknown.next') };
+  if (err && err.code === 'lost') return { key: 'err.lost', nextKey: 'err.lost.next' };
+  return { key: 'err.unknown', nextKey: 'err.unknown.next' };
 }

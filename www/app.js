@@ -1,6 +1,8 @@
-// AiVista's single-page app: the two studios, the list of recent threads
-// and the server status line, routed by the URL hash (#/image/<threadId>,
-// #/note/<threadId>) so a reload or a shared link opens the same thread.
+// AiVista's single-page app: the views (one per workflow), the list of
+// recent threads and the server status, routed by the URL hash
+// (#/image/<threadId>, #/note/<threadId>) so a reload or a shared link
+// opens the same thread. A workflow's view is one row of VIEWS: its
+// navigation entry, its section and its route come from there.
 import { h } from './dom.js';
 import { t, setT, setAttrT, setLang, getLang, apply, onLang } from './i18n.js';
 import { health } from './api.js';
@@ -27,16 +29,29 @@ const app = {
   },
 };
 
+// The views, in the navigation's order: {id, create(root, app)}.
+const VIEWS = [
+  { id: 'image', icon: '▣', create: createImageStudio },
+  { id: 'note', icon: '✎', create: createNoteWriter },
+];
+
 const threads = createThreadList($('threads'), app);
-const views = {
-  image: createImageStudio($('image-view'), app),
-  note: createNoteWriter($('note-view'), app),
-};
+const views = {};
+for (const v of VIEWS) {
+  const section = h('section', { id: `${v.id}-view`, class: 'view', hidden: true });
+  setAttrT(section, 'aria-label', `nav.${v.id}`);
+  $('workspace').append(section);
+  const link = h('a', { href: `#/${v.id}`, id: `nav-${v.id}` },
+    h('span', { class: 'nav-icon', 'aria-hidden': 'true' }, v.icon),
+    setT(h('span', { class: 'nav-text' }), `nav.${v.id}`));
+  $('studios').append(link);
+  views[v.id] = v.create(section, app);
+}
 let shown = null;
 
 function parse(hash) {
-  const m = /^#\/(image|note)(?:\/([^/?#]+))?\/?$/.exec(hash || '');
-  if (!m) return null;
+  const m = /^#\/([a-z_]+)(?:\/([^/?#]+))?\/?$/.exec(hash || '');
+  if (!m || !views[m[1]]) return null;
   let id = null;
   try {
     id = m[2] ? decodeURIComponent(m[2]) : null;
@@ -73,26 +88,43 @@ function row(dl, key, value, params) {
   dl.append(dt, h('dd', {}, value));
 }
 
+// The server's status: a small dot in the header; the line at the bottom
+// only shows when something is wrong (or when asked for, with the details).
+function showHealth(status) {
+  const box = $('health');
+  box.dataset.status = status;
+  const dot = $('health-dot');
+  dot.dataset.status = status;
+  setAttrT(dot, 'aria-label', `health.${status === 'ok' ? 'ok' : status}`);
+  setAttrT(dot, 'title', `health.${status === 'ok' ? 'ok' : status}`);
+  if (status !== 'ok' && status !== 'checking') $('health-line').hidden = false;
+  else if (dot.getAttribute('aria-expanded') !== 'true') $('health-line').hidden = true;
+}
+
 async function checkHealth() {
   const summary = $('health-summary');
   const dl = $('health-details');
-  const box = $('health');
   setT(summary, 'health.checking');
   dl.replaceChildren();
   try {
     const res = await health();
     const j = await res.json();
-    box.dataset.status = j.status === 'ok' ? 'ok' : 'degraded';
+    showHealth(j.status === 'ok' ? 'ok' : 'degraded');
     setT(summary, j.status === 'ok' ? 'health.ok' : 'health.degraded');
     row(dl, 'health.version', `${j.name ?? 'aivista'} ${j.version ?? ''}`);
     row(dl, 'health.worker', String(j.pid ?? ''));
     const st = h('span', {});
-    if (j.store?.reachable) setT(st, 'health.reachable', { d: j.store.durability ?? '' });
+    if (j.store?.reachable) setT(st, 'health.reachable');
     else st.append(h('span', {}, `${t('health.unreachable')}: `), String(j.store?.error ?? ''));
     row(dl, 'health.store', st);
-    for (const [role, kind] of Object.entries(j.providers || {})) row(dl, 'health.provider', String(kind), { role });
+    for (const [role, kind] of Object.entries(j.providers || {})) {
+      const dd = h('span', {});
+      if (t(`health.kind.${kind}`) !== `health.kind.${kind}`) setT(dd, `health.kind.${kind}`);
+      else dd.textContent = String(kind);
+      row(dl, `health.role.${role}`, dd);
+    }
   } catch {
-    box.dataset.status = 'down';
+    showHealth('down');
     setT(summary, 'health.down');
   }
 }
@@ -107,8 +139,13 @@ function setupChrome() {
   langBtn.addEventListener('click', () => setLang(getLang() === 'zh' ? 'en' : 'zh'));
   onLang(showLang);
   setAttrT($('studios'), 'aria-label', 'nav.label');
-  setAttrT($('image-view'), 'aria-label', 'nav.image');
-  setAttrT($('note-view'), 'aria-label', 'nav.note');
+  const dot = $('health-dot');
+  dot.addEventListener('click', () => {
+    const open = dot.getAttribute('aria-expanded') !== 'true';
+    dot.setAttribute('aria-expanded', String(open));
+    $('health-line').hidden = !open && $('health').dataset.status === 'ok';
+    if (open) $('health-more').open = true;
+  });
 
   const toggle = $('threads-toggle');
   toggle.addEventListener('click', () => {
@@ -133,3 +170,9 @@ window.addEventListener('hashchange', route);
 route();
 checkHealth();
 threads.refresh();
+// The browser knows first when the network goes: the dot says so at once.
+window.addEventListener('offline', () => {
+  showHealth('down');
+  setT($('health-summary'), 'health.offline');
+});
+window.addEventListener('online', checkHealth);

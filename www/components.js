@@ -5,8 +5,9 @@
 import { h, pretty, safeImageURL, uid } from './dom.js';
 import { tx, setT, setAttrT } from './i18n.js';
 import { MaskPainter } from './mask.js';
+import { openViewer, offlineChip } from './viewer.js';
 
-// ctx: {onAction(action), onRepaint({maskData, text}), score}. Returns
+// ctx: {onAction(action), onRepaint({maskData, text})}. Returns
 // {el, widget, startMask?}.
 export function renderComponent(component, ctx = {}) {
   const c = component && typeof component === 'object' ? component : {};
@@ -39,9 +40,11 @@ function smartCanvas(props, ctx) {
   const status = h('p', { class: 'muted canvas-status', role: 'status' });
   const repaintBtn = h('button', { type: 'button', class: 'repaint-toggle' });
   setT(repaintBtn, 'canvas.repaint');
-  const open = h('a', { href: src, target: '_blank', rel: 'noopener', class: 'button-like' });
+  const open = h('button', { type: 'button', class: 'view-full' });
   setT(open, 'canvas.open');
-  const bar = h('div', { class: 'canvas-bar' }, repaintBtn, open);
+  open.addEventListener('click', () => openViewer(src, { alt: img.alt, opener: open }));
+  img.addEventListener('click', () => { if (!painter) openViewer(src, { alt: img.alt, opener: open }); });
+  const bar = h('div', { class: 'canvas-bar' }, open, repaintBtn, offlineChip(src));
   const tools = h('div', { class: 'mask-tools', hidden: true });
   fig.append(stage, bar, tools, status);
 
@@ -173,18 +176,12 @@ function actionPanel(props, ctx) {
   return { el, widget: 'ActionPanel' };
 }
 
-function agentMessage(props, ctx) {
+// The agent's words, which carry the critic's score when there is one: the
+// score is not shown a second time.
+function agentMessage(props) {
   const state = ['success', 'failed', 'thinking', 'info', 'warning'].includes(props.state) ? props.state : 'info';
   const el = h('div', { class: `component agent-message state-${state}`, role: state === 'failed' ? 'alert' : 'status', dataset: { widget: 'AgentMessage' } });
   if (props.isThinking) el.append(h('span', { class: 'spinner', 'aria-hidden': 'true' }));
   el.append(h('p', { class: 'agent-text' }, String(props.text ?? '')));
-  const score = typeof ctx.score === 'number' ? ctx.score : null;
-  if (score != null && state !== 'failed') {
-    const pct = Math.round(Math.max(0, Math.min(1, score)) * 100);
-    const label = h('span', {});
-    setT(label, 'comp.score', { n: pct });
-    el.append(h('div', { class: 'score' }, label,
-      h('meter', { min: 0, max: 100, low: 60, high: 80, optimum: 100, value: pct }, `${pct}/100`)));
-  }
   return { el, widget: 'AgentMessage' };
 }

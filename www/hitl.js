@@ -6,12 +6,15 @@
 import { h, pretty, uid } from './dom.js';
 import { t, tx, setT, setAttrT, label as labelOf } from './i18n.js';
 import { explain } from './api.js';
+import { getPref, setPref } from './store.js';
 
 const ACTIONS = ['approve', 'reject', 'modify'];
 const LONG = /body|prompt|description|text|content|caption|reason|summary/i;
 
-// onAnswer(action, payload) resolves once the answer is taken, rejects with
-// the server's refusal (the card then asks again).
+// onAnswer(action, payload, hooks) resolves once the answer is taken,
+// rejects with the server's refusal (the card then asks again); it calls
+// hooks.onUnsent() while the answer could not be sent (it is sent again
+// when the network is back) and hooks.onAccepted() once the server has it.
 export function pauseCard(ev, { onAnswer, onDone }) {
   const editable = ev.editable && typeof ev.editable === 'object' && !Array.isArray(ev.editable) ? ev.editable : {};
   const kind = ev.context?.kind ?? 'question';
@@ -119,15 +122,27 @@ export function pauseCard(ev, { onAnswer, onDone }) {
       }
       payload = r.changes;
     }
-    const note = [picked.size ? [...picked].join(', ') : '', feedback.value.trim()].filter(Boolean).join('\n');
+    const typed = feedback.value.trim();
+    const note = [picked.size ? [...picked].join(', ') : '', typed].filter(Boolean).join('\n');
     if (note) payload.feedback = note;
+    const record = { action, picked: [...picked], feedback: typed, fields: action === 'modify' ? Object.keys(payload).filter((k) => k !== 'feedback') : [] };
     for (const el of all()) el.disabled = true;
     setT(status, 'pause.sending');
     status.dataset.kind = '';
+    const hooks = {
+      onUnsent() {
+        card.dataset.state = 'unsent';
+        setT(status, 'pause.unsent');
+        status.dataset.kind = 'error';
+      },
+      onAccepted() { done(action, record); },
+    };
     try {
-      await onAnswer(action, payload);
-      done(action);
+      await onAnswer(action, payload, hooks);
+      done(action, record);
     } catch (e) {
+      if (card.dataset.state === 'answered') return;
+      card.dataset.state = 'open';
       for (const el of all()) el.disabled = false;
       const x = explain(e);
       status.textContent = `${x.title} ${x.next}${e.detail ? ` (${e.detail})` : ''}`;
@@ -135,17 +150,39 @@ export function pauseCard(ev, { onAnswer, onDone }) {
     }
   }
 
-  function done(action) {
+  // The answer in words: what was chosen or typed for a question, what was
+  // done with a draft, and the note written to the agents. An answer given
+  // in this browser is remembered (by interruptId), so a reload says the same.
+  function done(action, given) {
     if (card.dataset.state === 'answered') return;
+    const record = given || savedAnswer(ev.interruptId) || { action };
+    if (given) saveAnswer(ev.interruptId, given);
     card.dataset.state = 'answered';
     for (const el of all()) el.disabled = true;
     fields.setEditing(false);
     buttons.hidden = true;
     // What was asked stays readable behind a summary; the answer shows.
     for (const el of card.querySelectorAll(':scope > .editable, :scope > .choices, :scope > .field')) el.hidden = true;
-    setT(status, ['approve', 'reject', 'modify'].includes(action) ? `pause.answered.${action}` : 'pause.answered.other');
+    const act = record.action || action;
+    const picked = (record.picked || []).join('、');
+    const typed = record.feedback || '';
+    if (ask && act === 'approve' && (picked || typed)) {
+      setT(status, 'pause.answered.choice', { answer: picked || typed });
+    } else if (ask) {
+      setT(status, act === 'reject' ? 'pause.answered.skip' : 'pause.answered.other');
+    } else if (act === 'modify' && record.fields?.length) {
+      setT(status, 'pause.answered.modify_fields', { fields: record.fields.map(fieldLabel).join('、') });
+    } else {
+      setT(status, ['approve', 'reject', 'modify'].includes(act) ? `pause.answered.${act}` : 'pause.answered.other');
+    }
     status.dataset.kind = 'ok';
-    onDone?.(action);
+    card.querySelector('.pause-feedback')?.remove();
+    if (typed && !(ask && !picked)) {
+      const p = h('p', { class: 'pause-feedback' });
+      setT(p, 'pause.answered.feedback', { text: typed });
+      status.after(p);
+    }
+    onDone?.(act);
   }
 
   byId.approve?.addEventListener('click', () => answer('approve'));
@@ -318,4 +355,16 @@ function plansField(plans) {
       return { value: out };
     },
   };
+}
+
+function savedAnswer(id) {
+  const all = getPref('answers', {});
+  return id && all && typeof all === 'object' ? all[id] || null : null;
+}
+
+function saveAnswer(id, record) {
+  if (!id) return;
+  const all = getPref('answers', {});
+  const keep = Object.entries(all && typeof all === 'object' ? all : {}).slice(-49);
+  setPref('answers', Object.fromEntries([...keep, [id, record]]));
 }

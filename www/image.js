@@ -4,26 +4,41 @@
 // further turns continue the same thread.
 import { h, uid } from './dom.js';
 import { tx, setT, setAttrT, getLang, nodeLabel } from './i18n.js';
-import { ApiError, getThread } from './api.js';
+import { ApiError, getThread, byteLength } from './api.js';
 import { ThreadStream } from './stream.js';
-import { Timeline } from './timeline.js';
+import { Timeline, stepsDone } from './timeline.js';
 import { renderComponent } from './components.js';
 import { pauseCard } from './hitl.js';
 import { saveThread, setThreadStatus, turnsOf, saveTurn, forgetThread } from './store.js';
 import { streamStatus, errorBox } from './ui.js';
+import { examples } from './empty.js';
 
 const SIZES = [[1024, 1024], [1024, 768], [768, 1024], [1280, 720]];
+const MAX_TEXT_BYTES = 4000;        // the server's limit on a request's text, in UTF-8 bytes
 
 export function createImageStudio(root, app) {
   const stream = new ThreadStream({ onEvent, onState });
   const status = streamStatus();
   const errors = errorBox();
   const conversation = h('ol', { class: 'conversation' });
-  const empty = h('p', { class: 'empty muted' });
-  setT(empty, 'image.empty');
+  const empty = examples('image', (text) => {
+    prompt.value = text;
+    count();
+    form.requestSubmit();
+  });
 
   const textId = uid('prompt');
-  const prompt = h('textarea', { id: textId, rows: 3, maxlength: 4000, required: true, 'aria-describedby': `${textId}-hint` });
+  const prompt = h('textarea', { id: textId, rows: 3, required: true, 'aria-describedby': `${textId}-hint ${textId}-count` });
+  // What the server counts: bytes of UTF-8 (a Chinese character is 3).
+  const counter = h('span', { id: `${textId}-count`, class: 'counter muted', 'aria-live': 'polite' });
+  setAttrT(counter, 'title', 'composer.count.title');
+  function count() {
+    const n = byteLength(prompt.value);
+    counter.textContent = `${n} / ${MAX_TEXT_BYTES}`;
+    counter.dataset.over = String(n > MAX_TEXT_BYTES);
+    return n;
+  }
+  prompt.addEventListener('input', count);
   setAttrT(prompt, 'placeholder', 'image.placeholder');
   const promptLabel = h('label', { for: textId });
   setT(promptLabel, 'image.prompt');
@@ -37,7 +52,8 @@ export function createImageStudio(root, app) {
   const sendBtn = h('button', { type: 'submit', class: 'primary' });
   setT(sendBtn, 'image.send');
   const form = h('form', { class: 'composer', novalidate: true },
-    promptLabel, prompt, h('div', { class: 'composer-row' }, hint, sizeBox, sendBtn));
+    promptLabel, prompt, h('div', { class: 'composer-row' }, hint, counter, sizeBox, sendBtn));
+  count();
 
   const newBtn = h('button', { type: 'button', onclick: () => app.go('image') });
   setT(newBtn, 'image.new');
@@ -59,9 +75,18 @@ export function createImageStudio(root, app) {
       prompt.focus();
       return;
     }
+    if (count() > MAX_TEXT_BYTES) {
+      errors.say('err.too_long', 'err.too_long.next', [], { max: MAX_TEXT_BYTES });
+      prompt.focus();
+      return;
+    }
     // The box empties at once; a request the server refuses comes back.
     prompt.value = '';
-    send({ text }).then((ok) => { if (!ok && !prompt.value) prompt.value = text; });
+    count();
+    send({ text }).then((ok) => {
+      if (!ok && !prompt.value) prompt.value = text;
+      count();
+    });
   });
   prompt.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
@@ -87,7 +112,6 @@ export function createImageStudio(root, app) {
 
   // A turn: the request, the timeline, the progress and the result.
   function newTurn(input) {
-    for (const old of turns) old.el.querySelector('details.thoughts')?.removeAttribute('open');
     const timeline = new Timeline();
     const user = h('div', { class: 'bubble user' });
     if (input?.text) user.append(h('p', {}, input.text));
@@ -102,14 +126,15 @@ export function createImageStudio(root, app) {
     setT(stepText, 'image.working');
     const bar = h('progress', { max: 100, hidden: true });
     const progress = h('div', { class: 'turn-progress', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), stepText, bar);
-    const thoughtsTitle = h('summary', {});
-    setT(thoughtsTitle, 'image.thoughts');
+    // The agent's steps: one line that opens ("Thought for 0.5 s · 5 steps").
+    const stepsLine = h('summary', { class: 'steps-line' });
+    setT(stepsLine, 'steps.running', { n: 0 });
     const results = h('div', { class: 'results' });
     const el = h('li', { class: 'turn', dataset: { state: 'running' } }, user,
-      h('div', { class: 'bubble agent' }, progress, h('details', { class: 'thoughts', open: true }, thoughtsTitle, timeline.el), results));
+      h('div', { class: 'bubble agent' }, h('details', { class: 'thoughts steps' }, stepsLine, timeline.el), progress, results));
     conversation.append(el);
     empty.hidden = true;
-    const turn = { el, input, timeline, progress, stepText, bar, results, ended: false, canvas: null, score: null, failed: null, agentMessage: false, events: 0 };
+    const turn = { el, input, timeline, progress, stepText, bar, results, stepsLine, t0: null, t1: null, steps: 0, ended: false, canvas: null, score: null, failed: null, agentMessage: false, events: 0 };
     turns.push(turn);
     return turn;
   }
@@ -120,6 +145,21 @@ export function createImageStudio(root, app) {
     turn.el.dataset.state = state;
     turn.timeline.settle(state === 'failed' ? 'stopped' : 'done');
     turn.progress.hidden = true;
+    setT(turn.stepsLine, ...stepsDone(turn.t0, turn.t1, turn.steps));
+    if (state === 'done') {
+      // What a turn said while it worked (a reconnect, a note) is over now.
+      errors.hide();
+      if (turn === turns[turns.length - 1]) showResult(turn);
+    }
+  }
+
+  // The picture and its actions in view, without the person scrolling.
+  function showResult(turn) {
+    const target = turn.results.childElementCount ? turn.results : turn.el;
+    const img = turn.results.querySelector('img');
+    const go = () => target.scrollIntoView?.({ block: target.offsetHeight > innerHeight ? 'start' : 'end' });
+    if (img && !img.complete) img.addEventListener('load', go, { once: true });
+    go();
   }
 
   function turnInput(i) {
@@ -147,11 +187,17 @@ export function createImageStudio(root, app) {
     const turn = current;
     turn.events++;
     turn.timeline.add(ev);
+    if (typeof ev.timestamp === 'number') {
+      if (turn.t0 == null && ev.type === 'agent_start') turn.t0 = ev.timestamp;
+      if (turn.t0 != null) turn.t1 = ev.timestamp;
+    }
     switch (ev.type) {
       case 'agent_start': {
         const name = ev.node || ev.agent || '';
         setT(turn.stepText, 'image.running', { node: nodeLabel(name) });
         turn.bar.hidden = true;
+        turn.steps++;
+        setT(turn.stepsLine, 'steps.running', { n: turn.steps });
         break;
       }
       case 'image_progress': {
@@ -168,7 +214,6 @@ export function createImageStudio(root, app) {
       }
       case 'gen_ui_component': {
         const c = renderComponent(ev.component, {
-          score: ev.component?.widgetType === 'AgentMessage' ? turn.score : null,
           onAction: (a) => action(a, turn),
           onRepaint: (r) => send({ text: r.text, maskData: r.maskData, mask: true }),
         });
@@ -180,7 +225,7 @@ export function createImageStudio(root, app) {
         break;
       }
       case 'ask_user': {
-        const card = pauseCard(ev, { onAnswer: (a, p) => answer(ev, a, p) });
+        const card = pauseCard(ev, { onAnswer: (a, p, hk) => answer(ev, a, p, hk) });
         turn.pause = card;
         turn.results.append(card.el);
         break;
@@ -200,7 +245,8 @@ export function createImageStudio(root, app) {
   }
 
   function onState(state, info) {
-    status.set(state, info);
+    // A run that ended with an error is not "done", whatever the stream says.
+    status.set(state === 'done' && current?.failed ? 'error' : state, info);
     sendBtn.disabled = stream.busy;
     if (threadId) {
       const s = { connecting: 'running', streaming: 'running', reconnecting: 'running', offline: 'running', paused: 'paused', done: 'done' }[state];
@@ -248,7 +294,7 @@ export function createImageStudio(root, app) {
       current = turns[turns.length - 1] || null;
       if (!turns.length) empty.hidden = false;
       errors.show(e, e.code === 'thread_busy' ? [{ key: 'stream.follow', onclick: () => resume() }] : []);
-      status.set(threadId ? 'done' : 'idle');
+      status.set(threadId ? (current?.failed ? 'error' : 'done') : 'idle');
       sendBtn.disabled = false;
       return false;
     }
@@ -327,8 +373,8 @@ export function createImageStudio(root, app) {
     strength.focus();
   }
 
-  async function answer(ev, act, payload) {
-    await stream.confirm(ev.interruptId, act, payload);
+  async function answer(ev, act, payload, hooks) {
+    await stream.confirm(ev.interruptId, act, payload, hooks);
   }
 
   function openFailed(e) {

@@ -4,14 +4,18 @@
 // the quality scores, and the finished note, which can be copied.
 import { h, pretty, safeImageURL, uid } from './dom.js';
 import { t, tx, setT, setAttrT, nodeLabel, label } from './i18n.js';
-import { ApiError, getThread, assetURL } from './api.js';
+import { ApiError, getThread, assetURL, assetId, pngURL, byteLength } from './api.js';
 import { ThreadStream } from './stream.js';
-import { Timeline } from './timeline.js';
+import { Timeline, stepsDone } from './timeline.js';
 import { pauseCard } from './hitl.js';
 import { saveThread, setThreadStatus, forgetThread } from './store.js';
 import { streamStatus, errorBox } from './ui.js';
+import { examples } from './empty.js';
+import { filePicker } from './files.js';
+import { openViewer, offlineChip } from './viewer.js';
 
 const MAX_REFS = 4;
+const MAX_TOPIC_BYTES = 2000;       // the server's limit on a topic, in UTF-8 bytes
 const MAX_REF_BYTES = 1500000;       // larger pictures are scaled down first
 const PIPELINE = ['supervisor', 'brief_compiler', 'research_evidence', 'reference_intelligence', 'writer',
   'layout_planner', 'image_planner', 'image', 'review'];
@@ -23,16 +27,27 @@ export function createNoteWriter(root, app) {
 
   // The form that starts a note.
   const topicId = uid('topic');
-  const topic = h('textarea', { id: topicId, rows: 3, maxlength: 2000 });
+  const topic = h('textarea', { id: topicId, rows: 3, 'aria-describedby': `${topicId}-count` });
+  const counter = h('span', { id: `${topicId}-count`, class: 'counter muted', 'aria-live': 'polite' });
+  setAttrT(counter, 'title', 'composer.count.title');
+  function count() {
+    const n = byteLength(topic.value);
+    counter.textContent = `${n} / ${MAX_TOPIC_BYTES}`;
+    counter.dataset.over = String(n > MAX_TOPIC_BYTES);
+    return n;
+  }
+  topic.addEventListener('input', count);
+  count();
   setAttrT(topic, 'placeholder', 'note.topic.ph');
   const topicLabel = h('label', { for: topicId });
   setT(topicLabel, 'note.topic');
-  const filesId = uid('refs');
-  const files = h('input', { id: filesId, type: 'file', accept: 'image/png,image/jpeg,image/webp,image/gif', multiple: true });
-  const filesLabel = h('label', { for: filesId });
-  setT(filesLabel, 'note.refs');
-  const refsHint = h('p', { class: 'muted hint' });
-  setT(refsHint, 'note.refs.hint', { n: MAX_REFS });
+  const picker = filePicker({
+    labelKey: 'note.refs',
+    hintKey: 'note.refs.hint',
+    hintParams: { n: MAX_REFS },
+    pasteTarget: root,
+    onFiles: (list) => addRefs(list),
+  });
   const previews = h('ul', { class: 'ref-previews' });
   const urlId = uid('refurl');
   const refUrl = h('input', { id: urlId, type: 'url', inputmode: 'url', placeholder: 'https://…' });
@@ -49,8 +64,8 @@ export function createNoteWriter(root, app) {
   const startBtn = h('button', { type: 'submit', class: 'primary' });
   setT(startBtn, 'note.start');
   const form = h('form', { class: 'note-form', novalidate: true },
-    h('div', { class: 'field' }, topicLabel, topic),
-    h('div', { class: 'field' }, filesLabel, files, refsHint, previews),
+    h('div', { class: 'field' }, topicLabel, topic, h('div', { class: 'composer-row' }, counter)),
+    h('div', { class: 'field' }, picker.el, previews),
     h('div', { class: 'field' }, urlLabel, refUrl),
     h('div', { class: 'composer-row' }, h('span', { class: 'inline-field' }, layoutLabel, layoutPick), startBtn));
   let refs = [];            // [{name, dataUrl}]
@@ -59,18 +74,28 @@ export function createNoteWriter(root, app) {
   let timeline = new Timeline();
   const phase = h('span', {});
   const bar = h('progress', { max: 100, value: 0 });
-  const agentsTitle = h('h3', {});
+  // The agents' steps: open while they work, one line once the note is done.
+  const agentsTitle = h('summary', { class: 'steps-line' });
   setT(agentsTitle, 'note.agents');
-  const agents = h('aside', { class: 'agents' }, agentsTitle,
+  const agents = h('details', { class: 'agents steps', open: true }, agentsTitle,
     h('div', { class: 'run-progress', role: 'status' }, phase, bar), timeline.el);
   const products = h('div', { class: 'products' });
-  const layout = h('div', { class: 'note-layout', hidden: true }, agents, products);
+  const preview = h('div', { class: 'preview-col', hidden: true });
+  const layout = h('div', { class: 'note-layout', hidden: true }, preview, agents, products);
+  let t0 = null;
+  let t1 = null;
+  let steps = 0;
 
   const newBtn = h('button', { type: 'button', onclick: () => app.go('note') });
   setT(newBtn, 'note.new');
   const title = h('h2', {});
   setT(title, 'note.title');
-  root.append(h('div', { class: 'view-head' }, title, status.el, newBtn), errors.el, form, layout);
+  const empty = examples('note', (text) => {
+    topic.value = text;
+    count();
+    form.requestSubmit();
+  });
+  root.append(h('div', { class: 'view-head' }, title, status.el, newBtn), errors.el, empty, form, layout);
 
   let threadId = null;
   let cards = {};
@@ -81,29 +106,30 @@ export function createNoteWriter(root, app) {
   let pendingEdit = null;
   let failed = null;
 
-  files.addEventListener('change', async () => {
-    const picked = [...files.files];
-    files.value = '';
+  async function addRefs(picked) {
     for (const f of picked) {
       if (refs.length >= MAX_REFS) {
         errors.say('note.refs.toomany', null);
         break;
       }
-      if (!f.type.startsWith('image/')) continue;
+      if (!f.type.startsWith('image/')) {
+        errors.say('note.refs.bad', null);
+        continue;
+      }
       try {
-        refs.push({ name: f.name, dataUrl: await readImage(f) });
+        refs.push({ name: f.name || 'image', dataUrl: await readImage(f) });
       } catch {
         errors.say('note.refs.bad', null);
       }
     }
     showRefs();
-  });
+  }
 
   function showRefs() {
     previews.replaceChildren(...refs.map((r, i) => {
       const rm = h('button', { type: 'button', class: 'small' });
       setT(rm, 'note.refs.remove', { name: r.name });
-      rm.addEventListener('click', () => { refs.splice(i, 1); showRefs(); files.focus(); });
+      rm.addEventListener('click', () => { refs.splice(i, 1); showRefs(); picker.focus(); });
       return h('li', {}, h('img', { src: r.dataUrl, alt: r.name }), rm);
     }));
   }
@@ -113,6 +139,11 @@ export function createNoteWriter(root, app) {
     const text = topic.value.trim();
     if (!text) {
       errors.say('note.need_topic', null);
+      topic.focus();
+      return;
+    }
+    if (count() > MAX_TOPIC_BYTES) {
+      errors.say('err.too_long', 'err.too_long.next', [], { max: MAX_TOPIC_BYTES });
       topic.focus();
       return;
     }
@@ -137,9 +168,18 @@ export function createNoteWriter(root, app) {
     timeline.el.replaceWith(fresh.el);
     timeline = fresh;
     products.replaceChildren();
+    preview.replaceChildren();
+    preview.hidden = true;
+    delete layout.dataset.finished;
+    agents.open = true;
+    setT(agentsTitle, 'note.agents');
+    t0 = null;
+    t1 = null;
+    steps = 0;
     errors.hide();
     status.set('idle');
     form.hidden = false;
+    empty.hidden = false;
     layout.hidden = true;
     startBtn.disabled = false;
     setProgress(0);
@@ -159,12 +199,14 @@ export function createNoteWriter(root, app) {
     startBtn.disabled = true;
     topicText = input.topic;
     form.hidden = true;
+    empty.hidden = true;
     layout.hidden = false;
     setProgress(0, 'note.starting');
     try {
       await stream.start('note', input);
     } catch (e) {
       form.hidden = false;
+      empty.hidden = false;
       layout.hidden = true;
       startBtn.disabled = false;
       errors.show(e);
@@ -191,6 +233,11 @@ export function createNoteWriter(root, app) {
 
   function onEvent(ev) {
     timeline.add(ev);
+    if (typeof ev.timestamp === 'number') {
+      if (t0 == null && ev.type === 'agent_start') t0 = ev.timestamp;
+      if (t0 != null) t1 = ev.timestamp;
+    }
+    if (ev.type === 'agent_start') steps++;
     if (pendingEdit && ev.type !== 'content_update') showDraft(pendingEdit);
     pendingEdit = null;
     const name = String(ev.agent || ev.node || '').replace(/_agent$/, '');
@@ -202,6 +249,7 @@ export function createNoteWriter(root, app) {
           return;
         }
         form.hidden = true;
+        empty.hidden = true;
         layout.hidden = false;
         saveThread(threadId, { workflow: 'note', status: 'running', ...(topicText ? { title: topicText.slice(0, 80) } : {}) });
         app.setThread('note', threadId);
@@ -248,7 +296,7 @@ export function createNoteWriter(root, app) {
         // edited in place; the draft card comes back once answered.
         const hide = ev.context?.kind === 'content' && cards.draft ? cards.draft.el : null;
         const p = pauseCard(ev, {
-          onAnswer: (a, payload) => answer(ev, a, payload),
+          onAnswer: (a, payload, hk) => answer(ev, a, payload, hk),
           onDone: () => { if (hide) hide.hidden = false; },
         });
         if (hide) hide.hidden = true;
@@ -314,32 +362,44 @@ export function createNoteWriter(root, app) {
     }
   }
 
+  // The finished note as it will be read: a phone-like card (cover, title,
+  // body, tags) beside the working area, with copy and download.
   function finalNote(ev) {
     const c = card('final', 'note.final', 'final');
-    const note = noteView(ev);
     const ids = Array.isArray(ev.imageAssetIds) ? ev.imageAssetIds : [];
     const urls = ids.map((id) => (typeof id === 'string' && id.includes('/') ? safeImageURL(id) : assetURL(String(id)))).filter(Boolean);
-    const imgs = urls.length ? h('ul', { class: 'image-grid final-images' },
-      urls.map((u, i) => h('li', { class: 'image-tile' }, h('img', { src: u, alt: t('note.image_alt', { n: i + 1 }), loading: 'lazy' })))) : null;
-    const copyBtn = h('button', { type: 'button', class: 'primary' });
-    setT(copyBtn, 'note.copy');
-    const copied = h('span', { class: 'muted', role: 'status' });
-    copyBtn.addEventListener('click', async () => {
-      const ok = await copyText(plainNote(ev));
-      setT(copied, ok ? 'note.copied' : 'note.copy_failed');
-    });
-    c.body.replaceChildren(note, imgs || '', h('div', { class: 'card-actions' }, copyBtn, copied));
-    // The finished note repeats the draft: the draft folds away.
+    const copied = h('span', { class: 'muted copy-status', role: 'status' });
+    const copyBtn = (key, cls, text) => {
+      const b = setT(h('button', { type: 'button', class: cls, dataset: { copy: key } }), `note.copy.${key}`);
+      b.addEventListener('click', async () => {
+        const ok = await copyText(text());
+        setT(copied, ok ? 'note.copied' : 'note.copy_failed');
+      });
+      return b;
+    };
+    const download = setT(h('button', { type: 'button', class: 'download-images', disabled: !urls.length }), 'note.download', { n: urls.length });
+    download.addEventListener('click', () => downloadAll(urls));
+    const actions = h('div', { class: 'card-actions' }, copyBtn('text', 'primary', () => plainNote(ev)),
+      copyBtn('markdown', '', () => markdownNote(ev, urls)), download, copied);
+    c.body.replaceChildren(actions, phoneCard(ev, urls));
+    c.el.classList.add('note-preview');
+    preview.replaceChildren(c.el);
+    preview.hidden = false;
+    layout.dataset.finished = 'true';
+    // The steps fold to one line; the finished note repeats the draft: it folds too.
+    agents.open = false;
+    setT(agentsTitle, ...stepsDone(t0, t1, steps));
     const d = cards.draft;
     if (d && !d.body.querySelector(':scope > details')) {
       const more = h('details', {}, h('summary', {}, tx('note.show')), ...d.body.childNodes);
       d.body.replaceChildren(more);
     }
-    c.el.scrollIntoView?.({ block: 'nearest' });
+    requestAnimationFrame(() => c.el.scrollIntoView?.({ block: 'start' }));
   }
 
   function onState(state, info) {
-    status.set(state, info);
+    // A run that ended with an error is not "done", whatever the stream says.
+    status.set(state === 'done' && failed && !cards.final ? 'error' : state, info);
     startBtn.disabled = stream.busy;
     const setStatus = (s) => { if (threadId) setThreadStatus(threadId, s); };
     const s = { connecting: 'running', streaming: 'running', reconnecting: 'running', offline: 'running', paused: 'paused', done: 'done' }[state];
@@ -369,13 +429,13 @@ export function createNoteWriter(root, app) {
     if (state === 'streaming') errors.hide();
   }
 
-  async function answer(ev, act, payload) {
+  async function answer(ev, act, payload, hooks) {
     // Once the server takes the edit, the draft shows it; the agents' next
     // update replaces it.
     pendingEdit = act === 'modify' && ev.context?.kind === 'content'
       ? { ...(draft || ev.editable || {}), ...payload } : null;
     try {
-      await stream.confirm(ev.interruptId, act, payload);
+      await stream.confirm(ev.interruptId, act, payload, hooks);
     } catch (e) {
       pendingEdit = null;
       throw e;
@@ -398,6 +458,7 @@ export function createNoteWriter(root, app) {
     reset();
     threadId = id;
     form.hidden = true;
+    empty.hidden = true;
     layout.hidden = false;
     stream.reset(id, 0);
     try {
@@ -452,6 +513,41 @@ function noteView(n) {
     tags.length ? h('p', { class: 'note-tags' }, tags.map((x) => h('span', { class: 'tag' }, `#${x}`))) : null);
 }
 
+// The note in a phone-sized frame: the cover picture (the others beside it),
+// the title, the body and the tags, as a reader scrolls them.
+function phoneCard(n, urls) {
+  const tags = Array.isArray(n.tags) ? n.tags : [];
+  const media = urls.length ? h('div', { class: 'phone-media' }, urls.map((u, i) => {
+    const img = h('img', { src: u, alt: t('note.image_alt', { n: i + 1 }), loading: i ? 'lazy' : 'eager' });
+    const b = h('button', { type: 'button', class: 'phone-img' }, img);
+    b.addEventListener('click', () => openViewer(u, { alt: img.alt, opener: b }));
+    return b;
+  })) : null;
+  const chip = urls.length ? offlineChip(urls[0]) : null;
+  return h('article', { class: 'phone note' }, media, chip,
+    h('div', { class: 'phone-text' },
+      h('h4', { class: 'note-title' }, String(n.title ?? '')),
+      h('div', { class: 'note-body' }, String(n.body ?? '')),
+      tags.length ? h('p', { class: 'note-tags' }, tags.map((x) => h('span', { class: 'tag' }, `#${x}`))) : null));
+}
+
+// Markdown: the title as a heading, the body, the pictures, the tags.
+function markdownNote(n, urls) {
+  const tags = Array.isArray(n.tags) ? n.tags.map((x) => `#${x}`).join(' ') : '';
+  const pics = urls.map((u, i) => `![${i + 1}](${u})`).join('\n');
+  return [n.title ? `# ${n.title}` : '', n.body, pics, tags].filter((x) => x && String(x).trim()).join('\n\n');
+}
+
+// Each picture as a PNG download (the server converts a drawing once).
+function downloadAll(urls) {
+  urls.forEach((u, i) => {
+    const id = assetId(u);
+    const a = h('a', { href: id ? pngURL(id, { download: true }) : u, download: `note-${i + 1}.png`, class: 'offscreen' });
+    document.body.append(a);
+    setTimeout(() => { a.click(); a.remove(); }, i * 300);
+  });
+}
+
 function plainNote(n) {
   const tags = Array.isArray(n.tags) ? n.tags.map((x) => `#${x}`).join(' ') : '';
   return [n.title, n.body, tags].filter((x) => x && String(x).trim()).join('\n\n');
@@ -475,7 +571,12 @@ async function copyText(text) {
 }
 
 // Any JSON shown as a definition list: nested objects nest, lists of words
-// read as lists, anything else as JSON text.
+// read as lists. Empty values are left out; fields the page has no name for
+// (machine fields: indexes, sources, rounds) go behind a "details" toggle.
+const TECH = new Set(['source', 'iteration', 'paragraphIndex', 'imageIndex', 'index', 'taskId', 'id', 'sequence', 'version']);
+const emptyValue = (v) => v == null || v === '' || (Array.isArray(v) && !v.length) ||
+  (typeof v === 'object' && !Array.isArray(v) && !Object.keys(v).length);
+
 function fields(obj, depth = 0) {
   if (typeof obj === 'boolean') return tx(obj ? 'value.yes' : 'value.no');
   if (obj == null || typeof obj !== 'object') return h('span', {}, String(obj ?? ''));
@@ -486,8 +587,15 @@ function fields(obj, depth = 0) {
   }
   if (depth > 3) return h('pre', {}, pretty(obj));
   const dl = h('dl', { class: 'kv' });
-  for (const [k, v] of Object.entries(obj)) dl.append(label('dt', `field.${k}`, k), h('dd', {}, fields(v, depth + 1)));
-  return dl;
+  const tech = h('dl', { class: 'kv' });
+  for (const [k, v] of Object.entries(obj)) {
+    if (emptyValue(v)) continue;
+    const named = t(`field.${k}`) !== `field.${k}` && !TECH.has(k);
+    (named ? dl : tech).append(label('dt', `field.${k}`, k), h('dd', {}, fields(v, depth + 1)));
+  }
+  if (!tech.childElementCount) return dl;
+  const more = h('details', { class: 'tech' }, tx('app.details', null, 'summary'), tech);
+  return h('div', {}, dl.childElementCount ? dl : null, more);
 }
 
 // The review: a meter per dimension (0–1, 0–10 or 0–100 scales) and the
@@ -508,7 +616,11 @@ function scores(obj) {
   const dims = obj.scores && typeof obj.scores === 'object' && !Array.isArray(obj.scores) ? obj.scores : {};
   for (const [k, v] of Object.entries(dims)) if (typeof v === 'number') meter(`field.${k}`, k, v, th.dimension);
   if (typeof obj.overall === 'number') meter('field.overall', 'overall', obj.overall, th.overall);
-  const { scores: _s, overall, threshold, suggestions, ...rest } = obj;
+  const { scores: _s, overall, threshold, suggestions, failReasons, ...rest } = obj;
+  if (Array.isArray(failReasons) && failReasons.length && obj.passed !== true) {
+    list.append(h('div', { class: 'fail-reasons' }, tx('field.failReasons', null, 'strong'),
+      h('ul', {}, failReasons.map((x) => h('li', {}, String(x))))));
+  }
   if (Array.isArray(suggestions) && suggestions.length) {
     list.append(h('ul', { class: 'suggestions' }, suggestions.map((x) => h('li', {}, String(x)))));
   }

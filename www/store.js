@@ -65,9 +65,22 @@ export function setThreadStatus(id, status) {
   changed();
 }
 
+// Removes a thread from the list; returns what restoreThread() needs to
+// put it back (undo).
 export function forgetThread(id) {
+  const gone = { info: getThreadInfo(id), turns: turnsOf(id) };
   write(THREADS, listThreads().filter((x) => x.id !== id));
   try { localStorage.removeItem(`aivista.turns.${id}`); } catch { /* ignore */ }
+  changed();
+  return gone;
+}
+
+export function restoreThread(gone) {
+  if (!gone?.info) return;
+  const list = listThreads().filter((x) => x.id !== gone.info.id);
+  list.push(gone.info);
+  write(THREADS, list);
+  if (gone.turns?.length) write(`aivista.turns.${gone.info.id}`, gone.turns);
   changed();
 }
 

@@ -68,7 +68,8 @@ const MAX_ATTEMPTS = 8;          // reconnects in a row without progress
 
 // One thread's live connection. onEvent(event, {id, replay}) gets each
 // event once; onState(state, info) gets: connecting, streaming,
-// reconnecting {attempt, delay}, offline, paused, done, failed {error}.
+// reconnecting {attempt, delay}, offline, unsent (an answer to send
+// again), paused, done, failed {error}.
 export class ThreadStream {
   constructor({ onEvent, onState }) {
     this.onEvent = onEvent;
@@ -94,7 +95,7 @@ export class ThreadStream {
   }
 
   get busy() {
-    return ['connecting', 'streaming', 'reconnecting', 'offline'].includes(this.state);
+    return ['connecting', 'streaming', 'reconnecting', 'offline', 'unsent'].includes(this.state);
   }
 
   setState(state, info = {}) {
@@ -112,10 +113,32 @@ export class ThreadStream {
     return this.run({ method: 'POST', path: 'agent/stream', body: { threadId: this.threadId, input } });
   }
 
-  confirm(interruptId, action, payload) {
+  // An answer to a pause. It counts once the server has taken it: a
+  // response came, or 409 already_confirmed (an earlier copy arrived). An
+  // answer that got no response at all is "not sent" (hooks.onUnsent) and
+  // goes again, the same body with the same interruptId, once the network
+  // is back; hooks.onAccepted is called when the server has it.
+  async confirm(interruptId, action, payload, hooks = {}) {
     const body = { threadId: this.threadId, interruptId, action };
     if (payload && Object.keys(payload).length) body.payload = payload;
-    return this.run({ method: 'POST', path: 'agent/confirm', body });
+    let accepted = false;
+    const accept = () => {
+      if (accepted) return;
+      accepted = true;
+      hooks.onAccepted?.();
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.run({ method: 'POST', path: 'agent/confirm', body, confirm: true, onResponse: accept });
+      } catch (e) {
+        if (!(e instanceof ApiError && e.code === 'unsent')) throw e;
+        hooks.onUnsent?.(attempt);
+        const ctl = new AbortController();
+        this.ctl = ctl;
+        await this.pause(Math.min(1000 * attempt, 8000), attempt, ctl.signal);
+        if (ctl.signal.aborted) return 'stopped';
+      }
+    }
   }
 
   join() {
@@ -148,6 +171,7 @@ export class ThreadStream {
           // 409 on a confirm already answered: the answer's events are in
           // the log; read them from there.
           if (e.code === 'already_confirmed' && this.threadId) {
+            req.onResponse?.();
             req = this.joinRequest();
             continue;
           }
@@ -161,6 +185,12 @@ export class ThreadStream {
         if (first && !this.threadId) {
           this.setState('refused', { error: e });
           throw e;
+        }
+        if (first && req.confirm && (!this.responded || e.status >= 429)) {
+          // No answer, or a busy server: the answer may not have been
+          // taken, and is sent again.
+          this.setState('unsent', { error: e });
+          throw new ApiError(0, 'unsent', e.message);
         }
         outcome = 'drop';
         this.lastError = e;
@@ -259,10 +289,13 @@ export class ThreadStream {
     let outcome = 'eof';
     this.retryMs = null;
     this.stalled = false;
+    this.responded = false;
     try {
       alive();
       const res = await request(req.path, { method: req.method, body: req.body, signal: ctl.signal });
+      this.responded = true;
       if (!res.ok) throw await problemOf(res);
+      req.onResponse?.();
       this.worker = res.headers.get('X-AiVista-Worker');
       this.setState('streaming');
       const parser = sseParser((m) => {

@@ -3,7 +3,8 @@
 import { h } from './dom.js';
 import { t, setT, onLang } from './i18n.js';
 import { ApiError, getThread } from './api.js';
-import { listThreads, onThreadsChange, setThreadStatus, forgetThread } from './store.js';
+import { listThreads, onThreadsChange, setThreadStatus, forgetThread, restoreThread } from './store.js';
+import { toast } from './ui.js';
 
 export function createThreadList(root, app) {
   const heading = h('h2', { id: 'threads-heading' });
@@ -37,7 +38,10 @@ export function createThreadList(root, app) {
         h('span', { class: 'thread-meta' }, kind, ' · ', when(x.updatedAt), ' ', badge));
       const rm = h('button', { type: 'button', class: 'icon', title: t('threads.forget') }, '×');
       rm.setAttribute('aria-label', `${t('threads.forget')}: ${x.title || x.id}`);
-      rm.addEventListener('click', () => forgetThread(x.id));
+      rm.addEventListener('click', () => {
+        const gone = forgetThread(x.id);
+        toast('threads.removed', { title: x.title || t('threads.untitled') }, { key: 'threads.undo', onclick: () => restoreThread(gone) });
+      });
       return h('li', { dataset: { status: x.status || 'unknown', thread: x.id } }, link, rm);
     }));
   }

@@ -3,12 +3,19 @@
 // message, tool calls and their results, decisions. Events of a type it
 // does not know are listed plainly, with their data as JSON text.
 import { h, pretty } from './dom.js';
-import { tx, setT, nodeName } from './i18n.js';
+import { t, tx, setT, nodeName, label } from './i18n.js';
 
 const QUIET = new Set(['state_update', 'thread_start', 'agent_start', 'agent_end', 'workflow_yield',
   'workflow_paused', 'workflow_complete', 'ask_user', 'image_progress', 'gen_ui_component',
   'content_update', 'brief_ready', 'layout_spec_ready', 'alignment_map_ready', 'quality_score',
   'workflow_progress']);
+
+// The line the steps fold into: how long they took, how many there were.
+export function stepsDone(t0, t1, n) {
+  if (t0 == null || t1 == null) return ['steps.count', { n }];
+  const s = (t1 - t0) / 1000;
+  return s < 0.1 ? ['steps.done_fast', { n }] : ['steps.done', { s: s.toFixed(1), n }];
+}
 
 export class Timeline {
   constructor() {
@@ -29,7 +36,10 @@ export class Timeline {
   open(name, content) {
     const runs = this.groups.filter((g) => g.name === name).length;
     const badge = h('span', { class: 'badge' });
-    const title = content ? h('span', {}, content) : nodeName('span', name);
+    // The step's name in the page's language; a step the page does not
+    // know is named as the server named it.
+    const known = t(`node.${String(name).replace(/_agent$/, '')}`) !== `node.${String(name).replace(/_agent$/, '')}`;
+    const title = known || !content ? nodeName('span', name) : h('span', {}, content);
     title.className = 'node-name';
     const head = h('div', { class: 'node-head' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), title,
       runs ? h('span', { class: 'muted' }, ` ×${runs + 1}`) : null, badge);
@@ -112,7 +122,8 @@ export class Timeline {
         const state = h('span', { class: 'badge' });
         setT(state, 'state.running');
         const li = this.entry(this.group(name), h('details', { class: 'tool' },
-          h('summary', {}, tx('tl.tool'), ' ', h('code', {}, ev.tool ?? '?'), ' ', state),
+          h('summary', {}, toolName(ev.tool), ' ', state),
+          h('p', { class: 'muted' }, h('code', {}, String(ev.tool ?? '?'))),
           h('div', { class: 'tool-in' }, tx('tl.input'), h('pre', {}, pretty(ev.toolInput))), out));
         li.dataset.tool = ev.tool ?? '';
         this.tools.set(ev.toolCallId, { out, state });
@@ -126,7 +137,7 @@ export class Timeline {
           setT(call.state, ev.error ? 'state.failed' : 'state.done');
         } else {
           this.entry(this.group(name), h('details', { class: 'tool' },
-            h('summary', {}, tx('tl.tool'), ' ', h('code', {}, ev.tool ?? '?')), ...body));
+            h('summary', {}, toolName(ev.tool)), ...body));
         }
         return true;
       }
@@ -135,21 +146,21 @@ export class Timeline {
           ev.reason ? h('span', { class: 'muted' }, ' — ', ev.reason) : null);
         return true;
       case 'intent_detected': {
-        const conf = typeof ev.confidence === 'number' ? ` (${ev.confidence.toFixed(2)})` : '';
-        this.entry(this.group(name), tx('tl.intent_detected'), ' ', h('strong', {}, String(ev.intent ?? '?')), conf,
-          ev.content ? h('span', { class: 'muted' }, ' — ', String(ev.content)) : null);
+        // The server's words for the intent; its code stays out of sight.
+        const conf = typeof ev.confidence === 'number' ? tx('tl.confidence', { n: Math.round(ev.confidence * 100) }) : null;
+        this.entry(this.group(name), tx('tl.intent_detected'), ' ', h('strong', {}, String(ev.content ?? '')), conf ? ' · ' : '', conf);
         return true;
       }
       case 'content_type_detected':
-        this.entry(this.group(name), tx('tl.content_type_detected'), ' ', h('strong', {}, String(ev.contentType ?? ev.category ?? '?')),
+        this.entry(this.group(name), tx('tl.content_type_detected'), ' ', h('strong', {}, String(ev.category ?? ev.contentType ?? '')),
           ev.content ? h('span', { class: 'muted' }, ' — ', String(ev.content)) : null);
         return true;
       case 'error': {
         const g = this.group(name);
         this.setState(g, 'failed');
         if (g) g.state = 'failed';
-        this.entry(g, h('span', { class: 'error-text' }, ev.message ?? ev.code ?? 'error'),
-          ev.code ? h('code', { class: 'muted' }, ` ${ev.code}`) : null);
+        const li = this.entry(g, h('span', { class: 'error-text' }, ev.message || t('err.unknown')));
+        if (ev.code) li.title = String(ev.code);
         return true;
       }
       default:
@@ -165,6 +176,11 @@ export class Timeline {
     this.entry(this.group(ev.node || ev.agent), h('details', { class: 'unknown' },
       h('summary', {}, h('code', {}, String(type ?? '?'))), h('pre', {}, pretty(rest))));
   }
+}
+
+// A tool by its name for people ("searchNotes" → Search similar notes).
+function toolName(tool) {
+  return label('span', `tool.${tool}`, String(tool ?? '?'));
 }
 
 // A message; a long one (a whole draft) folds to its first line.

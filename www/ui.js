@@ -1,7 +1,7 @@
 // Pieces both studios use: the connection status of a stream and the box
 // that says what went wrong and what to do next.
-import { h } from './dom.js';
-import { t, setT } from './i18n.js';
+import { h, add } from './dom.js';
+import { t, tx, setT } from './i18n.js';
 import { explain } from './api.js';
 
 // A status pill that follows a ThreadStream's states.
@@ -29,26 +29,21 @@ export function errorBox() {
     show(err, actions = [], extra) {
       const x = explain(err);
       const detail = err?.detail && err.code !== 'network' ? err.detail : '';
-      el.replaceChildren(
-        h('p', { class: 'error-title' }, x.title),
-        h('p', {}, x.next),
+      // add() leaves out what is absent: replaceChildren() would write "null".
+      el.replaceChildren();
+      add(el, [
+        setT(h('p', { class: 'error-title' }), x.key, x.params),
+        x.nextKey ? setT(h('p', {}), x.nextKey, x.params) : null,
         extra ? h('p', {}, extra) : null,
-        detail ? h('details', {}, h('summary', {}, t('err.details')), h('p', { class: 'mono' }, detail)) : null,
-        actions.length ? h('div', { class: 'error-actions' }, actions.map((a) => {
-          const b = h('button', { type: 'button', onclick: a.onclick });
-          setT(b, a.key);
-          return b;
-        })) : null);
+        detail ? h('details', {}, tx('err.details', null, 'summary'), h('p', { class: 'mono' }, detail)) : null,
+        buttons(actions)]);
       el.hidden = false;
     },
     // A message of the page's own (an i18n key), with the same look.
-    say(titleKey, nextKey, actions = []) {
-      el.replaceChildren(h('p', { class: 'error-title' }, t(titleKey)), nextKey ? h('p', {}, t(nextKey)) : null,
-        actions.length ? h('div', { class: 'error-actions' }, actions.map((a) => {
-          const b = h('button', { type: 'button', onclick: a.onclick });
-          setT(b, a.key);
-          return b;
-        })) : null);
+    say(titleKey, nextKey, actions = [], params) {
+      el.replaceChildren();
+      add(el, [setT(h('p', { class: 'error-title' }), titleKey, params),
+        nextKey ? setT(h('p', {}), nextKey, params) : null, buttons(actions)]);
       el.hidden = false;
     },
     hide() {
@@ -56,4 +51,30 @@ export function errorBox() {
       el.replaceChildren();
     },
   };
+}
+
+function buttons(actions) {
+  if (!actions.length) return null;
+  return h('div', { class: 'error-actions' }, actions.map((a) => {
+    const b = h('button', { type: 'button', onclick: a.onclick });
+    setT(b, a.key);
+    return b;
+  }));
+}
+
+// A short notice at the bottom of the screen with one action (undo), gone
+// after a few seconds. One at a time.
+let toastEl = null;
+export function toast(key, params, action) {
+  toastEl?.remove();
+  const el = h('div', { class: 'toast', role: 'status' }, setT(h('span', {}), key, params));
+  if (action) {
+    const b = h('button', { type: 'button', class: 'small', onclick: () => { el.remove(); action.onclick(); } });
+    setT(b, action.key);
+    el.append(b);
+  }
+  document.body.append(el);
+  toastEl = el;
+  setTimeout(() => el.remove(), action?.ms ?? 8000);
+  return el;
 }

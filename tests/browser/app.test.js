@@ -266,6 +266,25 @@ function recordApi(page) {
   return log;
 }
 
+// The words "null" and "undefined" never reach the page's text.
+async function noNull(page, where) {
+  const text = await page.evaluate(() => document.body.innerText);
+  const m = /null|undefined|\[object Object\]/.exec(text);
+  ok(!m, `${where}: no "null", "undefined" or "[object Object]" in the page${m ? ` (…${text.slice(Math.max(0, m.index - 40), m.index + 20)}…)` : ''}`);
+}
+
+// The element is wholly on screen: in the viewport, and not under the
+// phone's navigation bar.
+async function inView(page, selector) {
+  return page.$eval(selector, (e) => {
+    const r = e.getBoundingClientRect();
+    const nav = document.getElementById('studios').getBoundingClientRect();
+    const bottom = getComputedStyle(document.getElementById('studios')).position === 'fixed' ? nav.top : innerHeight;
+    return { ok: r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= bottom + 0.5 && r.right <= innerWidth + 0.5,
+      top: Math.round(r.top), bottom: Math.round(r.bottom), limit: Math.round(bottom) };
+  });
+}
+
 const thoughtTexts = (page, scope) => page.$$eval(`${scope} .thought-log .thought`, (els) => els.map((e) => e.textContent));
 
 // -- 1. rendering rules -------------------------------------------------------
@@ -316,8 +335,9 @@ async function testImage(ctx, base) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${base}#/image`);
-  await page.waitForSelector('#health[data-status="ok"]', { timeout: 10000 });
-  ok(true, 'image: the page loads and the status line says the server runs');
+  await page.waitForSelector('#health[data-status="ok"]', { timeout: 10000, state: 'attached' });
+  ok(await page.isHidden('#health-line') && await page.$eval('#health-dot', (e) => e.dataset.status).catch(() => null) === 'ok',
+    'image: the server runs: a green dot, and no status line while nothing is wrong');
 
   // The keyboard reaches everything, and shows where it is.
   await page.keyboard.press('Tab');
@@ -347,15 +367,16 @@ async function testImage(ctx, base) {
   const serverThoughts = log.filter((e) => e.type === 'thought_log').map((e) => e.message);
   is(await thoughtTexts(page, '#image-view .turn:nth-child(1)'), serverThoughts, 'image: the thought log shows every entry, in order');
   is((await imageRequestBody(api, 0))?.input?.lang, 'en', 'image: a new thread is asked for in the page\'s language');
-  is(await page.$eval('#image-view .turn:nth-child(1) .node .node-name', (e) => e.textContent),
-    log.find((e) => e.type === 'agent_start')?.content, 'image: a node is titled as the server named its agent');
+  is(await page.$$eval('#image-view .turn:nth-child(1) .node .node-name', (els) => els.map((e) => e.textContent)),
+    ['Planner', 'Style retrieval', 'Executor', 'Critic', 'Result'], 'image: steps have names for people, in the page\'s language');
   is(await page.$$eval('#image-view .turn:nth-child(1) .node', (els) => els.map((e) => `${e.dataset.node}:${e.dataset.state}`)),
     ['planner:done', 'rag:done', 'executor:done', 'critic:done', 'genui:done'], 'image: one timeline entry per node, each done');
   const first = await page.$eval('#image-view .turn:nth-child(1) .smart-canvas img', (e) => e.getAttribute('src'));
   const firstUrl = log.find((e) => e.type === 'gen_ui_component' && e.component.widgetType === 'SmartCanvas').component.props.imageUrl;
   ok(first.endsWith(firstUrl), `image: the picture is shown (${firstUrl})`);
-  const score = await page.$eval('#image-view .turn:nth-child(1) .agent-message meter', (e) => e.value).catch(() => null);
-  ok(typeof score === 'number' && score > 0, `image: the critic's score is shown (${score})`);
+  const said = await page.$eval('#image-view .turn:nth-child(1) .results', (e) => e.innerText);
+  const scoresSaid = said.match(/\d+\s*\/\s*100/g) || [];
+  ok(scoresSaid.length === 1, `image: the critic's score is said once (${scoresSaid.join(', ')})`);
   ok(await page.$('#image-view .turn:nth-child(1) .action-panel [data-action="inpaint_btn"]'), 'image: the action panel offers what the agent sent');
   ok(await page.$(`#threads li[data-thread="${threadId}"][data-status="done"]`), 'image: the thread list shows it, done');
 
@@ -496,19 +517,55 @@ async function testNote(ctx, base) {
   await page.waitForFunction(() => /\S/.test(document.querySelector('#note-view .card[data-card="final"] [role="status"]')?.textContent || ''));
   const copied = await page.evaluate(() => navigator.clipboard.readText()).catch(() => '');
   ok(copied.startsWith(title), 'note: the copy button copies the note');
+  await page.click('#note-view .card[data-card="final"] [data-copy="markdown"]');
+  await page.waitForTimeout(200);
+  const md = await page.evaluate(() => navigator.clipboard.readText()).catch(() => '');
+  ok(md.startsWith(`# ${title}\n`) && /!\[1\]\(http[^)]*\/api\/assets\//.test(md), 'note: copy Markdown: a heading, the body and the pictures');
+  is(await page.$eval('#note-view .card[data-card="final"] .download-images', (e) => e.disabled), false, 'note: the images can be downloaded');
+
+  // The finished note is the hero: in view, beside the working area.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.reload();
+  await page.waitForSelector('#note-view .card[data-card="final"] .phone img');
+  await page.waitForTimeout(400);
+  const phone = await inView(page, '#note-view .card[data-card="final"] .phone-media');
+  const acts = await inView(page, '#note-view .card[data-card="final"] .card-actions');
+  ok(phone.ok && acts.ok, `note 1280×800: the preview's pictures and its actions are in view without scrolling (${phone.top}–${phone.bottom}, ${acts.top}–${acts.bottom})`);
+  const beside = await page.evaluate(() => {
+    const p = document.querySelector('#note-view .preview-col').getBoundingClientRect();
+    const w = document.querySelector('#note-view .products').getBoundingClientRect();
+    return p.left >= w.right - 1;
+  });
+  ok(beside, 'note 1280×800: the preview stands beside the working area');
+  is(await page.$eval('#note-view details.agents', (e) => e.open), false, 'note: the agents\' steps fold into one line');
+  await page.$eval('#note-view details.agents', (e) => { e.open = true; });
+  const visible = await page.evaluate(() => document.body.innerText);
+  const internal = ['getTrendReport', 'searchNotes', 'analyzeTopTags', 'generate_images_batch', 'create_note', 'paragraphIndex', 'write_nosync',
+    'generate_image', '来源', 'Source', 'Round 0', 'rules'].filter((w) => visible.includes(w));
+  is(internal, [], 'note: no internal names on the page, steps opened');
+  await page.$eval('#note-view details.agents', (e) => { e.open = false; });
+  await noNull(page, 'note');
   await shot(page, 'note');
 
   // The same screen in Chinese, then at phone width.
   await page.click('#lang');
-  is(await page.evaluate(() => [document.documentElement.lang, document.querySelector('#nav-note').textContent,
+  is(await page.evaluate(() => [document.documentElement.lang, document.querySelector('#nav-note .nav-text').textContent,
     document.querySelector('#note-view .card[data-card="final"] h3').textContent]), ['zh-CN', '笔记写作', '你的笔记'],
   'note: the page switches to Chinese in place');
   await shot(page, 'note-zh');
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(200);
+  await page.reload();
+  await page.waitForSelector('#note-view .card[data-card="final"] .phone img');
+  await page.waitForTimeout(400);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   ok(overflow <= 1, `note: nothing overflows at phone width (${overflow}px)`);
-  await shot(page, 'note-phone');
+  const phone2 = await inView(page, '#note-view .card[data-card="final"] .phone-media');
+  const acts2 = await inView(page, '#note-view .card[data-card="final"] .card-actions');
+  ok(phone2.ok && acts2.ok, `note 390×844: the preview's pictures and its actions are in view without scrolling (${phone2.top}–${phone2.bottom}, ${acts2.top}–${acts2.bottom}, screen ends at ${acts2.limit})`);
+  await shot(page, 'note-phone-zh');
+  await page.click('#lang');
+  await shot(page, 'note-phone-en');
+  await page.click('#lang');
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.click('#lang');
   is(errors, [], 'note: no script errors');
@@ -660,6 +717,179 @@ async function testOffline(ctx, base, fake) {
   await page.close();
 }
 
+// -- 8. results first, at both sizes and in both languages ------------------------
+
+async function resultInView(page, what, sizeName) {
+  const img = await inView(page, '#image-view .turn:last-child .smart-canvas img');
+  const act = await inView(page, '#image-view .turn:last-child .action-panel');
+  ok(img.ok && act.ok, `${what} ${sizeName}: the picture and its actions are in view without scrolling (picture ${img.top}–${img.bottom}, actions ${act.top}–${act.bottom}, screen ends at ${act.limit})`);
+}
+
+async function testResultsFirst(ctx, base) {
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${base}#/image`);
+  // The empty state says what the studio does and offers examples to click.
+  const examples = await page.$$eval('#image-view .empty .example', (els) => els.map((e) => e.textContent));
+  ok(examples.length >= 2 && examples.length <= 3, `empty state: ${examples.length} example requests (${examples.join(' | ')})`);
+  await page.click('#image-view .empty .example >> nth=0');
+  await page.waitForSelector('#image-view .turn[data-state="done"] .smart-canvas img', { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('#image-view .turn .smart-canvas img')?.naturalWidth > 0);
+  await page.waitForTimeout(300);
+  is(await page.$eval('#image-view .bubble.user p', (e) => e.textContent), examples[0], 'empty state: an example is sent as it reads');
+  const line = await page.$eval('#image-view .turn .steps-line', (e) => e.textContent);
+  ok(/^Thought for .+ · 5 steps$/.test(line), `results first: the steps fold into one line (${line})`);
+  is(await page.$eval('#image-view .turn details.steps', (e) => e.open), false, 'results first: closed');
+  await resultInView(page, 'results first', '1280×800');
+  await noNull(page, 'image result');
+  await shot(page, 'image-1280-en');
+
+  // The language switch rewrites what the page wrote, in place.
+  await page.click('#lang');
+  const zhLine = await page.$eval('#image-view .turn .steps-line', (e) => e.textContent);
+  ok(/^思考了.+· 5 步$/.test(zhLine), `language: the steps line is rewritten in Chinese (${zhLine})`);
+  is(await page.$$eval('#image-view .turn .node .node-name', (els) => els.map((e) => e.textContent)),
+    ['意图规划', '风格检索', '执行', '质量审查', '生成结果'], 'language: and the steps\' names');
+  await shot(page, 'image-1280-zh');
+
+  // The viewer: full size, labelled as an offline preview, PNG download.
+  await page.click('#image-view .turn .smart-canvas .view-full');
+  const dlg = await page.waitForSelector('dialog.viewer[open]');
+  await page.waitForSelector('dialog.viewer .offline-chip:not([hidden])', { timeout: 5000 });
+  ok(true, 'viewer: the offline renderer\'s picture is labelled as an offline preview');
+  await page.selectOption('dialog.viewer select', '1080');
+  const href = await dlg.$eval('a.viewer-download', (e) => e.href);
+  ok(/\/api\/assets\/[\w-]+\?format=png&width=1080&download=1$/.test(href), `viewer: the download asks for a PNG at the chosen width (${href.replace(/.*\/api/, 'api')})`);
+  await shot(page, 'viewer-1280-zh');
+  const res = await fetch(href);
+  const type = res.headers.get('content-type') || '';
+  if (res.status === 200 && /image\/png/.test(type)) {
+    const buf = Buffer.from(await res.arrayBuffer());
+    ok(buf.subarray(1, 4).toString() === 'PNG' && buf.readUInt32BE(16) === 1080 &&
+      /attachment/.test(res.headers.get('content-disposition') || ''), `viewer: the server answers a PNG 1080 px wide, as a download (${buf.length} bytes)`);
+  } else {
+    skip('viewer: the server answers a PNG at the chosen width', `this server does not convert pictures to PNG yet (${res.status} ${type})`);
+  }
+  await page.click('dialog.viewer .viewer-close');
+  is(await page.$('dialog.viewer'), null, 'viewer: closes');
+
+  // Phone size, Chinese, then English.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.click('#image-view .view-head button');
+  await page.click('#image-view .empty .example >> nth=1');
+  await page.waitForSelector('#image-view .turn[data-state="done"] .smart-canvas img', { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('#image-view .turn .smart-canvas img')?.naturalWidth > 0);
+  await page.waitForTimeout(300);
+  await resultInView(page, 'results first', '390×844');
+  await shot(page, 'image-390-zh');
+  await page.click('#lang');
+  await shot(page, 'image-390-en');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  ok(overflow <= 1, `results first: nothing overflows at phone width (${overflow}px)`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  is(errors, [], 'results first: no script errors');
+  await page.close();
+}
+
+// -- 9. the defects: "null", a failed turn, the byte limit, removing a thread ---------
+
+async function testDefects(ctx, base) {
+  const page = await ctx.newPage();
+  const api = recordApi(page);
+  await page.goto(`${base}#/image`);
+  // An empty request: the page's own message, with nothing absent written out.
+  await page.click('#image-view form.composer button[type="submit"]');
+  await page.waitForSelector('#image-view .error-box:not([hidden])');
+  await noNull(page, 'an empty request');
+
+  // A turn that fails is not "Done".
+  await page.fill('#image-view textarea', '修改这里');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#image-view .turn[data-state="failed"]', { timeout: 20000 });
+  const st = await page.$eval('#image-view .stream-status', (e) => [e.dataset.state, e.textContent]);
+  ok(st[0] === 'error' && !/done/i.test(st[1]), `a failed turn: the status says it did not finish (${st.join(': ')})`);
+  const threadId = decodeURIComponent((await page.evaluate(() => location.hash)).replace(/^#\/image\//, ''));
+  await page.waitForSelector(`#threads li[data-thread="${threadId}"][data-status="error"]`, { timeout: 5000 });
+  ok(true, 'a failed turn: the recent list agrees');
+  const entries = await page.$$eval('#image-view .turn .entry', (els) => els.map((e) => e.textContent).join(' '));
+  ok(!/mask_required|unknown_intent|generate_image/.test(entries), `a failed turn: no machine codes in the steps (${entries.slice(0, 80)}…)`);
+  await noNull(page, 'a failed turn');
+  await shot(page, 'image-failed-1280-en');
+
+  // Removing a thread from the list can be undone.
+  const before2 = await page.$$eval('#threads li', (els) => els.length);
+  await page.click(`#threads li[data-thread="${threadId}"] button`);
+  is(await page.$$eval('#threads li', (els) => els.length), before2 - 1, 'recent list: a thread is removed');
+  await page.click('.toast button', { timeout: 2000 }).catch(() => {});
+  await page.waitForSelector(`#threads li[data-thread="${threadId}"]`, { timeout: 2000 }).catch(() => {});
+  is(await page.$$eval('#threads li', (els) => els.length), before2, 'recent list: and put back by Undo');
+
+  // The byte limit: 1,400 Chinese characters are 4,200 bytes, more than the
+  // server takes, though fewer than 4,000 characters.
+  await page.fill('#image-view textarea', '猫'.repeat(1400));
+  is(await page.$eval('#image-view .counter', (e) => [e.textContent, e.dataset.over]).catch(() => null), ['4200 / 4000', 'true'],
+    'byte limit: the counter counts what the server counts, and says it is over');
+  const before = api.length;
+  await page.click('#image-view form.composer button[type="submit"]');
+  const said = await page.textContent('#image-view .error-box');
+  ok(/longer than the server takes \(4000 bytes\)/.test(said) && /Chinese character counts as 3/.test(said),
+    `byte limit: refused in the page's language, with why (${said})`);
+  is(api.length, before, 'byte limit: nothing is sent');
+  await page.click('#lang');
+  const zh = await page.textContent('#image-view .error-box');
+  ok(/超过了服务器能接受的长度/.test(zh), `byte limit: the refusal is rewritten when the language changes (${zh})`);
+  await page.click('#lang');
+  is((await page.inputValue('#image-view textarea')).length, 1400, 'byte limit: the text stays for shortening');
+  await page.fill('#image-view textarea', '');
+  await page.close();
+}
+
+// -- 10. a question's answer, and an answer given while the network is down -----------
+
+async function testAnswers(ctx, base) {
+  const page = await ctx.newPage();
+  await page.goto(`${base}#/note`);
+  await page.fill('#note-view .note-form textarea', '写点东西');
+  await page.click('#note-view .note-form button[type="submit"]');
+  const card = await waitPause(page, 'clarification');
+  const choice = await card.$eval('.choice', (e) => e.textContent.trim());
+  await card.$eval('.choice input', (e) => e.click());
+  await card.$eval('textarea', (e) => { e.value = '写给上班族'; });
+  await page.click('#note-view .pause-card[data-state="open"] [data-action="approve"]');
+  await page.waitForSelector('#note-view .pause-card[data-kind="clarification"][data-state="answered"]');
+  const summary = await page.$eval('#note-view .pause-card[data-kind="clarification"]', (e) => e.innerText);
+  ok(summary.includes(choice) && !/approved/i.test(summary), `an answered question says what was chosen (${summary.split('\n').slice(-2).join(' / ')})`);
+  ok(summary.includes('写给上班族'), 'and the note written with it');
+
+  // The writer's draft: answered while the network is down.
+  await waitPause(page, 'content');
+  const sent = [];
+  const failed = [];
+  page.on('requestfinished', (r) => { if (r.url().endsWith('/api/agent/confirm')) sent.push(JSON.parse(r.postData())); });
+  page.on('requestfailed', (r) => { if (r.url().endsWith('/api/agent/confirm')) failed.push(JSON.parse(r.postData())); });
+  await ctx.setOffline(true);
+  await page.click('#note-view .pause-card[data-state="open"] [data-action="approve"]');
+  await page.waitForSelector('#note-view .pause-card[data-kind="content"][data-state="unsent"]', { timeout: 10000 });
+  const unsent = await page.$eval('#note-view .pause-card[data-kind="content"] .pause-status', (e) => e.textContent);
+  ok(/Not sent/.test(unsent), `offline answer: the card stays open, marked not sent (${unsent})`);
+  ok(await page.isVisible('#health-line') && await page.$eval('#health-dot', (e) => e.dataset.status) === 'down',
+    'offline: the status line speaks up');
+  await shot(page, 'note-unsent-1280-en');
+  await page.waitForTimeout(1500);
+  await ctx.setOffline(false);
+  await waitPause(page, 'image_plans');
+  ok(true, 'offline answer: sent when the network is back, and the thread goes on');
+  await page.waitForSelector('#health-line', { state: 'hidden', timeout: 5000 });
+  ok(true, 'online again: the status line goes quiet');
+  const ids = new Set([...sent, ...failed].map((b) => b.interruptId));
+  ok(failed.length >= 1 && sent.length === 1 && ids.size === 1,
+    `offline answer: sent again once, with the same interruptId (${failed.length} failed, ${sent.length} arrived, ${ids.size} interrupt)`);
+  await noNull(page, 'answers');
+  await page.close();
+}
+
 // -- main ---------------------------------------------------------------------------
 
 const ctxHolder = {};
@@ -716,6 +946,7 @@ async function main() {
       await fn();
     } catch (e) {
       ok(false, `${name}: ${e.message.split('\n')[0]}`, e.stack);
+      await ctx.setOffline(false);
       for (const p of ctx.pages()) {
         await p.screenshot({ path: path.join(shots, `failed-${name}.png`), fullPage: true }).catch(() => {});
         fs.mkdirSync(artifacts, { recursive: true });
@@ -726,9 +957,12 @@ async function main() {
   };
   await run('rendering', () => testRendering(ctx, stack.base));
   await run('image', () => testImage(ctx, stack.base));
+  await run('results-first', () => testResultsFirst(ctx, stack.base));
+  await run('defects', () => testDefects(ctx, stack.base));
   if (await noteAvailable(stack.base)) {
     await run('note', () => testNote(ctx, stack.base));
     await run('reload-paused', () => testReloadPaused(ctx, stack.base));
+    await run('answers', () => testAnswers(ctx, stack.base));
   } else {
     const why = 'the server has no note workflow yet (src/wf/note.c is not in this build)';
     skip('note: topic, pause after the writer, title edited in place, image plans approved, images, finished note', why);
