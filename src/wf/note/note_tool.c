@@ -4,8 +4,21 @@
  * tools through these, so every pair looks the same. */
 #include "config.h"
 #include <stdio.h>
+#include "text/msg.h"
 #include "util/clock.h"
 #include "wf/note/note.h"
+
+/* What a tool does, in words people understand (the catalogue's
+ * tool.<name>). */
+static const char *note_tool_name(const char *lang, const char *tool)
+{
+	char id[96];
+	const char *name;
+
+	snprintf(id, sizeof id, "tool.%s", tool);
+	name = msg_find(lang, id);
+	return name ? name : msg_get(lang, "tool.other");
+}
 
 void note_tool_call(struct note_tool *t, const char *agent, const char *tool, json_t *input)
 {
@@ -20,7 +33,7 @@ void note_tool_call(struct note_tool *t, const char *agent, const char *tool, js
 	json_object_set_new(ev, "toolCallId", json_string(t->id));
 	json_object_set_new(ev, "toolInput", input);
 	step_emit(t->c, ev);
-	note_tick(t->c, "note.tool", tool);
+	note_tick(t->c, "note.tool", note_tool_name(step_lang(t->c), tool));
 }
 
 void note_tool_result_id(struct step_ctx *c, const char *agent, const char *tool, const char *id,
