@@ -401,8 +401,11 @@ int main(void)
 	}
 	test_cases();
 	test_repair();
-	ok(graph_rules_plan(json_integer(1), "x", (char[64]){0}, 64) == NULL,
+	json_t *one = json_integer(1);
+
+	ok(graph_rules_plan(one, "x", (char[64]){0}, 64) == NULL,
 	   "facts that are not an object are refused");
+	json_decref(one);
 	json_decref(defs);
 	printf("1..%d\n", tap_n);
 	return tap_failed ? 1 : 0;
