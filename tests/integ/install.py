@@ -162,10 +162,19 @@ def test_install(t, d):
               "examples/systemd/aivista.socket", "examples/systemd/aivista@.service",
               "examples/systemd/aivista-spawn-fcgi.service"):
         t.ok(os.path.isfile(os.path.join(doc, n)), "docdir has %s" % n)
+    # Its store directory as the installed one (under DESTDIR): given to
+    # the workers' user when installed by root, the caller's otherwise.
     p = subprocess.run([worker, "-t", "-c", conf], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, env=avtest.clean_env())
+                       stderr=subprocess.STDOUT, env=avtest.clean_env(AIVISTA_STORE_DIR=state))
     t.ok(p.returncode == 0 and b"configuration ok" in p.stdout,
-         "the installed worker accepts the installed configuration")
+         "the installed worker accepts the installed configuration and state directory")
+    if p.returncode:
+        t.diag(p.stdout.decode(errors="replace"))
+    p = subprocess.run([worker, "-t", "-c", conf], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       env=avtest.clean_env(AIVISTA_STORE_DIR=os.path.join(d, "missing", "store")))
+    t.ok(p.returncode == 1 and b"does not exist" in p.stdout,
+         "-t refuses a store directory that does not exist and cannot be made: %s" %
+         p.stdout.decode(errors="replace").splitlines()[0])
     p = subprocess.run([admin, "-V"], stdout=subprocess.PIPE, env=avtest.clean_env())
     t.ok(p.returncode == 0 and b"aivista" in p.stdout, "the installed aivista-admin runs")
 
