@@ -1,9 +1,10 @@
 /* The store directory as "aivista.fcgi -t" checks it (see selfcheck.h).
  *
  * The check runs as the user the workers would run as: run it as that
- * user (sudo -u www-data aivista.fcgi -t). Run as root it cannot tell who
- * the workers will be, so it refuses a directory that is missing or that
- * root owns: the workers, never root, could not use it. */
+ * user (runuser -u www-data -- aivista.fcgi -t). Run as root it cannot
+ * tell who the workers will be: it refuses a directory that is missing
+ * (made by root, workers of another user could not use it) and warns
+ * about one that root owns. */
 #include "config.h"
 #include <errno.h>
 #include <libgen.h>
@@ -59,9 +60,10 @@ int selfcheck_store(const struct conf *c, FILE *out)
 		return 1;
 	}
 	if (geteuid() == 0 && st.st_uid == 0) {
-		fprintf(out, "store: %s belongs to root: give it to the user the workers run as "
-			     "(chown -R USER: %s)\n", dir, dir);
-		return 1;
+		fprintf(out, "store: warning: %s belongs to root: only workers run as root can use "
+			     "it; give it to the user the workers run as (chown -R USER: %s)\n",
+			dir, dir);
+		return 0;
 	}
 	if (geteuid() == 0) {
 		fprintf(out, "store: %s belongs to %s; run the check as that user to check it "
