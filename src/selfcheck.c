@@ -2,9 +2,9 @@
  *
  * The check runs as the user the workers would run as: run it as that
  * user (runuser -u www-data -- aivista.fcgi -t). Run as root it cannot
- * tell who the workers will be: it refuses a directory that is missing
- * (made by root, workers of another user could not use it) and warns
- * about one that root owns. */
+ * tell who the workers will be: it warns about a directory that is
+ * missing (made by a worker run as root, it would be root's) or that root
+ * owns, which only workers run as root could use. */
 #include "config.h"
 #include <errno.h>
 #include <libgen.h>
@@ -28,11 +28,11 @@ static int selfcheck_missing(const char *dir, FILE *out)
 {
 	char *copy = strdup(dir);
 	const char *parent = copy ? dirname(copy) : ".";
-	int ok = geteuid() != 0 && access(parent, W_OK | X_OK) == 0;
+	int ok = access(parent, W_OK | X_OK) == 0;
 
-	if (geteuid() == 0)
-		fprintf(out, "store: %s does not exist: create it (mode 0700) owned by the user the "
-			     "workers run as\n", dir);
+	if (geteuid() == 0 && ok)
+		fprintf(out, "store: warning: %s does not exist: a worker run as root would make it "
+			     "root's; create it (mode 0700) owned by the user the workers run as\n", dir);
 	else if (ok)
 		fprintf(out, "store: %s does not exist; the first worker creates it (mode 0700)\n",
 			dir);

@@ -2,8 +2,8 @@
 the socket that mode and group (as spawn-fcgi -M/-G does), and the web
 server's user can then connect; the options are refused without a socket
 path. -t checks the store directory as the user who runs it: missing and
-creatable, missing and not creatable, not writable, owned by root (a
-warning) or missing when run as root.
+creatable, missing and not creatable, not writable, owned by root or
+missing when run as root (warnings).
 """
 
 import grp
@@ -125,8 +125,12 @@ def test_check(t, dir):
              "-t as root: a store directory of root's is ok for workers run as root, "
              "with a warning")
         rc, out = check(conf, os.path.join(base, "root-missing"))
-        t.ok(rc == 1 and "create it (mode 0700) owned by the user the workers run as" in out,
-             "-t as root: a missing store directory is refused, with what to do")
+        t.ok(rc == 0 and "warning:" in out and
+             "create it (mode 0700) owned by the user the workers run as" in out,
+             "-t as root: a missing store directory gets a warning, with what to do")
+        rc, out = check(conf, os.path.join(base, "no", "such", "dir"))
+        t.ok(rc == 1 and "does not exist and root cannot create it" in out,
+             "-t as root: one that cannot be made (no parent) is refused")
         rc, out = check(conf, os.path.join(base, "ok"))
         t.ok(rc == 0 and "belongs to nobody" in out,
              "-t as root: a store directory of the workers' user is fine")
