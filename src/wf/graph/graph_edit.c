@@ -50,37 +50,48 @@ int graph_edit_defs(struct step_ctx *c, struct graph_defs *defs)
 	return kb ? 0 : -1;
 }
 
-/* "added 2 nodes and 1 edge": one piece per kind of change, folded
- * with the catalogue's "a, b" and "a and b". */
+/* "2 nodes" and "1 edge" as one phrase ("2 nodes and 1 edge"), or NULL
+ * when both are 0. New string. */
+static char *ge_nouns(const char *lang, int nodes, int edges)
+{
+	char *a = nodes ? msg_fmt(lang, nodes == 1 ? "graph.sum.node.one" : "graph.sum.node.many", nodes) : NULL;
+	char *b = edges ? msg_fmt(lang, edges == 1 ? "graph.sum.edge.one" : "graph.sum.edge.many", edges) : NULL;
+	char *both;
+
+	if (a == NULL || b == NULL)
+		return a ? a : b;
+	both = msg_fmt(lang, "graph.sum.with", a, b);
+	free(a);
+	free(b);
+	return both;
+}
+
+/* acc (freed) followed by the verb's phrase for nouns (freed). */
+static char *ge_then(const char *lang, char *acc, const char *verb, char *nouns)
+{
+	char *phrase, *out;
+
+	if (nouns == NULL)
+		return acc;
+	phrase = msg_fmt(lang, verb, nouns);
+	free(nouns);
+	if (acc == NULL)
+		return phrase;
+	out = msg_fmt(lang, "graph.sum.then", acc, phrase);
+	free(acc);
+	free(phrase);
+	return out;
+}
+
+/* "added 2 nodes and 1 edge, and removed 1 node". */
 char *graph_edit_summary(const char *lang, const struct graph_apply_counts *n)
 {
-	static const char *const ids[] = { "graph.sum.nodes_added", "graph.sum.nodes_removed",
-					   "graph.sum.nodes_changed", "graph.sum.edges_added",
-					   "graph.sum.edges_removed" };
-	int v[] = { n->nodes_added, n->nodes_removed, n->nodes_changed, n->edges_added,
-		    n->edges_removed };
-	int total = 0, done = 0;
-	char id[64], *piece, *acc = NULL, *next;
+	char *acc = NULL;
 
-	for (size_t i = 0; i < 5; i++)
-		total += v[i] > 0;
-	if (total == 0)
-		return xstrdup(msg_get(lang, "graph.sum.none"));
-	for (size_t i = 0; i < 5; i++) {
-		if (v[i] <= 0)
-			continue;
-		snprintf(id, sizeof id, "%s.%s", ids[i], v[i] == 1 ? "one" : "many");
-		piece = msg_fmt(lang, id, v[i]);
-		if (acc == NULL) {
-			acc = piece;
-		} else {
-			next = msg_fmt(lang, ++done == total - 1 ? "graph.sum.and" : "graph.sum.comma", acc, piece);
-			free(acc);
-			free(piece);
-			acc = next;
-		}
-	}
-	return acc;
+	acc = ge_then(lang, acc, "graph.sum.added", ge_nouns(lang, n->nodes_added, n->edges_added));
+	acc = ge_then(lang, acc, "graph.sum.removed", ge_nouns(lang, n->nodes_removed, n->edges_removed));
+	acc = ge_then(lang, acc, "graph.sum.changed", ge_nouns(lang, n->nodes_changed, 0));
+	return acc ? acc : xstrdup(msg_get(lang, "graph.sum.none"));
 }
 
 /* -- input ------------------------------------------------------------------ */

@@ -18,8 +18,9 @@
 static void ge_rejected_event(struct step_ctx *c, json_t *errors, json_t *patch)
 {
 	json_t *ev = step_event(c, "patch_rejected"), *first = json_array_get(errors, 0);
-	char *msg = msg_fmt(step_lang(c), "graph.rejected", (int)json_array_size(errors),
-			    json_string_value(json_object_get(first, "message")) ?: "");
+	char *msg = msg_fmt(step_lang(c), "graph.rejected",
+			    json_string_value(json_object_get(first, "message")) ?: "",
+			    (int)json_array_size(errors));
 
 	json_object_set_new(ev, "errors", errors);
 	json_object_set_new(ev, "patch", patch);
@@ -106,12 +107,12 @@ static int ge_decision(struct step_ctx *c, enum node_rc *rc)
 
 enum node_rc graph_edit_apply(struct step_ctx *c)
 {
-	json_t *plan = json_object_get(c->state, "plan"), *patch = json_object_get(plan, "patch");
-	json_t *errors = NULL;
+	json_t *patch, *errors = NULL;
 	enum node_rc rc;
 
 	if (ge_decision(c, &rc))
 		return rc;
+	patch = json_object_get(json_object_get(c->state, "plan"), "patch");
 	if (!ge_try(c, patch, 0, &errors))
 		return graph_edit_refused(c, errors, json_deep_copy(patch));
 	json_object_set_new(c->state, "repair", json_null());
