@@ -23,6 +23,8 @@ out=$(mktemp -d /tmp/aivista-fuzz.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 deps="fcgi libcurl libsodium jansson libpcre2-8 inih libpng"
 pkg-config --exists zlib 2>/dev/null && deps="$deps zlib"
+pkg-config --exists librsvg-2.0 2>/dev/null && deps="$deps librsvg-2.0"
+pkg-config --exists icu-uc 2>/dev/null && deps="$deps icu-uc"
 cflags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -I$src/src -I$src/tests/fuzz -I$build $(pkg-config --cflags $deps 2>/dev/null)"
 libs="$(pkg-config --libs $deps 2>/dev/null) -ldb -lm"
 n=0

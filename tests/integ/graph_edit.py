@@ -182,6 +182,7 @@ def patch_turn(t, c, oa, tid, prev):
          "patch turn: applied without the model as version 4")
     t.is_(len(oa.requests("/v1/chat/completions")), n0, "patch turn: the model is not asked")
     t.is_(len(data(evs, "agent_start")), 1, "patch turn: one step")
+    t.is_(u and u["reply"], u and u["summary"], "patch turn: the reply is the summary")
     return u
 
 

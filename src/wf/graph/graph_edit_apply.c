@@ -145,6 +145,7 @@ enum node_rc graph_edit_publish(struct step_ctx *c)
 	struct graph_apply_counts n = ge_counts(json_object_get(pending, "counts"));
 	struct graph_defs defs;
 	char err[200], *summary;
+	const char *reply;
 
 	if (!json_is_object(pending))
 		return step_fail(c, "nothing_to_publish", "no applied patch waits to be published");
@@ -165,8 +166,8 @@ enum node_rc graph_edit_publish(struct step_ctx *c)
 	json_object_set(ev, "removedEdges", json_object_get(pending, "removedEdges"));
 	json_object_set_new(ev, "summary", json_string(summary));
 	json_object_set_new(ev, "version", json_integer(version + 1));
-	json_object_set_new(ev, "reply", json_string(json_string_value(json_object_get(
-		json_object_get(c->state, "plan"), "reply")) ?: summary));
+	reply = json_string_value(json_object_get(json_object_get(c->state, "plan"), "reply"));
+	json_object_set_new(ev, "reply", json_string(reply && *reply ? reply : summary));
 	step_emit(c, ev);
 	free(summary);
 	json_object_set_new(c->state, "workflow", wf);
