@@ -184,7 +184,7 @@ static const struct msg_def msg_defs[] = {
 	{ "graph.sum.added", "添加了 %s", "added %s" },
 	{ "graph.sum.removed", "删除了 %s", "removed %s" },
 	{ "graph.sum.changed", "修改了 %s", "changed %s" },
-	{ "graph.sum.with", "%s和%s", "%s and %s" },
+	{ "graph.sum.with", "%s和 %s", "%s and %s" },
 	{ "graph.sum.then", "%s，并%s", "%s, and %s" },
 	{ "graph.sum.none", "工作流没有变化", "no change to the workflow" },
 	{ "graph.undo.done", "已撤销：恢复为第 %d 版", "undone: back to version %d" },

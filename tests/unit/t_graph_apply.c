@@ -121,7 +121,11 @@ static const struct acase cases[] = {
 	/* Validation errors, traced to the operation that caused them. */
 	{ "unknown type", "[" ADDN("a", "core:Text") ", " ADDN("b", "core:Nope") "]", 0, 0, 0, 0, 1,
 	  "add", "/nodes/5/type", "unknown_type" },
-	{ "incompatible edge",
+	{ "incompatible data types",
+	  "[" ADDN("i", "core:Int") ", " ADDN("c", "llm:Chat") ", {\"op\": \"add\", \"path\": \"/edges/-\","
+	  " \"value\": {\"sourceLocalId\": \"i\", \"sourceHandle\": \"value\", \"targetLocalId\": \"c\","
+	  " \"targetHandle\": \"prompt\"}}]", 0, 0, 0, 0, 2, "add", "/edges/2", "type_mismatch" },
+	{ "an edge into a slot the node does not have",
 	  "[" ADDN("i", "core:Int") ", {\"op\": \"add\", \"path\": \"/edges/-\", \"value\": {"
 	  "\"sourceLocalId\": \"i\", \"sourceHandle\": \"value\", \"target\": \"n_spare\","
 	  " \"targetHandle\": \"text\"}}]", 0, 0, 0, 0, 1, "add", "/edges/2/targetHandle", "unknown_handle" },

@@ -56,7 +56,12 @@ static int ge_try(struct step_ctx *c, const json_t *patch, int allow_position, j
 	struct graph_apply_result r;
 	int ok;
 
-	graph_edit_defs(c, &defs);
+	if (graph_edit_defs(c, &defs) < 0) {
+		*errors = json_pack("[{s:i, s:s, s:s, s:s, s:s}]", "index", -1, "op", "", "path", "",
+				    "code", "library_unavailable", "message",
+				    "the node library could not be loaded");
+		return 0;
+	}
 	ok = graph_apply(json_object_get(c->state, "workflow"), patch, &o, &r) == 0;
 	if (ok)
 		json_object_set_new(c->state, "pending", json_pack("{s:O, s:O, s:O, s:i, s:{s:i, s:i, s:i, s:i, s:i}}",
