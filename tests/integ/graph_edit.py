@@ -8,7 +8,7 @@ fenced in ```json as a bare array, an invalid patch repaired on the second
 try (the errors and the previous patch sent back), an invalid patch twice
 (patch_rejected, the workflow unchanged), a patch turn without the model,
 undo and redo with rising version numbers, new nodes placed clear of a
-node the person placed, {"layout": "all"}, and bad input answered 400.
+node the person placed, a person's patch refused (patch_rejected), {"layout": "all"}, and bad input answered 400.
 With [workflow.graph_edit] confirm = on: approve, reject with feedback
 (planned again with it), modify (the edited patch applied). With the
 offline provider: one turn end to end.
@@ -213,6 +213,10 @@ def layout_turns(t, c):
     t.ok(u and hand["position"] == {"x": 1000, "y": 1000}, "layout: a placed node keeps its place")
     t.ok(len(new) == 2 and all(n["position"]["x"] >= 1000 + 240 or n["position"]["x"] + 240 <= 1000
                                for n in new), "layout: new nodes placed clear of it")
+    st, evs, _ = c.turn({"patch": [{"op": "remove", "path": "/nodes/n_gone"}]}, tid)
+    rej = data(evs, "patch_rejected")
+    t.ok(update(evs) is None and rej and rej[0]["errors"][0]["code"] == "path_not_found",
+         "patch turn with a bad path: patch_rejected, no update")
     st, evs, _ = c.turn({"patch": [], "layout": "all"}, tid)
     u = update(evs)
     xs = sorted(n["position"]["x"] for n in u["workflow"]["nodes"]) if u else []
