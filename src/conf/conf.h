@@ -65,6 +65,9 @@ struct conf {
 	long image_executor_timeout_ms;
 	long image_critic_timeout_ms;
 	long image_max_retries;
+	/* [workflow.orchestrate] */
+	long orch_confirm_plan;   /* pause on the plan for approval */
+	long orch_stage_retries;  /* errorStrategy retry: attempts after the first */
 	/* [fetch]: images fetched from URLs that users give */
 	long fetch_allow_private;
 	char *fetch_allow_hosts;  /* names allowed even when not public, comma-separated */
@@ -76,6 +79,8 @@ struct conf {
 	char *kb_notes;           /* the note workflow's corpus of notes (JSON) */
 	char *kb_words;           /* the words the segmenter keeps whole (text) */
 	char *kb_nodes;           /* graph_edit's node definitions (JSON) */
+	char *kb_agents;          /* orchestrate's agent registry (JSON) */
+	char *kb_templates;       /* orchestrate's plan templates (JSON) */
 	/* [provider.*] */
 	struct conf_provider prov[PROV_NROLES];
 };

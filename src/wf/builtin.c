@@ -4,9 +4,11 @@
 #include "wf/builtin.h"
 #include "wf/image/image.h"
 #include "wf/note/note.h"
+#include "wf/orch/orch.h"
 
 void wf_builtin_register(void)
 {
 	wf_register(&wf_image);
 	wf_register(&wf_note);
+	wf_register(&wf_orchestrate);
 }
