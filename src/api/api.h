@@ -19,6 +19,7 @@ enum problem api_thread_history(struct req *r);
 enum problem api_asset_get(struct req *r);
 enum problem api_styles(struct req *r);
 enum problem api_nodes(struct req *r);
+enum problem api_agents(struct req *r);
 
 /* Shared by the handlers (stream.c). */
 #include <jansson.h>

@@ -15,6 +15,7 @@ static const struct route api_routes[] = {
 	{ "GET", "/api/assets/*", api_asset_get },
 	{ "GET", "/api/styles", api_styles },
 	{ "GET", "/api/nodes", api_nodes },
+	{ "GET", "/api/agents", api_agents },
 };
 
 void api_dispatch(struct req *r)

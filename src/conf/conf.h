@@ -71,6 +71,9 @@ struct conf {
 	long graph_edit_max_nodes;     /* the largest workflow a turn may bring */
 	long graph_edit_max_edges;
 	long graph_edit_plan_timeout_ms;
+	/* [workflow.orchestrate] */
+	long orch_confirm_plan;   /* pause on the plan for approval */
+	long orch_stage_retries;  /* errorStrategy retry: attempts after the first */
 	/* [fetch]: images fetched from URLs that users give */
 	long fetch_allow_private;
 	char *fetch_allow_hosts;  /* names allowed even when not public, comma-separated */
@@ -82,6 +85,8 @@ struct conf {
 	char *kb_notes;           /* the note workflow's corpus of notes (JSON) */
 	char *kb_words;           /* the words the segmenter keeps whole (text) */
 	char *kb_nodes;           /* graph_edit's node definitions (JSON) */
+	char *kb_agents;          /* orchestrate's agent registry (JSON) */
+	char *kb_templates;       /* orchestrate's plan templates (JSON) */
 	/* [provider.*] */
 	struct conf_provider prov[PROV_NROLES];
 };

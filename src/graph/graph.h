@@ -121,6 +121,11 @@ void step_hooks(struct step_ctx *c, struct prov_hooks *h);
 /* A chat call limited by the node's deadline, through the model cache
  * (real providers only, [cache] model_ttl). 0 or -1, as prov_chat. */
 int step_chat(struct step_ctx *c, const struct chat_call *call, struct prov_answer *out);
+/* Several chat calls at once (their requests overlap on the curl multi
+ * engine), each limited by the node's deadline; no streaming, no cache.
+ * out[i] answers calls[i]; 0 when every answer is PROV_OK, else -1. */
+int step_chat_many(struct step_ctx *c, const struct chat_call *calls, size_t n,
+		   struct prov_answer *out);
 /* Several images at once, with image_progress events. */
 int step_images(struct step_ctx *c, const struct image_call *calls, size_t n,
 		struct prov_answer *out);

@@ -10,6 +10,7 @@
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/jnum.h"
+#include "util/xmalloc.h"
 
 struct app *step_app(struct step_ctx *c)
 {
@@ -95,7 +96,7 @@ int step_chat(struct step_ctx *c, const struct chat_call *call, struct prov_answ
 	json_t *hit = NULL;
 	char *key = NULL;
 	int cacheable = strcmp(cf->prov[PROV_CHAT].kind, "offline") != 0 && cf->cache_model_ttl > 0 &&
-			!call->stream && c->run->st;
+			!call->stream && call->tools == NULL && c->run->st;
 	int rc;
 
 	if (timed.timeout_ms <= 0 || timed.timeout_ms > step_time_left(c))
@@ -121,6 +122,26 @@ int step_chat(struct step_ctx *c, const struct chat_call *call, struct prov_answ
 		json_decref(v);
 	}
 	free(key);
+	return rc;
+}
+
+int step_chat_many(struct step_ctx *c, const struct chat_call *calls, size_t n,
+		   struct prov_answer *out)
+{
+	struct chat_call *timed = xcalloc(n ? n : 1, sizeof *timed);
+	struct prov_hooks h;
+	int rc;
+
+	for (size_t i = 0; i < n; i++) {
+		timed[i] = calls[i];
+		timed[i].stream = 0;
+		if (timed[i].timeout_ms <= 0 || timed[i].timeout_ms > step_time_left(c))
+			timed[i].timeout_ms = step_time_left(c);
+	}
+	step_hooks(c, &h);
+	h.delta = NULL;
+	rc = prov_chat_many(step_prov(c), timed, n, &h, out);
+	free(timed);
 	return rc;
 }
 

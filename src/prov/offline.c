@@ -93,6 +93,38 @@ static void offline_stream(const struct prov_hooks *h, const char *text)
 	}
 }
 
+/* An agent's rules answer {"toolCalls": [{name, arguments}]} or {"answer":
+ * text}, as a model with tools would: the calls get ids ("call_1", ...)
+ * in order. 1 when j is not of that shape, 0 when it was read, -1 after
+ * prov_fail. */
+static int offline_tool_answer(const json_t *j, struct prov_answer *a)
+{
+	const json_t *calls = json_object_get(j, "toolCalls"), *tc;
+	const char *answer = json_string_value(json_object_get(j, "answer"));
+	size_t i;
+
+	if (json_is_array(calls) && json_array_size(calls) > 0) {
+		a->tool_calls = json_array();
+		json_array_foreach(calls, i, tc) {
+			const char *name = json_string_value(json_object_get(tc, "name"));
+			json_t *args = json_object_get(tc, "arguments");
+			char id[32];
+
+			if (name == NULL || (args && !json_is_object(args)))
+				return prov_fail(a, PROV_BAD_ANSWER, "offline: tool call %zu is malformed", i);
+			snprintf(id, sizeof id, "call_%zu", i + 1);
+			json_array_append_new(a->tool_calls,
+					      json_pack("{s:s, s:s, s:O}", "id", id, "name", name,
+							"arguments", args ? args : json_object()));
+		}
+		return 0;
+	}
+	if (answer == NULL)
+		return 1;
+	a->text = xstrdup(answer);
+	return 0;
+}
+
 static int offline_chat_one(const struct chat_call *c, const struct prov_hooks *h,
 			    struct prov_answer *a)
 {
@@ -101,6 +133,7 @@ static int offline_chat_one(const struct chat_call *c, const struct prov_hooks *
 	struct offline_task own = { name, c->rules, NULL };
 	char err[200] = "";
 	json_t *j;
+	int rc;
 
 	if (c->rules)
 		t = &own;
@@ -111,17 +144,21 @@ static int offline_chat_one(const struct chat_call *c, const struct prov_hooks *
 	if (j == NULL)
 		return prov_fail(a, PROV_BAD_ANSWER, "offline %s: %s", t->name,
 				 *err ? err : "could not compose an answer");
-	if (t->reply && !c->json_mode) {
+	if (c->tools && !c->json_mode && (rc = offline_tool_answer(j, a)) <= 0) {
+		json_decref(j);
+		if (rc < 0)
+			return -1;
+	} else if (t->reply && !c->json_mode) {
 		a->text = xstrdup(json_string_value(json_object_get(j, t->reply)));
 		json_decref(j);
 	} else {
 		a->json = j;
 		a->text = json_dumps(j, JNUM_DUMP);
 	}
-	if (a->text == NULL)
+	if (a->text == NULL && a->tool_calls == NULL)
 		return prov_fail(a, PROV_BAD_ANSWER, "offline %s: the answer does not serialise", t->name);
 	a->status = PROV_OK;
-	if (c->stream && h && h->delta)
+	if (c->stream && h && h->delta && a->text)
 		offline_stream(h, a->text);
 	return 0;
 }

@@ -1,11 +1,13 @@
 /* OpenAI-compatible services (DeepSeek, Qwen's compatible mode, OpenAI):
  * chat completions, plain or streamed, with JSON mode; image generation;
  * web search as Qwen offers it (a chat completion with enable_search);
- * embeddings. The requests and the reading of the replies live here; the
+ * embeddings; function calling (tools sent, tool_calls read back with
+ * their arguments parsed). The requests and the reading of the replies live here; the
  * HTTP side (keys, limits, retries) is http.c's. Inpainting (the image
  * and its mask) and pictures guided by a reference image (the reference
  * as the image, no mask) go to /images/edits as multipart forms. */
 #include "config.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sodium.h>
@@ -66,6 +68,81 @@ static int openai_chat_read(struct http_reply *r, struct prov_answer *a)
 	return 0;
 }
 
+/* One entry of message.tool_calls, {id, type, function: {name, arguments:
+ * a JSON string}}, as {"id", "name", "arguments": object}: new reference,
+ * or NULL when it is malformed. */
+static json_t *openai_tool_call(const json_t *tc, size_t i)
+{
+	const json_t *fn = json_object_get(tc, "function");
+	const char *name = json_string_value(json_object_get(fn, "name"));
+	const char *args = json_string_value(json_object_get(fn, "arguments"));
+	const char *id = json_string_value(json_object_get(tc, "id"));
+	json_t *obj;
+	char gen[32];
+
+	if (name == NULL || *name == '\0')
+		return NULL;
+	obj = args && *args ? json_loads(args, JSON_REJECT_DUPLICATES, NULL) : json_object();
+	if (!json_is_object(obj)) {
+		json_decref(obj);
+		return NULL;
+	}
+	if (id == NULL || *id == '\0') {
+		snprintf(gen, sizeof gen, "call_%zu", i + 1);
+		id = gen;
+	}
+	return json_pack("{s:s, s:s, s:o}", "id", id, "name", name, "arguments", obj);
+}
+
+/* message.tool_calls into a->tool_calls: 0, none 1, or -1 after prov_fail
+ * (one call's arguments that do not parse spoil the whole answer). */
+static int openai_tool_calls_read(const json_t *msg, struct prov_answer *a)
+{
+	const json_t *tcs = json_object_get(msg, "tool_calls"), *tc;
+	json_t *out;
+	size_t i;
+
+	if (!json_is_array(tcs) || json_array_size(tcs) == 0)
+		return 1;
+	out = json_array();
+	json_array_foreach(tcs, i, tc) {
+		json_t *one = openai_tool_call(tc, i);
+
+		if (one == NULL) {
+			json_decref(out);
+			return prov_fail(a, PROV_BAD_ANSWER,
+					 "the reply's tool call %zu has no name or bad arguments", i);
+		}
+		json_array_append_new(out, one);
+	}
+	a->tool_calls = out;
+	return 0;
+}
+
+/* A reply to a call with tools: the tool calls, the text, or both. */
+static int openai_chat_read_tools(struct http_reply *r, struct prov_answer *a)
+{
+	json_t *j = openai_parse(r, a);   /* new */
+	json_t *msg, *usage;              /* borrowed */
+	const char *text;
+	int rc;
+
+	if (j == NULL)
+		return -1;
+	msg = json_object_get(json_array_get(json_object_get(j, "choices"), 0), "message");
+	usage = json_object_get(j, "usage");
+	if (json_is_object(usage))
+		a->usage = json_incref(usage);
+	text = json_string_value(json_object_get(msg, "content"));
+	rc = openai_tool_calls_read(msg, a);
+	if (rc == 1 && text == NULL)
+		rc = prov_fail(a, PROV_BAD_ANSWER, "the reply has neither content nor tool_calls");
+	if (rc >= 0 && text)
+		a->text = xstrdup(text);
+	json_decref(j);
+	return rc < 0 ? -1 : 0;
+}
+
 /* -- chat ------------------------------------------------------------------------------ */
 
 struct openai_chat {
@@ -122,8 +199,10 @@ static json_t *openai_chat_body(const struct conf_provider *cf, const struct cha
 	json_object_set_new(b, "model", json_string(cf->model));
 	json_object_set_new(b, "messages", openai_messages_new(c));
 	json_object_set_new(b, "temperature", json_real(t));
-	json_object_set_new(b, "stream", json_boolean(c->stream));
-	if (c->stream)
+	json_object_set_new(b, "stream", json_boolean(c->stream && c->tools == NULL));
+	if (json_array_size(c->tools) > 0)
+		json_object_set_new(b, "tools", json_deep_copy(c->tools));
+	if (c->stream && c->tools == NULL)
 		json_object_set_new(b, "stream_options", json_pack("{s:b}", "include_usage", 1));
 	if (c->json_mode)
 		json_object_set_new(b, "response_format", json_pack("{s:s}", "type", "json_object"));
@@ -142,6 +221,10 @@ static void openai_chat_reply(struct http_xfer *x, struct http_reply *r, void *c
 	struct openai_chat *st = ctx;
 	const char *body = r->body.data ? r->body.data : "";
 
+	if (st->call->tools) {
+		openai_chat_read_tools(r, st->a);
+		return;
+	}
 	if (!st->call->stream) {
 		openai_chat_read(r, st->a);
 		return;
@@ -187,7 +270,8 @@ static int openai_chat(struct prov *p, const struct conf_provider *cf, const str
 		st[i].a = &out[i];
 		sse_delta_init(&st[i].sse, (size_t)cf->max_response_bytes, h ? h->delta : NULL,
 			       h ? h->ctx : NULL);
-		http_xfer_send(x, "POST", url, body, HTTP_AUTH | (calls[i].stream ? HTTP_STREAM : 0), 0);
+		http_xfer_send(x, "POST", url, body,
+			       HTTP_AUTH | (calls[i].stream && !calls[i].tools ? HTTP_STREAM : 0), 0);
 		json_decref(body);
 	}
 	http_run(hh);

@@ -50,6 +50,7 @@ void prov_answer_free(struct prov_answer *a)
 	free(a->data);
 	free(a->revised_prompt);
 	json_decref(a->vectors);
+	json_decref(a->tool_calls);
 	prov_answer_init(a);
 }
 
@@ -176,7 +177,7 @@ static int prov_all_ok(const struct prov_answer *out, size_t n)
  * holds none is a bad answer, and its text stays for the fallbacks. */
 static void prov_chat_json(const struct chat_call *c, struct prov_answer *a)
 {
-	if (!c->json_mode || a->status != PROV_OK || a->json)
+	if (!c->json_mode || a->status != PROV_OK || a->json || a->tool_calls)
 		return;
 	a->json = prov_json_from_text(a->text);
 	if (a->json == NULL)

@@ -52,6 +52,9 @@ struct prov_answer {
 	char ref_note[160];     /* image: why it was not, when it was given */
 	json_t *vectors;        /* embeddings: [[float, ...], ...] in input order */
 	int by_rules;           /* chat: answered by rules, not by a model */
+	json_t *tool_calls;     /* chat with tools: the calls the model asked for,
+				 * [{"id", "name", "arguments": object}] (text is then
+				 * NULL or prose beside them), or NULL */
 };
 
 void prov_answer_init(struct prov_answer *a);
@@ -91,6 +94,15 @@ struct chat_call {
 	int json_mode;             /* ask for a JSON object (response_format) and parse it */
 	int stream;                /* stream the reply: hooks->delta gets the pieces */
 	long timeout_ms;           /* 0: the role's timeout_ms */
+	/* Functions the model may call (OpenAI function calling), borrowed:
+	 * [{"type": "function", "function": {name, description, parameters}}]
+	 * or NULL. With tools a reply is not streamed. The offline provider
+	 * reads its rules' {"toolCalls": [{name, arguments}]} as calls and
+	 * {"answer": text} as the reply. The messages may carry the turns of
+	 * the loop as the API has them: an assistant message with
+	 * "tool_calls" (arguments as JSON strings) and "tool" messages with
+	 * "tool_call_id". */
+	const json_t *tools;
 };
 
 /* One image. With base and mask it is an inpainting: the new content goes

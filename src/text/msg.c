@@ -84,6 +84,7 @@ static const struct msg_def msg_defs[] = {
 	/* The note workflow. */
 	{ "note.ask.content", "文案已生成，是否继续？", "The draft is ready: continue?" },
 	{ "note.ask.image_plans", "图片规划已生成，是否继续？", "The image plan is ready: continue?" },
+	{ "orch.ask.plan", "执行计划已生成，是否按此执行？", "The plan is ready: run it?" },
 	{ "note.ask.more", "能再具体说说吗？", "Could you say a little more?" },
 	{ "note.ask.topic", "想写哪方面的笔记？选一个方向，或者直接告诉我具体主题", "What should the note be about? Pick a direction, or tell me the topic" },
 	{ "note.ask.audience", "这篇笔记主要写给谁看？", "Who is the note mainly for?" },

@@ -5,10 +5,12 @@
 #include "wf/graph/graph_edit.h"
 #include "wf/image/image.h"
 #include "wf/note/note.h"
+#include "wf/orch/orch.h"
 
 void wf_builtin_register(void)
 {
 	wf_register(&wf_image);
 	wf_register(&wf_note);
 	wf_register(&wf_graph_edit);
+	wf_register(&wf_orchestrate);
 }

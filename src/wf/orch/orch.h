@@ -1,0 +1,65 @@
+/* The orchestrate workflow (seed 003), inside: the agent registry and the
+ * plan templates (orch_agents.c), the plan and its checks (orch_plan.c),
+ * the StageContext and the prompts of a stage (orch_stage.c), the
+ * execution of the groups (orch_exec.c) and the node table (orch.c). */
+#ifndef AV_ORCH_H
+#define AV_ORCH_H
+#include <stddef.h>
+#include <jansson.h>
+#include "graph/graph.h"
+#include "prov/prov.h"
+
+extern const struct workflow wf_orchestrate;
+
+/* ---- orch_agents.c ---- */
+struct app;
+struct kb;
+extern const struct kb_def orch_agents_def;
+extern const struct kb_def orch_templates_def;
+/* The worker's registry and templates (kb_shelf_get); NULL with err. */
+struct kb *orch_agents(struct app *app, char *err, size_t errlen);
+struct kb *orch_templates(struct app *app, char *err, size_t errlen);
+/* The checks of a registry / a template file (kb_def.check): 0, or -1
+ * with err naming the entry ("agent 3 (coder): ..."). */
+int orch_agents_check(const json_t *docs, char *err, size_t errlen);
+int orch_templates_check(const json_t *docs, char *err, size_t errlen);
+/* The names of the tools an agent may list. */
+int orch_agents_tool_known(const char *name);
+
+/* ---- orch_plan.c ---- */
+/* The checks of a plan {analysis, subtasks, executionOrder, ...} against
+ * the registry (known(ctx, id): the agent exists). Each problem is
+ * appended to errors (borrowed array) as {"code", "subtask"?, "message"};
+ * returns their number. */
+size_t orch_plan_check(const json_t *plan, int (*known)(void *ctx, const char *agent), void *ctx,
+		       json_t *errors);
+/* The planner's offline rules (prov_rules_fn): facts {task, attachments:
+ * [{path, mimeType}], agents: [{id, description}], templates: [{id,
+ * subtasks, executionOrder, needsImage}], feedback?}. New reference. */
+json_t *orch_plan_rules(const json_t *facts, const char *text, char *err, size_t errlen);
+
+/* ---- orch_stage.c ---- */
+/* seed §2.5 parseStructuredOutput: the object or array in a ```json fence,
+ * else the whole text as JSON, else NULL. New reference. */
+json_t *orch_structured(const char *text);
+/* A stage's facts for its agent (the contract's shape). New reference;
+ * state borrowed. */
+json_t *orch_stage_facts(struct step_ctx *c, const json_t *agent, const char *stage_id);
+/* The first messages of a stage for a real model: the agent's system
+ * prompt and the facts as the user's turn. New reference. */
+json_t *orch_stage_messages(const json_t *agent, const json_t *facts);
+/* The StageContext of a finished stage: new reference. */
+json_t *orch_stage_context(struct step_ctx *c, const char *stage_id, const json_t *st,
+			   const char *text);
+
+/* ---- orch_exec.c ---- */
+enum node_rc orch_execute(struct step_ctx *c);
+/* Tools: the function definitions of an agent's tools (new reference),
+ * and a tool run (new reference, never NULL). */
+json_t *orch_tools_for(const json_t *agent);
+json_t *orch_tool_call(struct step_ctx *c, const char *stage_id, const char *name,
+		       const json_t *args);
+/* An agent's offline rules (NULL: none). */
+prov_rules_fn orch_agent_rules(const char *agent_id);
+
+#endif

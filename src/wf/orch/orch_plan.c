@@ -1,0 +1,291 @@
+/* The plan of an orchestrate run: its checks (every rule the planner must
+ * keep, each problem a code and a sentence the planner is given back once
+ * to repair it) and the planner's offline rules (the task's words and its
+ * attachments choose a template's plan or a plan of specialists merged by
+ * the coordinator). */
+#include "config.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include "wf/orch/orch.h"
+
+#define ORCH_PLAN_MAX 32
+
+__attribute__((format(printf, 4, 5)))
+static void orch_plan_err(json_t *errors, const char *code, const char *subtask, const char *fmt,
+			  ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	json_array_append_new(errors, json_pack("{s:s, s:s?, s:s}", "code", code, "subtask", subtask,
+						"message", msg));
+}
+
+/* The group each subtask is in (-1: none), by index in subtasks. */
+static long orch_plan_group_of(const json_t *order, const char *id)
+{
+	size_t g, k;
+	json_t *grp, *v;
+
+	json_array_foreach(order, g, grp)
+		json_array_foreach(grp, k, v)
+			if (json_is_string(v) && strcmp(json_string_value(v), id) == 0)
+				return (long)g;
+	return -1;
+}
+
+static const json_t *orch_plan_find(const json_t *subtasks, const char *id)
+{
+	size_t i;
+	json_t *s;
+
+	json_array_foreach(subtasks, i, s)
+		if (strcmp(json_string_value(json_object_get(s, "id")) ?: "", id) == 0)
+			return s;
+	return NULL;
+}
+
+static void orch_plan_check_subtasks(const json_t *subtasks, int (*known)(void *, const char *),
+				     void *ctx, json_t *errors)
+{
+	size_t i;
+	json_t *s;
+
+	json_array_foreach(subtasks, i, s) {
+		const char *id = json_string_value(json_object_get(s, "id"));
+		const char *agent = json_string_value(json_object_get(s, "agent"));
+
+		if (id == NULL || *id == '\0') {
+			orch_plan_err(errors, "bad_subtask", NULL, "subtask %zu has no id", i + 1);
+			continue;
+		}
+		if (orch_plan_find(subtasks, id) != s)
+			orch_plan_err(errors, "duplicate_subtask", id, "subtask id %s is used twice", id);
+		if (!json_is_string(json_object_get(s, "description")))
+			orch_plan_err(errors, "bad_subtask", id, "subtask %s has no description", id);
+		if (agent == NULL || !known(ctx, agent) || strcmp(agent, "planner") == 0)
+			orch_plan_err(errors, "unknown_agent", id, "subtask %s names an unknown agent %s",
+				      id, agent ? agent : "(none)");
+		if (json_object_get(s, "inputs") && !json_is_array(json_object_get(s, "inputs")))
+			orch_plan_err(errors, "bad_subtask", id, "the inputs of %s must be an array", id);
+	}
+}
+
+/* How often id appears in the order. */
+static size_t orch_plan_count(const json_t *order, const char *id)
+{
+	size_t g, k, n = 0;
+	json_t *grp, *v;
+
+	json_array_foreach(order, g, grp)
+		json_array_foreach(grp, k, v)
+			n += json_is_string(v) && strcmp(json_string_value(v), id) == 0;
+	return n;
+}
+
+/* Every id of the order is a subtask, once (a repeat is reported at its
+ * first place); no group is empty. */
+static void orch_plan_check_order(const json_t *subtasks, const json_t *order, json_t *errors)
+{
+	size_t g, k, j;
+	json_t *grp, *v, *w;
+
+	json_array_foreach(order, g, grp) {
+		if (!json_is_array(grp) || json_array_size(grp) == 0) {
+			orch_plan_err(errors, "empty_group", NULL, "group %zu of executionOrder is empty",
+				      g + 1);
+			continue;
+		}
+		json_array_foreach(grp, k, v) {
+			const char *id = json_string_value(v);
+			size_t first = k;
+
+			if (id == NULL || orch_plan_find(subtasks, id) == NULL) {
+				orch_plan_err(errors, "unknown_subtask", id,
+					      "executionOrder names %s, which is no subtask",
+					      id ? id : "a non-string");
+				continue;
+			}
+			json_array_foreach(grp, j, w)
+				if (json_is_string(w) && strcmp(json_string_value(w), id) == 0) {
+					first = j;
+					break;
+				}
+			if (orch_plan_count(order, id) > 1 && orch_plan_group_of(order, id) == (long)g &&
+			    first == k)
+				orch_plan_err(errors, "duplicate_in_order", id,
+					      "%s appears %zu times in executionOrder", id,
+					      orch_plan_count(order, id));
+		}
+	}
+}
+
+/* Every subtask is in the order; its inputs are subtasks of earlier groups. */
+static void orch_plan_check_inputs(const json_t *subtasks, const json_t *order, json_t *errors)
+{
+	size_t i, k;
+	json_t *s, *in;
+
+	json_array_foreach(subtasks, i, s) {
+		const char *id = json_string_value(json_object_get(s, "id"));
+		long g;
+
+		if (id == NULL)
+			continue;
+		g = orch_plan_group_of(order, id);
+		if (g < 0)
+			orch_plan_err(errors, "missing_from_order", id,
+				      "subtask %s is in no group of executionOrder", id);
+		json_array_foreach(json_object_get(s, "inputs"), k, in) {
+			const char *src = json_string_value(in);
+			long gs = src ? orch_plan_group_of(order, src) : -1;
+
+			if (src == NULL || orch_plan_find(subtasks, src) == NULL)
+				orch_plan_err(errors, "unknown_input", id, "%s takes input from %s, which is no subtask",
+					      id, src ? src : "a non-string");
+			else if (g >= 0 && (gs < 0 || gs >= g))
+				orch_plan_err(errors, "input_not_earlier", id,
+					      "%s takes input from %s, which does not run in an earlier group",
+					      id, src);
+		}
+	}
+}
+
+size_t orch_plan_check(const json_t *plan, int (*known)(void *ctx, const char *agent), void *ctx,
+		       json_t *errors)
+{
+	const json_t *subtasks = json_object_get(plan, "subtasks");
+	const json_t *order = json_object_get(plan, "executionOrder");
+	size_t before = json_array_size(errors);
+
+	if (!json_is_object(plan)) {
+		orch_plan_err(errors, "bad_plan", NULL, "the plan is not a JSON object");
+		return 1;
+	}
+	if (!json_is_array(subtasks) || json_array_size(subtasks) == 0 ||
+	    json_array_size(subtasks) > ORCH_PLAN_MAX)
+		orch_plan_err(errors, "no_subtasks", NULL, "the plan needs 1 to %d subtasks", ORCH_PLAN_MAX);
+	if (!json_is_array(order) || json_array_size(order) == 0)
+		orch_plan_err(errors, "bad_order", NULL, "executionOrder must be a non-empty array of groups");
+	if (json_array_size(errors) > before)
+		return json_array_size(errors) - before;
+	orch_plan_check_subtasks(subtasks, known, ctx, errors);
+	orch_plan_check_order(subtasks, order, errors);
+	orch_plan_check_inputs(subtasks, order, errors);
+	return json_array_size(errors) - before;
+}
+
+/* ---- the planner's offline rules ---- */
+
+static int orch_words(const char *text, const char *const *words)
+{
+	for (size_t i = 0; words[i]; i++)
+		if (strcasestr(text, words[i]))
+			return 1;
+	return 0;
+}
+
+static const char *const orch_w_element[] = { "element", "button", "icon", "detect", "widget",
+					       "元素", "按钮", "图标", "检测", "控件", NULL };
+static const char *const orch_w_code[] = { "review", "code", "bug", "fix", "refactor", "审查",
+					    "代码", "修复", "重构", "评审", NULL };
+
+static int orch_has_mime(const json_t *facts, const char *prefix, int negate)
+{
+	size_t i;
+	json_t *a;
+
+	json_array_foreach(json_object_get(facts, "attachments"), i, a) {
+		const char *m = json_string_value(json_object_get(a, "mimeType")) ?: "";
+		int hit = strncmp(m, prefix, strlen(prefix)) == 0;
+
+		if (hit != negate)
+			return 1;
+	}
+	return 0;
+}
+
+static json_t *orch_template_plan(const json_t *facts, const char *id, const char *why)
+{
+	size_t i;
+	json_t *t;
+
+	json_array_foreach(json_object_get(facts, "templates"), i, t)
+		if (strcmp(json_string_value(json_object_get(t, "id")) ?: "", id) == 0)
+			return json_pack("{s:s, s:O, s:O, s:s, s:s}", "analysis", why, "subtasks",
+					 json_object_get(t, "subtasks"), "executionOrder",
+					 json_object_get(t, "executionOrder"), "estimatedComplexity",
+					 json_array_size(json_object_get(t, "subtasks")) > 3 ? "medium" : "low",
+					 "template", id);
+	return NULL;
+}
+
+/* Specialists chosen by the task's words, in one parallel group, merged by
+ * the coordinator. */
+static const struct orch_pick {
+	const char *agent, *id, *what;
+	const char *words[8];
+} orch_picks[] = {
+	{ "architect", "design", "Design the structure of the change", { "design", "architect", "structure", "设计", "架构", "结构", NULL } },
+	{ "debugger", "debug", "Find the cause of the failure", { "debug", "crash", "error", "fail", "调试", "报错", "崩溃", NULL } },
+	{ "test-writer", "tests", "Write tests for the task", { "test", "测试", NULL } },
+	{ "documenter", "docs", "Write the documentation", { "document", "readme", "docs", "文档", "说明", NULL } },
+	{ "evaluator", "evaluate", "Evaluate the result against the task", { "evaluate", "assess", "quality", "评估", "评价", NULL } },
+};
+
+static json_t *orch_generic_plan(const char *task)
+{
+	json_t *subtasks = json_array(), *group = json_array(), *inputs = json_array();
+
+	for (size_t i = 0; i < sizeof orch_picks / sizeof orch_picks[0]; i++) {
+		if (!orch_words(task, orch_picks[i].words))
+			continue;
+		json_array_append_new(subtasks, json_pack("{s:s, s:s, s:s, s:[], s:i}", "id",
+			orch_picks[i].id, "description", orch_picks[i].what, "agent",
+			orch_picks[i].agent, "inputs", "priority", 1));
+		json_array_append_new(group, json_string(orch_picks[i].id));
+		json_array_append_new(inputs, json_string(orch_picks[i].id));
+	}
+	json_array_append_new(subtasks, json_pack("{s:s, s:s, s:s, s:O, s:i}", "id", "merge",
+		"description", json_array_size(group) ? "Merge the outputs into one answer to the task"
+						       : "Answer the task",
+		"agent", "coordinator", "inputs", inputs, "priority", 2));
+	size_t n = json_array_size(group);
+	json_t *order = json_array();
+
+	json_decref(inputs);
+	if (n)
+		json_array_append(order, group);
+	json_decref(group);
+	json_array_append_new(order, json_pack("[s]", "merge"));
+	return json_pack("{s:s, s:o, s:o, s:s}", "analysis",
+			 n ? "The task's words call for these specialists, working in parallel, then "
+			     "the coordinator merges their outputs."
+			   : "No specialist matches the task's words: the coordinator answers it alone.",
+			 "subtasks", subtasks, "executionOrder", order, "estimatedComplexity",
+			 n > 2 ? "medium" : "low");
+}
+
+json_t *orch_plan_rules(const json_t *facts, const char *text, char *err, size_t errlen)
+{
+	const char *task = json_string_value(json_object_get(facts, "task")) ?: text;
+	json_t *plan = NULL;
+
+	if (orch_has_mime(facts, "image/", 0))
+		plan = orch_words(task, orch_w_element)
+			? orch_template_plan(facts, "image-element-detect",
+					     "An attached picture and words about its elements: detect them, then draw them.")
+			: orch_template_plan(facts, "image-ocr-annotate",
+					     "An attached picture: read its text with positions, then draw boxes around it.");
+	else if (orch_words(task, orch_w_code) || orch_has_mime(facts, "image/", 1))
+		plan = orch_template_plan(facts, "code-review-and-fix",
+					  "Files or words about code: review them, fix and test in parallel, then summarise.");
+	if (plan == NULL)
+		plan = orch_generic_plan(task);
+	return plan;
+}

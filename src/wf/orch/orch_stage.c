@@ -1,0 +1,147 @@
+/* One stage of an orchestrate run as its agent sees it and as later
+ * stages get it: the facts of the call (the task, the stage, the
+ * StageContexts of its inputs with their structured data as JSON, the
+ * attachments, the workspace, this stage's tool results so far), the
+ * messages a real model gets, and the StageContext of its answer (seed
+ * §2.3, with §2.5's parseStructuredOutput). */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "util/clock.h"
+#include "wf/orch/orch.h"
+
+json_t *orch_structured(const char *text)
+{
+	const char *open, *body, *close;
+	json_t *j;
+
+	if (text == NULL)
+		return NULL;
+	open = strstr(text, "```json");
+	if (open) {
+		body = open + 7;
+		body += strspn(body, " \t\r\n");
+		close = strstr(body, "```");
+		if (close) {
+			j = json_loadb(body, (size_t)(close - body), JSON_REJECT_DUPLICATES, NULL);
+			if (json_is_object(j) || json_is_array(j))
+				return j;
+			json_decref(j);
+		}
+	}
+	j = json_loads(text, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, NULL);
+	if (json_is_object(j) || json_is_array(j))
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+static const json_t *orch_subtask(const json_t *state, const char *id)
+{
+	size_t i;
+	json_t *s;
+
+	json_array_foreach(json_object_get(json_object_get(state, "plan"), "subtasks"), i, s)
+		if (strcmp(json_string_value(json_object_get(s, "id")) ?: "", id) == 0)
+			return s;
+	return NULL;
+}
+
+/* The StageContexts of the stage's inputs; a skipped or failed input says
+ * so. New reference. */
+static json_t *orch_stage_inputs(const json_t *state, const json_t *sub)
+{
+	json_t *out = json_object(), *in;
+	const json_t *stages = json_object_get(state, "stages");
+	size_t i;
+
+	json_array_foreach(json_object_get(sub, "inputs"), i, in) {
+		const char *id = json_string_value(in);
+		const json_t *st = json_object_get(stages, id ? id : "");
+		const char *status = json_string_value(json_object_get(st, "status")) ?: "missing";
+
+		if (id == NULL)
+			continue;
+		if (strcmp(status, "done") == 0)
+			json_object_set(out, id, json_object_get(st, "context"));
+		else
+			json_object_set_new(out, id, json_pack("{s:s, s:b, s:s}", "status", status,
+							       "skipped", 1, "reason",
+							       json_string_value(json_object_get(st, "error")) ?: status));
+	}
+	return out;
+}
+
+json_t *orch_stage_facts(struct step_ctx *c, const json_t *agent, const char *stage_id)
+{
+	const json_t *sub = orch_subtask(c->state, stage_id);
+	const json_t *st = json_object_get(json_object_get(c->state, "stages"), stage_id);
+	json_t *ws = json_array(), *w;
+	const char *path;
+
+	json_object_foreach(json_object_get(c->state, "workspace"), path, w)
+		json_array_append_new(ws, json_pack("{s:s, s:O?, s:O?}", "path", path, "mimeType",
+						    json_object_get(w, "mimeType"), "size",
+						    json_object_get(w, "size")));
+	return json_pack("{s:O, s:O?, s:{s:s, s:O?}, s:o, s:O, s:o, s:O, s:I, s:O, s:s}",
+			 "agent", json_object_get(agent, "id"), "task",
+			 json_object_get(c->state, "task"), "stage", "id", stage_id, "description",
+			 json_object_get(sub, "description"), "inputs",
+			 orch_stage_inputs(c->state, sub), "attachments",
+			 json_object_get(c->state, "attachments"), "workspace", ws, "toolResults",
+			 json_object_get(st, "toolResults"), "iteration",
+			 json_integer_value(json_object_get(st, "iteration")) + 1, "maxIterations",
+			 json_object_get(agent, "maxIterations"), "lang", step_lang(c));
+}
+
+json_t *orch_stage_messages(const json_t *agent, const json_t *facts)
+{
+	json_t *user = json_deep_copy(facts);
+	char *text;
+	json_t *m;
+
+	/* The tool results travel as tool messages, not in the user turn. */
+	json_object_del(user, "toolResults");
+	text = json_dumps(user, JSON_INDENT(1));
+	m = json_pack("[{s:s, s:O}, {s:s, s:s}]", "role", "system", "content",
+		      json_object_get(agent, "systemPrompt"), "role", "user", "content",
+		      text ? text : "{}");
+	free(text);
+	json_decref(user);
+	return m;
+}
+
+/* The files this stage wrote, from the workspace. New reference. */
+static json_t *orch_stage_files(const json_t *state, const char *stage_id)
+{
+	json_t *out = json_array(), *w;
+	const char *path;
+
+	json_object_foreach(json_object_get(state, "workspace"), path, w) {
+		const char *m = json_string_value(json_object_get(w, "mimeType")) ?: "";
+
+		if (strcmp(json_string_value(json_object_get(w, "stage")) ?: "", stage_id) != 0)
+			continue;
+		json_array_append_new(out, json_pack("{s:s, s:s, s:O?}", "path", path, "type",
+			strncmp(m, "image/", 6) == 0 ? "image" : strncmp(m, "text/", 5) == 0 ? "text" : "data",
+			"assetId", json_object_get(w, "assetId")));
+	}
+	return out;
+}
+
+json_t *orch_stage_context(struct step_ctx *c, const char *stage_id, const json_t *st,
+			   const char *text)
+{
+	json_t *ctx = json_pack("{s:s, s:o, s:O, s:{s:I, s:O, s:O}}", "textOutput", text ? text : "",
+				"generatedFiles", orch_stage_files(c->state, stage_id), "attachments",
+				json_object_get(c->state, "attachments"), "metadata", "duration",
+				(json_int_t)(clock_wall_ms() -
+					     json_integer_value(json_object_get(st, "startedAt"))),
+				"toolsUsed", json_object_get(st, "toolsUsed"), "agentId",
+				json_object_get(st, "agent"));
+	json_t *sd = orch_structured(text);
+
+	if (sd)
+		json_object_set_new(ctx, "structuredData", sd);
+	return ctx;
+}
