@@ -10,7 +10,7 @@
  * docs/workflows.md ("Tools and workspace") describes each argument and
  * result. Every result is a JSON object; a failure is {"error": code,
  * "message": words}, with code one of bad_args, bad_path, not_found,
- * not_text, too_large, too_many_files, bad_pattern, pattern_too_complex,
+ * too_large, too_many_files, bad_pattern, pattern_too_complex,
  * bad_image, store_failed, unknown_tool. */
 #ifndef AV_ORCH_TOOLS_H
 #define AV_ORCH_TOOLS_H
