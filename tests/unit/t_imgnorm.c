@@ -2,12 +2,14 @@
  * each picture type sniffed from its bytes, a declared type that
  * disagrees, bad base64, non-images where an image is required and the
  * other files allowed without that; then the forms read from the store:
- * a workspace path, this thread's asset URL in its three spellings,
+ * a workspace path, this thread's asset URL in four spellings,
  * another thread's asset (refused), a loopback http URL (refused by the
- * fetcher's address rules); names made safe. */
+ * fetcher's address rules); names made safe; picture sizes read from
+ * headers (imgsize.c). */
 #include "config.h"
 #include "orchfix.h"
 #include "media/imgnorm.h"
+#include "media/imgsize.h"
 #include "wf/orch/orch_ws.h"
 
 static const unsigned char jpeg[] = { 0xff, 0xd8, 0xff, 0xe0, 0, 16, 'J', 'F', 'I', 'F', 0 };
@@ -234,6 +236,39 @@ static void test_names(struct ofx *f, const unsigned char *png, size_t pnglen)
 	}
 }
 
+/* Picture sizes from headers (imgsize.c), one of each type. */
+static const unsigned char jpeg_sof[] = { 0xff, 0xd8, 0xff, 0xe0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1,
+					  0, 0, 1, 0, 1, 0, 0, 0xff, 0xc0, 0, 17, 8, 0, 100, 0, 200,
+					  3, 1, 0x22, 0 };
+static const unsigned char gif_size[] = { 'G', 'I', 'F', '8', '9', 'a', 0x2c, 0x01, 0x96, 0, 0, 0 };
+static const unsigned char webp_x[] = { 'R', 'I', 'F', 'F', 30, 0, 0, 0, 'W', 'E', 'B', 'P', 'V', 'P',
+					'8', 'X', 10, 0, 0, 0, 0, 0, 0, 0, 0x7f, 0x02, 0, 0xdf, 0x01, 0 };
+
+static void test_sizes(const unsigned char *png, size_t pnglen)
+{
+	const struct {
+		const char *name;
+		const unsigned char *p;
+		size_t n;
+		int w, h;   /* 0: unreadable */
+	} t[] = {
+		{ "PNG", png, pnglen, 4, 3 },
+		{ "JPEG (SOF0 after APP0)", jpeg_sof, sizeof jpeg_sof, 200, 100 },
+		{ "GIF", gif_size, sizeof gif_size, 300, 150 },
+		{ "WebP (VP8X)", webp_x, sizeof webp_x, 640, 480 },
+		{ "PNG cut short", png, 16, 0, 0 },
+		{ "JPEG without a frame", jpeg, sizeof jpeg, 0, 0 },
+		{ "text", (const unsigned char *)text, strlen(text), 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		int w = -1, h = -1, rc = imgsize_read(t[i].p, t[i].n, &w, &h);
+
+		ok(t[i].w ? rc == 0 && w == t[i].w && h == t[i].h : rc == -1,
+		   "size of %s: %d x %d (got %d, %d x %d)", t[i].name, t[i].w, t[i].h, rc, w, h);
+	}
+}
+
 int main(void)
 {
 	struct ofx f;
@@ -251,6 +286,7 @@ int main(void)
 	test_table(&f, pl, sizeof pl / sizeof pl[0]);
 	test_sources(&f, png, pnglen);
 	test_names(&f, png, pnglen);
+	test_sizes(png, pnglen);
 	free(png);
 	ofx_close(&f);
 	return tap_done();
