@@ -86,6 +86,9 @@ const char *step_lang(const struct step_ctx *c);
  * thread past [store] max_asset_bytes is not (that one is the input's). */
 int step_asset_put(struct step_ctx *c, const char *ctype, const void *data, size_t len,
 		   char *id, size_t idlen);
+/* 1 when id is the id of an asset of this thread (by the thread part
+ * every asset id starts with; whether it exists is not asked), else 0. */
+int step_asset_ours(struct step_ctx *c, const char *id);
 /* Records that the store failed under the node (rc: the store's error):
  * never the client's mistake, so the request answers 503
  * store_unavailable, from init and turn hooks too, and the step is not

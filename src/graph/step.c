@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sodium.h>
 #include "graph/run.h"
 #include "media/imgin.h"
 #include "util/clock.h"
@@ -81,6 +82,14 @@ int step_asset_put(struct step_ctx *c, const char *ctype, const void *data, size
 	}
 	snprintf(id, idlen, "%s", a.id);
 	return 0;
+}
+
+int step_asset_ours(struct step_ctx *c, const char *id)
+{
+	uint8_t tid[STORE_TID];
+
+	return id && store_asset_thread(id, tid) == 0 &&
+	       sodium_memcmp(tid, c->run->tid, STORE_TID) == 0;
 }
 
 void step_store_failed(struct step_ctx *c, int rc)

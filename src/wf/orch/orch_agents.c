@@ -11,10 +11,8 @@
 #include "kb/kb.h"
 #include "kb/shelf.h"
 #include "wf/orch/orch.h"
+#include "wf/orch/orch_tools.h"
 
-static const char *const orch_tool_names[] = {
-	"read_file", "glob", "grep", "write_file", "image_annotate", NULL,
-};
 static const char *const orch_layers[] = { "meta", "specialist", "vision", "worker", NULL };
 
 static const struct kb_field orch_agent_fields[] = {
@@ -41,7 +39,7 @@ static int orch_in(const char *const *list, const char *s)
 
 int orch_agents_tool_known(const char *name)
 {
-	return orch_in(orch_tool_names, name);
+	return name && orch_tool_known(name);
 }
 
 static int orch_agent_check(const json_t *a, char *why, size_t n)

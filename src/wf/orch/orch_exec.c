@@ -19,25 +19,35 @@
 #include "util/jnum.h"
 #include "util/xmalloc.h"
 #include "wf/orch/orch.h"
+#include "wf/orch/orch_tools.h"
 
 #define ORCH_BATCH_MAX 16
 #define ORCH_BACKOFF_MS 250
 
-/* Tools and agents' rules come from their modules once linked: until
- * then a tool call answers that the tool is not available, and an agent
- * without rules is answered only by a real model. */
+/* The function definitions of the agent's tools (orch_tools.h), for the
+ * model. New reference. */
 json_t *orch_tools_for(const json_t *agent)
 {
-	return json_array();
+	json_t *out = json_array(), *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(agent, "tools"), i, t) {
+		json_t *schema = orch_tool_schema(json_string_value(t));
+
+		if (schema)
+			json_array_append_new(out, schema);
+	}
+	return out;
 }
 
 json_t *orch_tool_call(struct step_ctx *c, const char *stage_id, const char *name,
 		       const json_t *args)
 {
-	return json_pack("{s:s, s:s}", "error", "unavailable", "message",
-			 "this tool is not available on this server");
+	return orch_tool_run(c, stage_id, name, args);
 }
 
+/* The agents' offline rules come with the offline agents (orch_rules.h);
+ * until they are linked an agent is answered only by a real model. */
 prov_rules_fn orch_agent_rules(const char *agent_id)
 {
 	return NULL;
