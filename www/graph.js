@@ -118,7 +118,8 @@ export function createGraphEditor(root, app) {
   setAttrT(side, 'aria-label', 'graph.side');
 
   // -- the head -----------------------------------------------------------------
-  const newBtn = tool('graph.new', null, () => app.go('graph'), '');
+  // A new workflow starts from an empty canvas, whatever was imported.
+  const newBtn = tool('graph.new', null, () => { reset(); app.go('graph'); }, '');
   const title = setT(h('h2', {}), 'graph.title');
   root.append(h('div', { class: 'view-head' }, title, status.el, newBtn), errors.el, h('div', { class: 'gv-layout' }, stage, side));
 
@@ -137,6 +138,7 @@ export function createGraphEditor(root, app) {
     nodesPanel.hidden = p !== 'nodes';
     for (const b of tabs) b.setAttribute('aria-pressed', String(b.dataset.panel === p));
     if (p === 'nodes' && !library.length) loadLibrary();
+    if (p === 'chat') conversation.scrollTop = conversation.scrollHeight;
   }
   function openSheet(p) {
     showPanel(p);
