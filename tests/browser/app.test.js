@@ -16,6 +16,12 @@
 //  5. a worker killed in the middle of a stream (a second stack whose
 //     chat model is a fake that holds the critic's call): the page
 //     reconnects with the last event id and ends complete, no entry twice.
+// 11. the workflow editor: the node library and its search, the canvas of
+//     an imported workflow (box sizes, slot colours, fitting inputs only),
+//     export and import; with the server's graph_edit, three nodes by chat,
+//     a node moved by mouse, undo, redo and a refused change in words.
+//     AIVISTA_BROWSER_ONLY=graph (names, comma-separated prefixes) runs
+//     only those checks.
 //
 // Screenshots of each final screen go to the test's temporary directory
 // and are copied to tests/browser/artifacts/ in the build tree.
