@@ -31,6 +31,8 @@
 #include "prefork.h"
 #include "wf/builtin.h"
 #include "text/seg.h"
+#include "selfcheck.h"
+#include "sockperm.h"
 
 #ifndef AV_PKGDATADIR
 #define AV_PKGDATADIR "/usr/share/aivista"
@@ -187,14 +189,18 @@ static int main_loop(struct app *app, int fd)
 
 static void main_usage(FILE *f)
 {
-	fprintf(f, "usage: aivista.fcgi [-c FILE] [-l ADDRESS] [-b BACKLOG] [-w N] [-t] [-V]\n"
+	fprintf(f, "usage: aivista.fcgi [-c FILE] [-l ADDRESS [-M MODE] [-G GROUP]] [-b BACKLOG]\n"
+		   "                   [-w N] [-t] [-V]\n"
 		   "  -c FILE     configuration (default: $AIVISTA_CONF, else %s/aivista.conf)\n"
 		   "  -l ADDRESS  listen on ADDRESS (:PORT, HOST:PORT or a socket path) instead\n"
 		   "              of the socket a web server passes on standard input\n"
+		   "  -M MODE     with -l PATH: the socket's mode, in octal (0660)\n"
+		   "  -G GROUP    with -l PATH: the socket's group (the web server's)\n"
 		   "  -b BACKLOG  listen backlog with -l (default 128)\n"
 		   "  -w N        run N workers on the one listening socket, under a parent\n"
 		   "              that restarts any that dies (default: this process serves)\n"
-		   "  -t          check the configuration and exit\n"
+		   "  -t          check the configuration, and that this user can use the\n"
+		   "              store directory, and exit\n"
 		   "  -V          print the version and exit\n", AV_SYSCONFDIR);
 }
 
@@ -208,9 +214,15 @@ static int main_config(struct app *app, const char *path, int check_only)
 	rc = conf_load(&app->conf, path, &errs);
 	if (rc < 0)
 		fprintf(stderr, "aivista: configuration errors:\n%s", errs.data ? errs.data : "");
-	else if (check_only)
-		printf("configuration ok (%s)\n", app->conf.path ? app->conf.path : "built-in defaults");
 	buf_free(&errs);
+	if (rc == 0 && check_only) {
+		if (selfcheck_store(&app->conf, stdout) != 0) {
+			printf("configuration not usable (%s)\n",
+			       app->conf.path ? app->conf.path : "built-in defaults");
+			return -1;
+		}
+		printf("configuration ok (%s)\n", app->conf.path ? app->conf.path : "built-in defaults");
+	}
 	if (rc == 0)
 		log_set_level((enum log_level)log_level_parse(app->conf.log_level));
 	return rc;
@@ -229,15 +241,31 @@ static void main_words(const struct conf *c)
 		log_debug("word list: %zu words (%s)", text_seg_listed_count(), path);
 }
 
-/* The listening socket: opened from -l ADDRESS, else standard input,
- * which must be one. Returns 0 or the exit status. */
-static int main_listen(const char *listen_addr, int backlog, int *fd)
+/* -M and -G: how the socket of -l PATH is to be made. */
+struct main_sock {
+	int mode_set, group_set;
+	mode_t mode;
+	gid_t gid;
+};
+
+/* The listening socket: opened from -l ADDRESS (a path given sock's mode
+ * and group), else standard input, which must be one. Returns 0 or the
+ * exit status. */
+static int main_listen(const char *listen_addr, int backlog, const struct main_sock *sock,
+		       int *fd)
 {
+	char err[512];
+
 	*fd = 0;
 	if (listen_addr) {
 		*fd = FCGX_OpenSocket(listen_addr, backlog);
 		if (*fd < 0) {
 			log_error("cannot listen on %s: %s", listen_addr, strerror(errno));
+			return 1;
+		}
+		if (sockperm_apply(listen_addr, sock->mode_set, sock->mode, sock->group_set,
+				   sock->gid, err, sizeof err) < 0) {
+			log_error("%s", err);
 			return 1;
 		}
 	} else if (FCGX_IsCGI()) {
@@ -253,11 +281,26 @@ int worker_main(int argc, char **argv)
 	static struct app app;
 	const char *conf_path = NULL, *listen_addr = NULL;
 	int opt, check_only = 0, backlog = 128, fd = 0, rc, workers = 0, is_child = 0;
+	struct main_sock sock = { 0, 0, 0, 0 };
 
-	while ((opt = getopt(argc, argv, "c:l:b:w:tVh")) != -1) {
+	while ((opt = getopt(argc, argv, "c:l:b:w:M:G:tVh")) != -1) {
 		switch (opt) {
 		case 'c': conf_path = optarg; break;
 		case 'l': listen_addr = optarg; break;
+		case 'M':
+			if (sockperm_parse_mode(optarg, &sock.mode) < 0) {
+				fprintf(stderr, "aivista.fcgi: -M takes an octal mode (0660)\n");
+				return 2;
+			}
+			sock.mode_set = 1;
+			break;
+		case 'G':
+			if (sockperm_parse_group(optarg, &sock.gid) < 0) {
+				fprintf(stderr, "aivista.fcgi: -G %s: no such group\n", optarg);
+				return 2;
+			}
+			sock.group_set = 1;
+			break;
 		case 'b': backlog = atoi(optarg) > 0 ? atoi(optarg) : 128; break;
 		case 'w':
 			workers = atoi(optarg);
@@ -272,11 +315,15 @@ int worker_main(int argc, char **argv)
 		default: main_usage(stderr); return 2;
 		}
 	}
+	if ((sock.mode_set || sock.group_set) && !sockperm_is_path(listen_addr)) {
+		fprintf(stderr, "aivista.fcgi: -M and -G go with -l PATH (a unix socket)\n");
+		return 2;
+	}
 	if (main_config(&app, conf_path, check_only) < 0)
 		return 1;
 	if (check_only)
 		return 0;
-	rc = main_listen(listen_addr, backlog, &fd);
+	rc = main_listen(listen_addr, backlog, &sock, &fd);
 	if (rc != 0)
 		return rc;
 	if (workers > 0) {

@@ -3,6 +3,7 @@
  * table in main.c. */
 #ifndef AV_ADMIN_H
 #define AV_ADMIN_H
+#include <sys/types.h>
 #include "conf/conf.h"
 
 struct admin {
@@ -36,5 +37,8 @@ struct store *admin_store_open(struct admin *a);
 /* 1 when a process has the environment in dir open (its pid in *pid), 0
  * when none has, -1 when it cannot be told (no environment there). */
 int admin_env_in_use(const char *dir, long *pid);
+/* mkdir -p: makes path and its missing parents, each 0700 and, when uid
+ * is not (uid_t)-1, given to uid:gid. 0, or -1 with errno. */
+int admin_mkdirs(const char *path, uid_t uid, gid_t gid);
 
 #endif

@@ -33,7 +33,8 @@ static int admin_backup_empty(const char *dir)
 	return empty;
 }
 
-/* Started by root: DIR is made here, for the store's owner, who runs the rest. */
+/* Started by root: DIR is made here, with its missing parents, for the
+ * store's owner, who runs the rest. */
 static int admin_backup_prepare(struct admin *a, int argc, char **argv)
 {
 	struct stat st;
@@ -44,8 +45,10 @@ static int admin_backup_prepare(struct admin *a, int argc, char **argv)
 	}
 	if (geteuid() != 0 || stat(a->conf.store_dir, &st) != 0 || st.st_uid == 0)
 		return 0;
-	if (mkdir(argv[1], 0700) == 0 && chown(argv[1], st.st_uid, st.st_gid) < 0) {
-		admin_error("cannot give %s to the store's owner: %s", argv[1], strerror(errno));
+	/* Missing parents too (/var/backups/aivista/DAY), the store's owner's
+	 * as well, so that it can reach DIR. */
+	if (admin_mkdirs(argv[1], st.st_uid, st.st_gid) < 0) {
+		admin_error("cannot make %s for the store's owner: %s", argv[1], strerror(errno));
 		return 1;
 	}
 	return 0;
@@ -103,7 +106,7 @@ static int admin_backup(struct admin *a, int argc, char **argv)
 	s = admin_store_open(a);
 	if (s == NULL)
 		return 1;
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+	if (admin_mkdirs(dir, (uid_t)-1, (gid_t)-1) < 0) {
 		admin_error("cannot create %s: %s", dir, strerror(errno));
 		store_close(s);
 		return 1;

@@ -48,3 +48,32 @@ int admin_env_in_use(const char *dir, long *pid)
 {
 	return store_env_in_use(dir, pid);
 }
+
+int admin_mkdirs(const char *path, uid_t uid, gid_t gid)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+
+	if (n == 0 || n >= sizeof buf) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+
+		*p = '\0';
+		if (mkdir(buf, 0700) == 0) {
+			if (uid != (uid_t)-1 && chown(buf, uid, gid) < 0)
+				return -1;
+		} else if (errno != EEXIST) {
+			return -1;
+		}
+		*p = c;
+		if (c == '\0')
+			break;
+	}
+	return 0;
+}

@@ -71,6 +71,27 @@ static int admin_key_write_tmp(const char *path, const char *text, char *tmp, si
 	return 0;
 }
 
+/* Still root here means the key's directory is missing or root's (main.c
+ * becomes the owner of one that is not): the workers, never root, could
+ * not use what is made in it. A missing one is refused, with what to do;
+ * for one of root's (workers run by hand as root) a warning. 0 or 1. */
+static int admin_key_as_root(const char *dir)
+{
+	struct stat st;
+
+	if (geteuid() != 0)
+		return 0;
+	if (stat(dir, &st) < 0) {
+		admin_error("%s does not exist, and made by root the workers could not use it: "
+			    "create it for the user they run as (install -d -m 0700 -o www-data %s), "
+			    "then run this again", dir, dir);
+		return 1;
+	}
+	admin_error("warning: %s belongs to root: workers running as another user cannot use "
+		    "it (chown -R USER: %s)", dir, dir);
+	return 0;
+}
+
 static int admin_key_create(const char *path)
 {
 	char line[KEY_LINE], tmp[4200];
@@ -80,6 +101,10 @@ static int admin_key_create(const char *path)
 	/* The key's directory (the store's, by default) is private. */
 	if (slash && slash != dir) {
 		*slash = '\0';
+		if (admin_key_as_root(dir) != 0) {
+			free(dir);
+			return 1;
+		}
 		if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
 			admin_error("cannot create %s: %s", dir, strerror(errno));
 			free(dir);

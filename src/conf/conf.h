@@ -65,6 +65,12 @@ struct conf {
 	long image_executor_timeout_ms;
 	long image_critic_timeout_ms;
 	long image_max_retries;
+	/* [workflow.graph_edit] */
+	long graph_edit_confirm;       /* pause with the patch before applying it */
+	long graph_edit_history;       /* versions kept per thread for undo and redo */
+	long graph_edit_max_nodes;     /* the largest workflow a turn may bring */
+	long graph_edit_max_edges;
+	long graph_edit_plan_timeout_ms;
 	/* [fetch]: images fetched from URLs that users give */
 	long fetch_allow_private;
 	char *fetch_allow_hosts;  /* names allowed even when not public, comma-separated */

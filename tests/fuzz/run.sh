@@ -12,7 +12,7 @@ src=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${top_builddir:-$src}
 secs=${1:-${FUZZ_SECONDS:-10}}
 cc=${CLANG:-clang}
-targets=(fuzz_req fuzz_sse fuzz_ids fuzz_inputs fuzz_png fuzz_patch)
+targets=(fuzz_req fuzz_sse fuzz_ids fuzz_inputs fuzz_png fuzz_patch fuzz_graph_apply)
 
 if ! command -v "$cc" >/dev/null || ! echo 'int LLVMFuzzerTestOneInput(const char *d, long n){return 0;}' |
 	"$cc" -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null; then
@@ -23,6 +23,8 @@ out=$(mktemp -d /tmp/aivista-fuzz.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 deps="fcgi libcurl libsodium jansson libpcre2-8 inih libpng icu-uc librsvg-2.0"
 pkg-config --exists zlib 2>/dev/null && deps="$deps zlib"
+pkg-config --exists librsvg-2.0 2>/dev/null && deps="$deps librsvg-2.0"
+pkg-config --exists icu-uc 2>/dev/null && deps="$deps icu-uc"
 cflags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -I$src/src -I$src/tests/fuzz -I$build $(pkg-config --cflags $deps 2>/dev/null)"
 libs="$(pkg-config --libs $deps 2>/dev/null) -ldb -lm"
 n=0

@@ -11,6 +11,7 @@ tool works as the store's owner.
 
 import json
 import os
+import re
 import pwd
 import signal
 import subprocess
@@ -103,10 +104,20 @@ def test_keys(t, d):
     conf = avtest.write_file(os.path.join(d, "keys.conf"),
                              avtest.conf_from_sample({"store": {"dir": store}}))
     keyfile = os.path.join(store, "thread.key")
+    if os.geteuid() == 0:
+        # Root makes no store directory (the workers could not use it), and
+        # says what to do; in one that exists it warns that it is root's.
+        rc, out, err = admin(conf, "key", "create")
+        t.ok(rc == 1 and "install -d -m 0700 -o" in err and not os.path.exists(store),
+             "key create as root, no store directory: exit 1, nothing made, says what to do")
+        os.makedirs(store, 0o700)
     rc, out, err = admin(conf, "key", "rotate")
     t.ok(rc == 1 and "key create" in err, "key rotate without a key file: exit 1, says to create")
     rc, out, err = admin(conf, "key", "create")
     t.is_(rc, 0, "key create: exit 0")
+    if os.geteuid() == 0:
+        t.like(err, r"belongs to root: workers running as another user cannot use it",
+               "key create as root in a directory of root's: warns")
     t.is_((oct(avtest.file_mode(store)), oct(avtest.file_mode(keyfile))), (oct(0o700), oct(0o600)),
           "key create: the directory 0700, the file 0600")
     first = key_lines(keyfile)
@@ -315,6 +326,81 @@ def test_as_root(t, d):
          "as root: the backup directory is made for the store's owner")
 
 
+def cron_lines(text, after):
+    """The indented block that follows the line ending in `after`."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.rstrip().endswith(after):
+            block = []
+            for l in lines[i + 1:]:
+                if l.startswith("    "):
+                    block.append(l[4:])
+                elif block:
+                    break
+            return block
+    return []
+
+
+def cron_command(field):
+    """What cron runs for a job's command field: "\\%" is "%", and an
+    unescaped "%" ends the command (the rest is its standard input)."""
+    out, i = [], 0
+    while i < len(field):
+        if field[i] == "\\" and i + 1 < len(field) and field[i + 1] == "%":
+            out.append("%")
+            i += 2
+        elif field[i] == "%":
+            break
+        else:
+            out.append(field[i])
+            i += 1
+    return "".join(out)
+
+
+def test_cron(t, d, conf):
+    """The nightly backup of docs/deploy.md and aivista-admin(8), run as
+    cron runs it: its environment (PATH only from the crontab), /bin/sh,
+    "%" handling. The staged aivista-admin in sbin stands for the installed
+    one (with the test's configuration), and /var/backups is the test's."""
+    doc = open(avtest.src_path("docs", "deploy.md")).read()
+    block = cron_lines(doc, "backups, one directory per weekday:")
+    man = subprocess.run(["man", "-l", "-Tutf8", avtest.src_path("man", "aivista-admin.8")],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         env=avtest.clean_env(MANWIDTH="200")).stdout.decode(errors="replace")
+    man_block = [l.strip() for l in re.sub(r".\x08", "", man).splitlines()
+                 if l.strip().startswith(("PATH=", "15 3 "))]
+    t.is_(man_block, block, "aivista-admin(8) shows the crontab lines of docs/deploy.md")
+    env_lines = [l for l in block if re.match(r"[A-Z_]+=", l)]
+    jobs = [l for l in block if not re.match(r"[A-Z_]+=", l)]
+    if not t.ok(len(jobs) == 1, "docs/deploy.md has the nightly backup line"):
+        return
+    cron_env = {"PATH": "/usr/bin:/bin", "SHELL": "/bin/sh", "HOME": d, "LOGNAME": "root"}
+    for l in env_lines:
+        k, v = l.split("=", 1)
+        cron_env[k] = v
+    path = cron_env["PATH"].split(":")
+    t.ok("/usr/local/sbin" in path and "/usr/sbin" in path,
+         "the crontab's PATH reaches aivista-admin from source and from the package")
+    sbin = os.path.join(d, "sbin")
+    os.makedirs(sbin)
+    avtest.write_file(os.path.join(sbin, "aivista-admin"),
+                      "#!/bin/sh\nexec %s -c %s \"$@\"\n" % (ADMIN, conf), 0o755)
+    cron_env["PATH"] = ":".join(sbin if p == "/usr/local/sbin" else p for p in path)
+    backups = os.path.join(d, "var-backups")
+    command = cron_command(jobs[0].split(None, 5)[5]).replace("/var/backups", backups)
+    for n in (1, 2):
+        p = subprocess.run(["/bin/sh", "-c", command], stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=cron_env,
+                           timeout=120)
+        day = os.path.join(backups, "aivista", time.strftime("%a"))
+        t.ok(p.returncode == 0 and os.path.isfile(os.path.join(day, "thread.key")),
+             "the nightly line run as cron does (%d): the backup of the day, parents made" % n)
+        if p.returncode:
+            t.diag(p.stdout.decode(errors="replace"))
+    t.is_(oct(avtest.file_mode(os.path.join(backups, "aivista"))), oct(0o700),
+          "the backups' directory is made 0700")
+
+
 def main(t):
     for p in (TEST_WORKER, ADMIN):
         if not os.access(p, os.X_OK):
@@ -324,6 +410,7 @@ def main(t):
     os.makedirs(sb)
     conf = test_stats_backup(t, sb)
     test_usage(t, conf)
+    test_cron(t, t.tmpdir("cron"), conf)
     test_keys(t, d)
     test_prune(t, d)
     test_recover(t, d)

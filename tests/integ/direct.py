@@ -347,8 +347,11 @@ def test_config_check(t, dir):
                            env=avtest.clean_env(**env), timeout=60)
         return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
+    # -t also checks the store directory: one that exists.
+    store = os.path.join(dir, "sample-store")
+    os.makedirs(store, 0o700)
     sample = avtest.src_path("etc", "aivista.conf")
-    rc, out, err = check(sample)
+    rc, out, err = check(sample, AIVISTA_STORE_DIR=store)
     t.ok(rc == 0 and "configuration ok" in out, "-t: the sample etc/aivista.conf is ok")
     if rc:
         t.diag(out + err)
@@ -374,7 +377,7 @@ def test_config_check(t, dir):
     t.ok(rc != 0 and "AIVISTA_SERVER_MAX_BODY_BYTES" in err,
          "-t: a bad environment override is named")
     rc, out, err = check(sample, AIVISTA_SERVER_MAX_BODY_BYTES="4096",
-                         AIVISTA_PROVIDER_CHAT_KIND="offline")
+                         AIVISTA_PROVIDER_CHAT_KIND="offline", AIVISTA_STORE_DIR=store)
     t.is_(rc, 0, "-t: good environment overrides are accepted")
 
     # docs/configuration.md keeps up with the sample.

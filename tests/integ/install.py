@@ -1,8 +1,10 @@
 """make install DESTDIR=...: the layout (worker in pkglibexecdir, admin tool
 in sbindir, app in pkgdatadir/www, sample configuration in sysconfdir,
 state directory 0700 in localstatedir/lib/aivista, man pages, docs and
-example configurations in docdir) and the modes; the installed worker
-checks the installed configuration; make uninstall leaves no file. And
+example configurations in docdir, naming the installed paths) and the
+modes; the installed worker checks the installed configuration; installing
+twice over an edited configuration keeps it, and so does make uninstall,
+which otherwise leaves no file. And
 the man pages against the code: every key of the sample configuration in
 aivista.conf(5) under its section, every option of the worker in
 aivista.fcgi(8).
@@ -131,6 +133,9 @@ def test_install(t, d):
                                                                            "aivista.conf")).read(),
          "the sample configuration in sysconfdir (%s)" % dirs["sysconfdir"])
     t.is_(oct(avtest.file_mode(conf)), oct(0o644), "the sample configuration is 0644 (no secret in it)")
+    t.ok(os.path.isfile(conf + ".sample") and open(conf + ".sample").read() ==
+         open(avtest.src_path("etc", "aivista.conf")).read(),
+         "the sample also as aivista.conf.sample beside it")
     state = root(os.path.join(dirs["localstatedir"], "lib", "aivista"))
     t.ok(os.path.isdir(state) and oct(avtest.file_mode(state)) == oct(0o700),
          "the state directory localstatedir/lib/aivista, 0700 (%s)"
@@ -157,25 +162,69 @@ def test_install(t, d):
               "examples/systemd/aivista.socket", "examples/systemd/aivista@.service",
               "examples/systemd/aivista-spawn-fcgi.service"):
         t.ok(os.path.isfile(os.path.join(doc, n)), "docdir has %s" % n)
+    # Its store directory as the installed one (under DESTDIR): given to
+    # the workers' user when installed by root, the caller's otherwise.
     p = subprocess.run([worker, "-t", "-c", conf], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, env=avtest.clean_env())
+                       stderr=subprocess.STDOUT, env=avtest.clean_env(AIVISTA_STORE_DIR=state))
     t.ok(p.returncode == 0 and b"configuration ok" in p.stdout,
-         "the installed worker accepts the installed configuration")
+         "the installed worker accepts the installed configuration and state directory")
+    if p.returncode:
+        t.diag(p.stdout.decode(errors="replace"))
+    p = subprocess.run([worker, "-t", "-c", conf], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       env=avtest.clean_env(AIVISTA_STORE_DIR=os.path.join(d, "missing", "store")))
+    t.ok(p.returncode == 1 and b"does not exist" in p.stdout,
+         "-t refuses a store directory that does not exist and cannot be made: %s" %
+         p.stdout.decode(errors="replace").splitlines()[0])
     p = subprocess.run([admin, "-V"], stdout=subprocess.PIPE, env=avtest.clean_env())
     t.ok(p.returncode == 0 and b"aivista" in p.stdout, "the installed aivista-admin runs")
 
-    # A second install over the first is fine (upgrades), and keeps the state.
+    # A second install over the first is fine (upgrades), and keeps the
+    # state and the edited configuration, twice over.
     marker = os.path.join(state, "keep-me")
     avtest.write_file(marker, "data\n", 0o600)
-    rc, out = make("install", "DESTDIR=" + dest)
-    t.ok(rc == 0 and os.path.exists(marker), "installing again keeps the state directory's content")
+    edited = open(conf).read().replace("[store]", "[store]\n# edited by the administrator", 1)
+    avtest.write_file(conf, edited)
+    for n in (1, 2):
+        rc, out = make("install", "DESTDIR=" + dest)
+        t.ok(rc == 0 and os.path.exists(marker),
+             "installing again (%d) keeps the state directory's content" % n)
+        t.is_(open(conf).read(), edited, "installing again (%d) keeps the edited configuration" % n)
+        t.like(out, r"aivista\.conf exists and is kept", "make install says it kept it (%d)" % n)
     rc, out = make("uninstall", "DESTDIR=" + dest)
-    left = [os.path.relpath(os.path.join(r, f), dest) for r, _, fs in os.walk(dest) for f in fs]
-    t.is_(left, [os.path.relpath(marker, dest)],
-          "make uninstall removes every installed file and leaves the state alone")
+    left = sorted(os.path.relpath(os.path.join(r, f), dest) for r, _, fs in os.walk(dest) for f in fs)
+    t.is_(left, sorted([os.path.relpath(marker, dest), os.path.relpath(conf, dest)]),
+          "make uninstall removes every installed file and leaves the state and the edited "
+          "configuration alone")
+    t.is_(open(conf).read(), edited, "the edited configuration survived make uninstall")
     os.unlink(marker)
+    os.unlink(conf)
     rc, out = make("uninstall", "DESTDIR=" + dest)
     t.ok(not os.path.exists(state), "make uninstall removes the state directory once it is empty")
+
+
+def test_install_prefix(t, d):
+    """Installed under another prefix, the example configurations name
+    that install's paths (the shared-hosting wrapper too), and an unedited
+    configuration goes with make uninstall."""
+    dest = os.path.join(d, "dest")
+    prefix = "/opt/av-test"
+    rc, out = make("install", "DESTDIR=" + dest, "prefix=" + prefix)
+    if not t.ok(rc == 0, "make install prefix=%s: exit 0" % prefix):
+        t.diag(out[-3000:])
+        return
+    ex = os.path.join(dest + prefix, "share", "doc", "aivista", "examples")
+    stale = [os.path.relpath(os.path.join(r, f), ex) for r, _, fs in os.walk(ex) for f in fs
+             if r != ex and "/usr/local/" in open(os.path.join(r, f)).read()]
+    t.is_(stale, [], "no installed server example (apache/, lighttpd/, systemd/) names "
+          "/usr/local/")
+    api = open(os.path.join(ex, "apache", "api")).read()
+    t.like(api, r"(?m)^AIVISTA_WORKER=%s/libexec/aivista/aivista\.fcgi$" % re.escape(prefix),
+           "the installed wrapper names the installed worker")
+    t.like(api, r"(?m)^AIVISTA_CONF=%s/etc/aivista\.conf$" % re.escape(prefix),
+           "the installed wrapper names the installed configuration")
+    rc, out = make("uninstall", "DESTDIR=" + dest, "prefix=" + prefix)
+    left = [os.path.relpath(os.path.join(r, f), dest) for r, _, fs in os.walk(dest) for f in fs]
+    t.is_(left, [], "make uninstall removes the configuration that is still the sample")
 
 
 def main(t):
@@ -184,6 +233,7 @@ def main(t):
                       stderr=subprocess.DEVNULL).returncode != 0:
         t.skip_all("no make")
     test_install(t, t.tmpdir("install"))
+    test_install_prefix(t, t.tmpdir("prefix"))
 
 
 if __name__ == "__main__":

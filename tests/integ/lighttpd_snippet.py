@@ -76,6 +76,10 @@ def main(t):
 
     status, _, body = srv.get(URL + "/")
     t.ok(status == 200 and b"<html" in body.lower(), "the app is served under /aivista/")
+    status, hdrs, _ = srv.get(URL)
+    t.ok(status == 301 and hdrs.get("location", "").endswith(URL + "/"),
+         "%s without its slash: a redirect to %s/ (%s %s)" % (URL, URL, status,
+                                                            hdrs.get("location")))
     status, hdrs, body = srv.get("/")
     t.ok(status == 200 and b"own site" in body and "cache-control" not in hdrs,
          "the host's own site is untouched (no Cache-Control of the app's)")

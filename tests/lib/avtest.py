@@ -521,6 +521,9 @@ class Lighttpd:
             "workers": self.workers,
             "run": self.run_dir,
             "log": self.log_dir,
+            # Run as the caller, root included (no privilege drop).
+            "user": "",
+            "group": "",
         }))
 
     def start(self):

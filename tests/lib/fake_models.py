@@ -62,6 +62,7 @@ CHAT_MODELS = {
     "echo-key": "401 whose message repeats the key it got",
     "echo-key-masked": "401 whose message repeats the key cut and masked, as OpenAI does",
     "search": "facts, if enable_search was sent (else 400)",
+    "script": "the next of the replies the test queued with script() (400 when none is left)",
 }
 
 
@@ -132,6 +133,19 @@ class FakeBase:
             self._requests = []
             self._counts = {}
             self.tasks = {}
+            self._script = []
+
+    def script(self, *texts):
+        """Queues replies for the model "script": each chat request to it
+        takes the next one, in order."""
+        with self._lock:
+            self._script = getattr(self, "_script", []) + list(texts)
+
+    def next_scripted(self):
+        """The next queued reply, or None."""
+        with self._lock:
+            q = getattr(self, "_script", [])
+            return q.pop(0) if q else None
 
 
 class HandlerBase(BaseHTTPRequestHandler):
@@ -286,6 +300,12 @@ class HandlerBase(BaseHTTPRequestHandler):
             cut = key[:8] + "*" * (len(key) - 12) + key[-4:]
             self.send_json(401, {"error": {"message": "Incorrect API key provided: %s. Or: %s...%s"
                                            % (cut, key[:5], key[-3:])}})
+        elif model == "script":
+            text = self.fake.next_scripted()
+            if text is None:
+                self.send_json(400, {"error": {"message": "no scripted reply left"}})
+            else:
+                self.send_json(200, self.completion(model, text))
         elif model == "search":
             if body.get("enable_search") is not True or body.get("stream") is not False:
                 self.send_json(400, {"error": {"message": "enable_search was not asked for"}})

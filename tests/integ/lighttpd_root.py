@@ -1,0 +1,133 @@
+"""The standalone lighttpd configuration (contrib/lighttpd/aivista.conf)
+started as root, by the lines of docs/deploy.md ("Your own server,
+lighttpd"), run as written with the installed paths mapped to the test's
+directory: lighttpd gives up root for www-data, writes its logs, serves
+the app and the API, and no worker runs as root. Root only.
+"""
+
+import os
+import pwd
+import re
+import shlex
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import avtest  # noqa: E402
+import webservers  # noqa: E402
+
+EXAMPLE = "/usr/local/share/doc/aivista/examples/lighttpd/aivista.conf"
+
+
+def doc_block(after):
+    """The indented lines that follow the line ending in `after` in
+    docs/deploy.md."""
+    lines = open(avtest.src_path("docs", "deploy.md")).read().splitlines()
+    for i, line in enumerate(lines):
+        if line.rstrip().endswith(after):
+            block = []
+            for l in lines[i + 1:]:
+                if l.startswith("      ") and l.strip():
+                    block.append(l.strip())
+                elif block or l.strip():
+                    break
+            return block
+    return []
+
+
+def uid_of(pid):
+    with open("/proc/%d/status" % pid) as f:
+        m = re.search(r"(?m)^Uid:\s+(\d+)\s+(\d+)", f.read())
+    return int(m.group(2)) if m else None
+
+
+def main(t):
+    if os.geteuid() != 0:
+        t.skip_all("not root: lighttpd gives up root only when started as root")
+    if avtest.lighttpd_path() is None:
+        t.skip_all("no lighttpd")
+    try:
+        www = pwd.getpwnam("www-data")
+    except KeyError:
+        t.skip_all("no www-data user")
+    block = doc_block("(`tests/integ/lighttpd_root.py` runs these lines):")
+    if not t.is_(len(block), 3, "docs/deploy.md gives the three lines"):
+        return
+    d = t.tmpdir("ltroot")
+    os.chmod(d, 0o755)
+    # What make install (as root) leaves: the worker, the app, the
+    # configuration, the store directory given to www-data.
+    worker, app, styles = webservers.stage_files(d, avtest.worker_path())
+    store = os.path.join(d, "store")
+    os.makedirs(store, 0o700)
+    os.chown(store, www.pw_uid, www.pw_gid)
+    conf = webservers.worker_conf(d, store, styles, {})
+    port = avtest.free_port()
+    example = avtest.write_file(os.path.join(d, "example.conf"), avtest.lighttpd_conf_from_template({
+        "bind": "127.0.0.1", "port": port, "www": app, "worker": worker, "conf": conf,
+        "workers": 2, "run": "/run/aivista", "log": "/var/log/aivista"}))
+    mapping = [(EXAMPLE, example), ("/usr/local/etc/lighttpd-aivista.conf",
+                                    os.path.join(d, "lighttpd-aivista.conf")),
+               ("/run/aivista", os.path.join(d, "run")), ("/var/log/aivista", os.path.join(d, "log"))]
+
+    def mapped(line):
+        for a, b in mapping:
+            line = line.replace(a, b)
+        return line
+
+    for line in block[:2]:
+        p = subprocess.run(["/bin/sh", "-c", mapped(line)], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, env=avtest.clean_env(), timeout=60)
+        t.ok(p.returncode == 0, "as written: %s" % line)
+    # The copy then names the test's run and log directories.
+    lconf = os.path.join(d, "lighttpd-aivista.conf")
+    avtest.write_file(lconf, mapped(open(lconf).read()))
+    cmd = shlex.split(mapped(block[2]))
+    log = open(os.path.join(d, "lighttpd.out"), "ab")
+    proc = subprocess.Popen([avtest.lighttpd_path()] + cmd[1:], stdin=subprocess.DEVNULL,
+                            stdout=log, stderr=subprocess.STDOUT, env=avtest.clean_env(),
+                            start_new_session=True)
+    log.close()
+
+    def stop():
+        if proc.poll() is None:
+            proc.terminate()
+            avtest.wait_exit(proc, avtest.STOP_TIMEOUT)
+        for pid in avtest.group_members(proc.pid):
+            try:
+                os.kill(pid, 9)
+            except ProcessLookupError:
+                pass
+    t.cleanup(stop)
+
+    def ready():
+        if proc.poll() is not None:
+            return "exited"
+        try:
+            status, _, _ = avtest.http_request(port, "GET", "/api/health", timeout=5)
+        except OSError:
+            return None
+        return "ready" if status == 200 else None
+    state = avtest.wait_for(ready, avtest.START_TIMEOUT, 0.1)
+    if not t.is_(state, "ready", "lighttpd started as root serves /api/health"):
+        t.diag(avtest.tail(os.path.join(d, "lighttpd.out")) +
+               avtest.tail(os.path.join(d, "log", "error.log")))
+        return
+    status, _, body = avtest.http_request(port, "GET", "/")
+    t.ok(status == 200 and b"<html" in body.lower(), "and the app")
+    t.is_(uid_of(proc.pid), www.pw_uid, "lighttpd itself runs as www-data")
+    workers = webservers.descendants(proc.pid)
+    uids = sorted(set(uid_of(p) for p in workers))
+    t.ok(len(workers) >= 3 and uids == [www.pw_uid],
+         "its %d worker processes run as www-data, none as root (uids %s)" % (len(workers), uids))
+    owners = sorted(set(os.stat(os.path.join(store, n)).st_uid for n in os.listdir(store)))
+    t.is_(owners, [www.pw_uid], "the store's files are www-data's")
+    for n in ("error.log", "worker.log"):
+        p = os.path.join(d, "log", n)
+        t.ok(os.path.exists(p) and os.stat(p).st_uid == www.pw_uid, "log/%s written" % n)
+    t.is_(oct(avtest.file_mode(os.path.join(d, "log"))), oct(0o700),
+          "the log directory is private (0700)")
+
+
+if __name__ == "__main__":
+    avtest.run(main)
