@@ -1069,6 +1069,27 @@ async function testGraphEdit(ctx, base) {
   await applied(4);
   is(await page.$$eval('#graph-view .gv-node', (els) => els.length), 3, 'graph: redo brings it again');
 
+  // Connect by dragging from an output to a free input that fits.
+  const text = await page.$eval('#graph-view .gv-node[data-type="core:TextInput"]', (e) => e.dataset.id);
+  await dragMouse(page, await centre(page, `#graph-view .gv-slot[data-node="${text}"][data-slot="text"] .gv-dot`),
+    await centre(page, `#graph-view .gv-slot[data-node="${chat}"][data-slot="system"] .gv-dot`));
+  is(await page.$eval(`#graph-view .gv-slot[data-node="${chat}"][data-slot="system"]`, (e) => e.dataset.ok), 'true', 'graph: a free text input lights up for a text output');
+  is(await page.$eval(`#graph-view .gv-slot[data-node="${chat}"][data-slot="prompt"]`, (e) => e.dataset.ok), 'false', 'graph: a taken one does not');
+  await page.mouse.up();
+  await applied(5);
+  is(graphPosts(api).pop().input.patch, [{ op: 'add', path: '/edges/-', value: { source: text, sourceHandle: 'text', target: chat, targetHandle: 'system' } }],
+    'graph: the drop sends the edge as a patch');
+  is(await page.$$eval('#graph-view .gv-edge', (els) => els.length), 3, 'graph: and the new edge is drawn');
+
+  // Select a node, press Delete.
+  const prev = await page.$eval('#graph-view .gv-node[data-type="io:TextPreview"]', (e) => e.dataset.id);
+  await page.click(`#graph-view .gv-node[data-id="${prev}"] .gv-title`);
+  await page.keyboard.press('Delete');
+  await applied(6);
+  is(graphPosts(api).pop().input.patch, [{ op: 'remove', path: `/nodes/${prev}` }], 'graph: Delete on a selected node sends its removal');
+  is([await page.$$eval('#graph-view .gv-node', (els) => els.length), await page.$$eval('#graph-view .gv-edge', (els) => els.length)], [2, 2],
+    'graph: the node and its edge are gone');
+
   // Phone size: the canvas, the chat as a sheet; both languages.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(300);
