@@ -30,7 +30,7 @@ export function createGraphEditor(root, app) {
   const canvas = createCanvas({
     defs: () => defs,
     onConnect: (edge) => sendPatch([{ op: 'add', path: '/edges/-', value: edge }],
-      ['graph.you.connect', { from: titleOf(edge.source), to: titleOf(edge.target) }]),
+      ['graph.you.connect', { ...both('from', edge.source), ...both('to', edge.target) }]),
     onDelete: (sel) => removeSelected(sel),
     onMove: (node) => moved(node),
     onSelect: (sel) => { delBtn.disabled = !sel; },
@@ -204,9 +204,14 @@ export function createGraphEditor(root, app) {
   });
 
   // -- what the person does by hand --------------------------------------------------
-  const titleOf = (id) => {
+  // A node's name in both languages ({from_en, from_zh}), for the line
+  // that says what the person did: the language switch rewrites it.
+  const both = (key, id) => {
     const n = canvas.workflow.nodes.find((x) => x.id === id);
-    return n ? nodeTitle(n, defs.get(n.type)) : id;
+    const d = n ? defs.get(n.type) : null;
+    const own = n ? nodeTitle(n, null) : id;
+    const named = (l) => (d && own === n.type ? (l === 'zh' ? d.name_zh || d.name_en : d.name_en || d.name_zh) : own);
+    return { [`${key}_en`]: named('en'), [`${key}_zh`]: named('zh') };
   };
 
   // A new node goes where the person is looking.
@@ -215,17 +220,17 @@ export function createGraphEditor(root, app) {
     const vp = canvas.workflow.viewport || { x: 0, y: 0, zoom: 1 };
     const size = nodeSize(d);
     const at = { x: Math.round((r.width / 2 - vp.x) / vp.zoom - size.w / 2), y: Math.round((r.height / 3 - vp.y) / vp.zoom - size.h / 3) };
-    sendPatch([{ op: 'add', path: '/nodes/-', value: { localId: 'a', type: d.type, position: at } }], ['graph.you.add', { name: nameOf(d, d.type) }]);
+    sendPatch([{ op: 'add', path: '/nodes/-', value: { localId: 'a', type: d.type, position: at } }], ['graph.you.add', { name_en: d.name_en || d.type, name_zh: d.name_zh || d.name_en || d.type }]);
     closeSheet();
   }
 
   function removeSelected(sel) {
     if (sel.kind === 'node') {
-      sendPatch([{ op: 'remove', path: `/nodes/${sel.id}` }], ['graph.you.remove', { name: titleOf(sel.id) }]);
+      sendPatch([{ op: 'remove', path: `/nodes/${sel.id}` }], ['graph.you.remove', both('name', sel.id)]);
     } else {
       const e = canvas.workflow.edges.find((x) => x.id === sel.id);
       if (!e) return;
-      sendPatch([{ op: 'remove', path: `/edges/${sel.id}` }], ['graph.you.disconnect', { from: titleOf(e.source), to: titleOf(e.target) }]);
+      sendPatch([{ op: 'remove', path: `/edges/${sel.id}` }], ['graph.you.disconnect', { ...both('from', e.source), ...both('to', e.target) }]);
     }
     canvas.select(null);
   }

@@ -1098,6 +1098,8 @@ async function testGraphEdit(ctx, base) {
   ok((await inView(page, '#graph-view .gv-composer button[type="submit"]')).ok, 'graph 390×844: the chat sheet\'s send button is in view');
   await page.click('#lang');
   await shot(page, 'graph-390-zh-chat');
+  const hand = await page.$$eval('#graph-view .gv-hand', (els) => els.map((e) => e.textContent));
+  ok(hand.includes('把“文本输入”连到“大模型对话”') && hand.includes('删除了“文本预览”'), `graph: what the person did is said in the page's language, names too (${hand.join(' | ')})`);
   await page.click('#graph-view .gv-sheet-close');
   await page.click('#graph-view .gv-sheet-open[data-panel="nodes"]');
   await page.waitForSelector('#graph-view .gv-pal-add');
