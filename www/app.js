@@ -1,6 +1,6 @@
 // AiVista's single-page app: the views (one per workflow), the list of
 // recent threads and the server status, routed by the URL hash
-// (#/image/<threadId>, #/note/<threadId>) so a reload or a shared link
+// (#/image/<threadId>, #/note/<threadId>, #/graph/<threadId>) so a reload or a shared link
 // opens the same thread. A workflow's view is one row of VIEWS: its
 // navigation entry, its section and its route come from there.
 import { h } from './dom.js';
@@ -10,6 +10,7 @@ import { getPref, setPref } from './store.js';
 import { createThreadList } from './threads.js';
 import { createImageStudio } from './image.js';
 import { createNoteWriter } from './note.js';
+import { createGraphEditor } from './graph.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -20,6 +21,10 @@ const app = {
     if (location.hash === hash) route();
     else location.hash = hash;
   },
+  // The view that shows a workflow's threads.
+  viewOf(workflow) {
+    return (VIEWS.find((v) => v.workflow === workflow) || VIEWS[0]).id;
+  },
   // A studio started a thread: the URL names it from now on.
   setThread(view, id) {
     const hash = `#/${view}/${encodeURIComponent(id)}`;
@@ -29,10 +34,11 @@ const app = {
   },
 };
 
-// The views, in the navigation's order: {id, create(root, app)}.
+// The views, in the navigation's order: {id, workflow, create(root, app)}.
 const VIEWS = [
-  { id: 'image', icon: '▣', create: createImageStudio },
-  { id: 'note', icon: '✎', create: createNoteWriter },
+  { id: 'image', workflow: 'image', icon: '▣', create: createImageStudio },
+  { id: 'note', workflow: 'note', icon: '✎', create: createNoteWriter },
+  { id: 'graph', workflow: 'graph_edit', icon: '⬡', create: createGraphEditor },
 ];
 
 const threads = createThreadList($('threads'), app);

@@ -172,7 +172,7 @@ export function createImageStudio(root, app) {
     if (ev.type === 'thread_start') {
       threadId = ev.threadId;
       if (ev.workflow && ev.workflow !== 'image') {
-        app.go(ev.workflow === 'note' ? 'note' : 'image', threadId);
+        app.go(app.viewOf(ev.workflow), threadId);
         return;
       }
       sizeBox.hidden = true;
@@ -395,7 +395,7 @@ export function createImageStudio(root, app) {
     try {
       const th = await getThread(id);
       if (th.workflow && th.workflow !== 'image') {
-        app.go(th.workflow === 'note' ? 'note' : 'image', id);
+        app.go(app.viewOf(th.workflow), id);
         return;
       }
       const msgs = th.state?.messages;

@@ -245,7 +245,7 @@ export function createNoteWriter(root, app) {
       case 'thread_start':
         threadId = ev.threadId;
         if (ev.workflow && ev.workflow !== 'note') {
-          app.go(ev.workflow === 'image' ? 'image' : 'note', threadId);
+          app.go(app.viewOf(ev.workflow), threadId);
           return;
         }
         form.hidden = true;
@@ -464,7 +464,7 @@ export function createNoteWriter(root, app) {
     try {
       const th = await getThread(id);
       if (th.workflow && th.workflow !== 'note') {
-        app.go(th.workflow === 'image' ? 'image' : 'note', id);
+        app.go(app.viewOf(th.workflow), id);
         return;
       }
       const s = th.state || {};

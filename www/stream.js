@@ -109,8 +109,12 @@ export class ThreadStream {
     return this.run({ method: 'POST', path: 'agent/stream', body: { workflow, input: { lang: getLang(), ...input } } });
   }
 
-  turn(input) {
-    return this.run({ method: 'POST', path: 'agent/stream', body: { threadId: this.threadId, input } });
+  // opts.multitask "enqueue": a busy thread takes the turn after the run
+  // in progress instead of refusing it (409).
+  turn(input, { multitask } = {}) {
+    const body = { threadId: this.threadId, input };
+    if (multitask) body.multitask = multitask;
+    return this.run({ method: 'POST', path: 'agent/stream', body });
   }
 
   // An answer to a pause. It counts once the server has taken it: a

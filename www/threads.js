@@ -28,7 +28,7 @@ export function createThreadList(root, app) {
     const items = listThreads();
     empty.hidden = items.length > 0;
     list.replaceChildren(...items.map((x) => {
-      const wf = x.workflow === 'note' ? 'note' : 'image';
+      const wf = app.viewOf(x.workflow);
       const badge = h('span', { class: 'badge', dataset: { status: x.status || 'unknown' } });
       setT(badge, `status.${x.status || 'unknown'}`);
       const kind = h('span', { class: 'muted' });
