@@ -65,6 +65,12 @@ struct conf {
 	long image_executor_timeout_ms;
 	long image_critic_timeout_ms;
 	long image_max_retries;
+	/* [workflow.chat] */
+	double chat_route_min_confidence;
+	long chat_image_gen;      /* bool */
+	long chat_web_search;     /* bool */
+	long chat_history_turns;
+	char *chat_timezone;      /* "" : the server's */
 	/* [fetch]: images fetched from URLs that users give */
 	long fetch_allow_private;
 	char *fetch_allow_hosts;  /* names allowed even when not public, comma-separated */

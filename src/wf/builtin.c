@@ -2,6 +2,7 @@
 #include "config.h"
 #include "graph/graph.h"
 #include "wf/builtin.h"
+#include "wf/chat/chat.h"
 #include "wf/image/image.h"
 #include "wf/note/note.h"
 
@@ -9,4 +10,5 @@ void wf_builtin_register(void)
 {
 	wf_register(&wf_image);
 	wf_register(&wf_note);
+	wf_register(&wf_chat);
 }
