@@ -18,6 +18,7 @@ struct prov {
 
 static const char *const prov_status_names[PROV_NSTATUS] = {
 	"ok", "timeout", "rate_limited", "refused", "unavailable", "bad_answer", "too_large",
+	"stopped",
 };
 
 static const char *const prov_status_messages[PROV_NSTATUS] = {
@@ -25,6 +26,7 @@ static const char *const prov_status_messages[PROV_NSTATUS] = {
 	"the model service is rate limiting requests: try again later",
 	"the model service refused the request", "the model service is not available",
 	"the model service's answer could not be used", "the model service's answer is too large",
+	"the call was stopped",
 };
 
 const char *prov_status_name(enum prov_status s)

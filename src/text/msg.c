@@ -65,6 +65,7 @@ static const struct msg_def msg_defs[] = {
 	{ "chat.time.thu", "星期四", "Thursday" },
 	{ "chat.time.fri", "星期五", "Friday" },
 	{ "chat.time.sat", "星期六", "Saturday" },
+	{ "error.cancelled", "已按你的要求停止", "Stopped as you asked" },
 	{ "error.chat_failed", "对话模型没有回答", "The chat model did not answer" },
 	{ "error.reply_cut", "回复中途中断，已保留已经说出的部分", "The reply stopped part way: what was said is kept" },
 	/* The image workflow. */

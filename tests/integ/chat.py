@@ -10,7 +10,10 @@ AssistantFake): the model's route taken; a reply that does not parse and a
 low confidence falling back to the rules; an image provider that fails
 (search check, then chat); search empty (the search-chat fallback); search
 failing (chat); a stream cut in the middle of a UTF-8 sequence; a client
-that reconnects in the middle of a streamed reply."""
+that reconnects in the middle of a streamed reply.
+POST /api/threads/{id}/cancel: mid-reply through another worker (the
+reply cut, what was said kept, status aborted), and on threads of any
+workflow with no live run (aborted at once)."""
 
 import json
 import os
@@ -209,6 +212,7 @@ def fake_suite(t, d):
     t.is_(one(evs, "error").get("code"), "reply_cut", "cut mid-UTF-8: the turn says the reply stopped")
 
     reconnect(t, lt, fake)
+    cancel_live(t, lt, fake)
     lt.stop()
 
 
@@ -243,9 +247,79 @@ def reconnect(t, lt, fake):
     t.is_(types(evs)[-1], "[DONE]", "reconnect: the stream ends with [DONE]")
 
 
+def cancel_post(lt, tid):
+    st, _, body = lt.request("POST", "/api/threads/%s/cancel" % tid, b"", {})
+    return st, json.loads(body)
+
+
+def cancel_live(t, lt, fake):
+    """A cancel sent (through another worker) while a reply streams: the
+    run stops at the model call's next tick, what was said is the message,
+    the status is aborted."""
+    fake.reset()
+    fake.modes.update({"route": "chat:0.9", "chat": "slow"})
+    body = json.dumps({"workflow": "chat", "input": {"text": "讲一个很长的故事"}})
+    resp = avtest.http_open(lt.port, "POST", "/api/agent/stream", body,
+                            {"Content-Type": "application/json"}, timeout=30)
+    seen, tid, answer, t0 = [], None, None, None
+    for ev in avtest.SSEReader(resp):
+        seen.append(ev)
+        d = ev["data"]
+        if isinstance(d, dict) and d["type"] == "thread_start":
+            tid = d["threadId"]
+        if isinstance(d, dict) and d["type"] == "message_delta" and answer is None:
+            t0 = time.monotonic()
+            answer = cancel_post(lt, tid)
+    resp.close()
+    took = time.monotonic() - t0 if t0 else None
+    t.is_(answer and answer[0], 202, "cancel mid-reply: 202, requested")
+    t.is_(answer and answer[1].get("cancel"), "requested", "cancel mid-reply: the answer says requested")
+    t.ok(took is not None and took < 2.0, "cancel mid-reply: the stream ended %.2f s later" % (took or -1))
+    said = "".join(e["data"]["content"] for e in seen
+                   if isinstance(e["data"], dict) and e["data"]["type"] == "message_delta")
+    msgs = [e["data"]["content"] for e in seen if isinstance(e["data"], dict) and e["data"]["type"] == "message"]
+    t.ok(msgs == [said] and said and said != fake_models.ASSISTANT_TEXT,
+         "cancel mid-reply: what was said is kept as the message (%r)" % (msgs,))
+    errs = [e["data"] for e in seen if isinstance(e["data"], dict) and e["data"]["type"] == "error"]
+    t.is_([e["code"] for e in errs], ["cancelled"], "cancel mid-reply: an error event, cancelled")
+    t.is_(seen[-1]["data"], "[DONE]", "cancel mid-reply: [DONE]")
+    view = json.loads(lt.request("GET", "/api/threads/" + tid)[2])
+    t.is_(view["status"], "aborted", "cancel mid-reply: status aborted")
+    t.is_(view["state"]["messages"][-1]["content"], said, "cancel mid-reply: the history keeps what was said")
+    st, _ = cancel_post(lt, tid)
+    t.is_(st, 409, "cancel of an aborted thread: 409")
+    st, evs = Chat(lt).turn("x")  # a new thread still works after a cancel
+    t.is_(st, 200, "after a cancel, new threads run")
+
+
+def cancel_idle(t, d):
+    """Threads with no live run are aborted by the request itself, whatever
+    their workflow: one that yielded between steps, a new turn after it."""
+    lt = avtest.Lighttpd(t, os.path.join(d, "cancel"), workers=2, settings={
+        "engine": {"steps_per_request": "1"}}).start()
+    for wf, text in (("chat", "你好"), ("image", "一只猫")):
+        st, evs = post(lt, {"workflow": wf, "input": {"text": text}})
+        tid = data(evs, "thread_start")[0]["threadId"]
+        t.ok(data(evs, "workflow_yield"), "%s: one step, then a yield" % wf)
+        st, ans = cancel_post(lt, tid)
+        t.is_((st, ans.get("status"), ans.get("cancel")), (200, "aborted", "done"),
+              "%s: a yielded thread is aborted at once" % wf)
+        st, _, raw = lt.request("GET", "/api/agent/stream?threadId=%s" % tid, None,
+                                {"Last-Event-ID": data(evs, "thread_start") and
+                                 str(max(int(e["id"]) for e in durable(evs)))}, timeout=30)
+        got = events(raw)
+        t.is_([x["code"] for x in data(got, "error")], ["cancelled"], "%s: the log says cancelled" % wf)
+        t.is_(types(got)[-1], "[DONE]", "%s: the stream of an aborted thread ends with [DONE]" % wf)
+        t.ok(not data(got, "agent_start"), "%s: no step ran after the cancel" % wf)
+    st, _, body = lt.request("POST", "/api/threads/v1.AAAAAAAAAAAAAAAAAAAAAA.AAAA/cancel", b"", {})
+    t.is_(st, 403, "cancel with a bad signature: 403")
+    lt.stop()
+
+
 def main(t):
     d = t.tmpdir("chat")
     offline_suite(t, d)
+    cancel_idle(t, d)
     fake_suite(t, d)
 
 

@@ -2,7 +2,8 @@
  * the chat model with the conversation, streamed. Each piece goes out as
  * an ephemeral message_delta; the whole reply is then one durable message,
  * so a client that reconnects gets it once, whole. A stream that breaks
- * after some pieces keeps what was said as the message. */
+ * after some pieces, or is stopped by a cancel, keeps what was said as the
+ * message. */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,13 @@ static void chat_said_tick(void *ctx)
 	s->step.tick(s->step.ctx);
 }
 
+static int chat_said_stop(void *ctx)
+{
+	struct chat_said *s = ctx;
+
+	return s->step.stop(s->step.ctx);
+}
+
 /* The text without an incomplete UTF-8 sequence at its end. */
 static void chat_said_trim(struct buf *b)
 {
@@ -60,7 +68,7 @@ int chat_stream(struct step_ctx *c, const json_t *messages, const json_t *facts,
 		struct prov_answer *a, char **said)
 {
 	struct chat_said s;
-	struct prov_hooks h = { chat_said_delta, NULL, chat_said_tick, &s };
+	struct prov_hooks h = { chat_said_delta, NULL, chat_said_tick, &s, chat_said_stop };
 	struct chat_call call = { .task = "chat", .messages = messages, .facts = facts,
 				  .temperature = 0.7, .stream = 1, .timeout_ms = step_time_left(c) };
 	int rc;
@@ -113,6 +121,11 @@ enum node_rc chat_reply(struct step_ctx *c)
 	chat_stream(c, msgs, facts, &a, &said);
 	if (a.status == PROV_OK && a.text) {
 		rc = chat_finish(c, a.text, NULL);
+	} else if (a.status == PROV_STOPPED) {
+		/* Stopped on request: what was said is the message. */
+		if (said && *said)
+			chat_finish(c, said, NULL);
+		rc = step_cancelled_abort(c);
 	} else if (said && *said) {
 		/* Cut short: what was said stays, and the turn says it failed. */
 		chat_finish(c, said, NULL);
