@@ -112,10 +112,13 @@ static const struct conf_key conf_keys[] = {
 	K_PROV("provider.embeddings", PROV_EMBEDDINGS, "offline|openai",
 	       "https://dashscope.aliyuncs.com/compatible-mode/v1", "text-embedding-v3",
 	       "DASHSCOPE_API_KEY"),
+	K_PROV("provider.vision", PROV_VISION, "offline|openai",
+	       "https://dashscope.aliyuncs.com/compatible-mode/v1", "qwen-vl-plus", "DASHSCOPE_API_KEY"),
 };
 #define CONF_NKEYS (sizeof conf_keys / sizeof conf_keys[0])
 
-static const char *const conf_role_names[PROV_NROLES] = { "chat", "image", "search", "embeddings" };
+static const char *const conf_role_names[PROV_NROLES] = { "chat", "image", "search", "embeddings",
+							   "vision" };
 
 const char *conf_role_name(enum conf_prov_role r)
 {

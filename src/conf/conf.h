@@ -6,7 +6,8 @@
 #include <stddef.h>
 #include "util/buf.h"
 
-enum conf_prov_role { PROV_CHAT, PROV_IMAGE, PROV_SEARCH, PROV_EMBEDDINGS, PROV_NROLES };
+enum conf_prov_role { PROV_CHAT, PROV_IMAGE, PROV_SEARCH, PROV_EMBEDDINGS, PROV_VISION,
+		      PROV_NROLES };
 
 struct conf_provider {
 	char *kind;        /* offline | openai | dashscope */

@@ -153,6 +153,12 @@ int prov_chat(struct prov *p, const struct chat_call *c, const struct prov_hooks
 	      struct prov_answer *out);
 int prov_chat_many(struct prov *p, const struct chat_call *calls, size_t n,
 		   const struct prov_hooks *h, struct prov_answer *out);
+/* A chat call about images, answered by [provider.vision]: messages whose
+ * user content is OpenAI-compatible parts ({type: text} and {type:
+ * image_url, image_url: {url}}, a data URL); offline, by the call's rules
+ * from its facts. */
+int prov_vision(struct prov *p, const struct chat_call *c, const struct prov_hooks *h,
+		struct prov_answer *out);
 int prov_image(struct prov *p, const struct image_call *c, const struct prov_hooks *h,
 	       struct prov_answer *out);
 int prov_image_many(struct prov *p, const struct image_call *calls, size_t n,

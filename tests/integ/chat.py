@@ -22,7 +22,9 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import avpng  # noqa: E402
 import avtest  # noqa: E402
+import base64  # noqa: E402
 import fake_models  # noqa: E402
 from avevents import data, durable, events, nodes_run, types  # noqa: E402
 
@@ -81,6 +83,42 @@ def deltas(evs):
     return "".join(d["content"] for d in data(evs, "message_delta"))
 
 
+def png_attachment(w, h, rgb):
+    return {"name": "p.png", "mimeType": "image/png",
+            "data": "data:image/png;base64," + base64.b64encode(avpng.solid(w, h, rgb)).decode()}
+
+
+def vision_offline(t, lt, c):
+    """Picture turns offline: the image reader stands in for vision."""
+    st, evs = c.turn("这张图里有什么？", attachments=[png_attachment(8, 6, (200, 40, 40))])
+    done = check_turn(t, evs, "picture turn", "chat", "rules")
+    t.is_(nodes_run(evs), ["router", "vision", "chat"], "picture turn: vision, then chat")
+    t.ok("8×6" in done["content"] and "#" in done["content"],
+         "picture turn: the reader's size and colours: %s" % done["content"][:120])
+    t.ok("看不到" in done["content"], "picture turn offline: says what it cannot see")
+    t.is_([x["tool"] for x in done["toolCalls"]], ["vision"], "picture turn: toolCalls records vision")
+
+    st, evs = c.turn("这个东西现在的价格是多少", attachments=[png_attachment(4, 4, (10, 200, 10))])
+    done = check_turn(t, evs, "picture + search", "web_search", "rules")
+    t.is_(nodes_run(evs), ["router", "vision", "web_search", "chat"],
+          "picture + search intent: vision, search, then chat")
+
+    st, evs = c.turn("帮我画一只戴帽子的柴犬")
+    check_turn(t, evs, "picture to describe", "image_gen")
+    st, evs = c.turn("描述一下刚才生成的图片")
+    done = check_turn(t, evs, "describe the last picture", "chat", "rules")
+    t.is_(nodes_run(evs), ["router", "vision", "chat"], "描述一下刚才生成的图片: the last picture is read")
+    t.ok("image/svg+xml" in done["content"], "the last picture is the one generated (an SVG)")
+
+    for name, att in (("bad base64", {"data": "data:image/png;base64,@@@"}),
+                      ("not an image", {"data": base64.b64encode(b"hello world").decode()}),
+                      ("private url", {"url": "http://127.0.0.1:1/x.png"}),
+                      ("both", {"data": "x", "url": "y"}), ("too many", None)):
+        atts = [png_attachment(2, 2, (0, 0, 0))] * 5 if att is None else [att]
+        st, _ = post(lt, {"workflow": "chat", "input": {"text": "看图", "attachments": atts}})
+        t.is_(st, 400, "attachments, %s: 400" % name)
+
+
 def offline_suite(t, d):
     lt = avtest.Lighttpd(t, os.path.join(d, "off"), workers=2, settings={
         "workflow.chat": {"history_turns": "2", "timezone": "Asia/Shanghai"}}).start()
@@ -126,6 +164,8 @@ def offline_suite(t, d):
           ("web_search", "搜一下最近的育儿新闻", "notes_corpus"), "offline search: toolCalls records the query")
     t.ok(data(evs, "tool_call") and data(evs, "tool_result"), "offline search: tool_call and tool_result")
 
+    vision_offline(t, lt, c)
+
     hist = c.state()["messages"]
     t.ok(len(hist) <= 2 * 2 + 2, "history bounded by history_turns: %d messages kept" % len(hist))
     t.is_(hist[-1]["role"], "assistant", "history ends with the last answer")
@@ -150,7 +190,7 @@ def fake_suite(t, d):
     prov = {"kind": "openai", "base_url": fake.url + "/v1", "api_key": key, "retries": "0"}
     lt = avtest.Lighttpd(t, os.path.join(d, "fake"), workers=2, settings={
         "provider.chat": dict(prov), "provider.image": dict(prov), "provider.search": dict(prov),
-        "cache": {"model_ttl": "0"}}).start()
+        "provider.vision": dict(prov), "cache": {"model_ttl": "0"}}).start()
 
     def run(name, text, **modes):
         fake.reset()
@@ -210,6 +250,16 @@ def fake_suite(t, d):
     t.is_([m["content"] for m in msgs], [fake_models.CUT_KEEPS],
           "cut mid-UTF-8: what was said is kept as the message, no broken character")
     t.is_(one(evs, "error").get("code"), "reply_cut", "cut mid-UTF-8: the turn says the reply stopped")
+
+    fake.reset()
+    fake.modes.update({"chat": "ok"})
+    st, evs = Chat(lt).turn("图里是什么", attachments=[png_attachment(3, 3, (255, 0, 0))])
+    done = check_turn(t, evs, "vision model", "chat", "rules")
+    chats = [r["body"] for r in fake.requests("/v1/chat/completions") if r["body"].get("stream")]
+    t.ok(chats and fake_models.VISION_TEXT in chats[-1]["messages"][0]["content"],
+         "vision model: its description is in the chat model's system message")
+    t.ok(done["toolCalls"] == [{"tool": "vision", "input": {"images": 1}, "ok": True}],
+         "vision model: toolCalls records it")
 
     reconnect(t, lt, fake)
     cancel_live(t, lt, fake)

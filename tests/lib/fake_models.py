@@ -455,6 +455,7 @@ class DashScopeFake(FakeBase):
 
 ROUTE_REASON = "fake router"
 IMAGE_PROMPT = "a fake rewritten prompt"
+VISION_TEXT = "图中是一块纯红色的方块，没有文字。"
 ASSISTANT_PIECES = ["好的，", "这是", "流式", "回答的", "全部内容。"]
 ASSISTANT_TEXT = "".join(ASSISTANT_PIECES)
 # A stream cut inside the last piece's first character (a 3-byte UTF-8 sequence).
@@ -472,7 +473,8 @@ class AssistantHandler(HandlerBase):
       search: "facts", "empty", "empty_once" (empty, then facts), "fail"
       image:  "ok" or "fail" (500)
     The image prompt rewrite (JSON mode, the other system message) answers
-    {"prompt": IMAGE_PROMPT}."""
+    {"prompt": IMAGE_PROMPT}; a call whose user content is a list of parts
+    with image_url data URLs (vision) answers VISION_TEXT."""
     files = {}
 
     def post(self, body):
@@ -494,6 +496,12 @@ class AssistantHandler(HandlerBase):
     def assistant(self, body):
         if body.get("enable_search"):
             return self.search()
+        user = (body.get("messages") or [{}])[-1].get("content")
+        if isinstance(user, list):
+            urls = [p.get("image_url", {}).get("url", "") for p in user if p.get("type") == "image_url"]
+            ok = urls and all(u.startswith("data:image/") for u in urls)
+            return self.send_json(200 if ok else 400, self.completion("m", VISION_TEXT) if ok
+                                  else {"error": {"message": "image_url parts expected"}})
         if body.get("response_format"):
             if "route" in self._system(body):
                 return self.route()

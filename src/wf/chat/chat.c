@@ -104,11 +104,25 @@ enum node_rc chat_finish(struct step_ctx *c, const char *content, const char *im
 	return NODE_END;
 }
 
+/* "描述一下刚才生成的图片": the thread's last picture comes with the turn. */
+static void chat_last_image(const json_t *state, json_t *user, const char *text)
+{
+	const char *url = json_string_value(json_object_get(state, "lastImageUrl"));
+	const char *id = url ? strstr(url, "api/assets/") : NULL;
+
+	if (id == NULL || json_array_size(json_object_get(user, "images")) > 0 ||
+	    !chat_refers_last_image(text))
+		return;
+	json_object_set_new(user, "images", json_pack("[{s:s, s:s, s:s, s:b}]", "assetId",
+			    id + strlen("api/assets/"), "mime", "", "name", "", "generated", 1));
+}
+
 /* Checks a turn's input and makes it the current turn. */
 static int chat_take_input(struct step_ctx *c, json_t *state, const json_t *input, char *err,
 			   size_t n)
 {
 	json_t *text = json_object_get(input, "text"), *att = json_object_get(input, "attachments");
+	json_t *user;
 	const char *t;
 
 	if (text && !json_is_string(text))
@@ -116,11 +130,18 @@ static int chat_take_input(struct step_ctx *c, json_t *state, const json_t *inpu
 	t = text ? json_string_value(text) : "";
 	if (strlen(t) > CHAT_TEXT_MAX)
 		return snprintf(err, n, "text is longer than %d bytes", CHAT_TEXT_MAX), -1;
-	if (att && !json_is_null(att) && json_array_size(att) > 0)
-		return snprintf(err, n, "attachments are not taken by the chat workflow: send text"), -1;
-	if (t[strspn(t, " \t\r\n")] == '\0')
-		return snprintf(err, n, "send a message (text)"), -1;
-	json_object_set_new(state, "userInput", json_pack("{s:s}", "text", t));
+	user = json_pack("{s:s, s:[]}", "text", t, "images");
+	if (att && !json_is_null(att) && chat_attachments_in(c, user, att, err, n) < 0) {
+		json_decref(user);
+		return -1;
+	}
+	if (t[strspn(t, " \t\r\n")] == '\0' && json_array_size(json_object_get(user, "images")) == 0) {
+		json_decref(user);
+		return snprintf(err, n, "send a message (text), or pictures (attachments)"), -1;
+	}
+	chat_last_image(state, user, t);
+	json_object_set_new(state, "userInput", user);
+	json_object_set_new(state, "visionNotes", json_null());
 	json_object_set_new(state, "route", json_null());
 	json_object_set_new(state, "result", json_null());
 	json_object_set_new(state, "toolCalls", json_array());
@@ -152,6 +173,7 @@ static const struct wf_node chat_nodes[] = {
 	{ "web_search", chat_web_search, 0 },
 	{ "time_query", chat_time_query, 0 },
 	{ "chat", chat_reply, 0 },
+	{ "vision", chat_vision, 0 },
 };
 
 const struct workflow wf_chat = {

@@ -9,6 +9,8 @@
  *               system message; failure: chat
  *   time_query  the local clock, no model                    (chat_time.c)
  *   chat        the chat model, streamed                     (chat_reply.c)
+ *   vision      a turn's pictures described, then search     (chat_vision.c)
+ *               when the text asks for it, then chat
  * The thread is the conversation: state.messages holds the turns, bounded
  * by [workflow.chat] history_turns (chat.c). */
 #ifndef AV_WF_CHAT_H
@@ -62,6 +64,18 @@ enum node_rc chat_image_gen(struct step_ctx *c);
 enum node_rc chat_web_search(struct step_ctx *c);
 enum node_rc chat_time_query(struct step_ctx *c);
 enum node_rc chat_reply(struct step_ctx *c);
+enum node_rc chat_vision(struct step_ctx *c);
+
+/* ---- picture turns (chat_vision.c) ---- */
+
+/* Checks input.attachments (borrowed) and keeps each image as an asset:
+ * user.images = [{assetId, mime, name}]. 0, or -1 with err. */
+int chat_attachments_in(struct step_ctx *c, json_t *user, const json_t *att, char *err, size_t n);
+/* The text asks about the picture made just before (描述一下刚才生成的图片). */
+int chat_refers_last_image(const char *text);
+/* The offline rules of the "vision" task: what the image reader found in
+ * facts.images, and that it cannot see more: {description}. New reference. */
+json_t *chat_rules_vision(const json_t *facts, const char *text, char *err, size_t errlen);
 
 /* ---- the clock (chat_time.c; pure) ---- */
 

@@ -87,9 +87,12 @@ static json_t *chat_reply_facts(struct step_ctx *c)
 	json_t *f = json_pack("{s:s, s:O}", "text", chat_text(c->state), "history",
 			      json_object_get(c->state, "messages"));
 	json_t *sf = json_object_get(c->state, "searchFacts");
+	json_t *vn = json_object_get(c->state, "visionNotes");
 
 	if (sf && !json_is_null(sf))
 		json_object_set(f, "searchFacts", sf);
+	if (json_is_string(vn))
+		json_object_set(f, "vision", vn);
 	return f;
 }
 
@@ -98,10 +101,17 @@ static char *chat_reply_system(struct step_ctx *c)
 {
 	const char *lang = step_lang(c);
 	const char *facts = json_string_value(json_object_get(c->state, "searchFacts"));
+	const char *seen = json_string_value(json_object_get(c->state, "visionNotes"));
 	struct buf b;
 
 	buf_init(&b, CHAT_REPLY_MAX);
 	buf_adds(&b, strcmp(lang, "en") == 0 ? chat_system_en : chat_system_zh);
+	if (seen && *seen) {
+		buf_adds(&b, "\n\n");
+		buf_adds(&b, msg_get(lang, "chat.vision.inject"));
+		buf_adds(&b, "\n");
+		buf_adds(&b, seen);
+	}
 	if (facts && *facts) {
 		buf_adds(&b, "\n\n");
 		buf_adds(&b, msg_get(lang, "chat.search.inject"));

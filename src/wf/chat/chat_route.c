@@ -164,14 +164,45 @@ static void chat_route_emit(struct step_ctx *c, const struct chat_route *r, cons
 	free(reason);
 }
 
+/* A picture turn is not the router's (seed 004 §7.2): its pictures are
+ * described, then searched for when the text asks for live facts. */
+static enum node_rc chat_router_images(struct step_ctx *c, size_t n)
+{
+	struct chat_gates g = chat_gates_of(c);
+	struct rules_match m = rules_search_intent(chat_text(c->state));
+	int search = g.search && m.matched;
+	struct chat_route r = { search ? "web_search" : "chat", search ? m.confidence : 0.9, "rules",
+				"chat.route.images", search ? m.rule : "images", NULL };
+	char *reason = msg_fmt(step_lang(c), "chat.route.images", (int)n);
+	json_t *ev = step_event(c, "intent_detected");
+
+	json_object_set_new(ev, "route", json_string(r.route));
+	json_object_set_new(ev, "confidence", jnum_real(r.confidence, JNUM_SCORE));
+	json_object_set_new(ev, "source", json_string("rules"));
+	json_object_set_new(ev, "reason", json_string(reason));
+	json_object_set_new(ev, "rule", json_string(r.rule));
+	json_object_set_new(c->state, "route", json_pack("{s:s, s:O, s:s, s:s}", "route", r.route,
+			    "confidence", json_object_get(ev, "confidence"), "source", "rules",
+			    "reason", reason));
+	step_emit(c, ev);
+	free(reason);
+	c->next = "vision";
+	return NODE_NEXT;
+}
+
 enum node_rc chat_router(struct step_ctx *c)
 {
 	const struct conf *cf = step_conf(c);
 	struct chat_gates g = chat_gates_of(c);
+	size_t nimg = json_array_size(json_object_get(json_object_get(c->state, "userInput"), "images"));
 	int by_rules = 0;
-	json_t *model = chat_route_ask(c, &g, &by_rules);
-	struct chat_route r = chat_route_pick(model, chat_text(c->state), cf->chat_route_min_confidence,
-					      &g);
+	json_t *model;
+	struct chat_route r;
+
+	if (nimg > 0)
+		return chat_router_images(c, nimg);
+	model = chat_route_ask(c, &g, &by_rules);
+	r = chat_route_pick(model, chat_text(c->state), cf->chat_route_min_confidence, &g);
 
 	/* The offline provider answers with the same rules: say so. */
 	if (by_rules && strcmp(r.source, "model") == 0) {
