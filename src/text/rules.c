@@ -201,7 +201,11 @@ pcre2_code *rules_compile(const char *name, const char *re)
 		pcre2_get_error_message(err, msg, sizeof msg);
 		log_error("rule %s does not compile: %s at offset %zu", name, (const char *)msg,
 			  (size_t)off);
+		return NULL;
 	}
+	/* Machine code when the library has a JIT (pcre2_match uses it by
+	 * itself); without one the interpreter answers the same. */
+	pcre2_jit_compile(c, PCRE2_JIT_COMPLETE);
 	return c;
 }
 
