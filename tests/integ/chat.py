@@ -338,6 +338,12 @@ def cancel_live(t, lt, fake):
     t.is_(view["state"]["messages"][-1]["content"], said, "cancel mid-reply: the history keeps what was said")
     st, _ = cancel_post(lt, tid)
     t.is_(st, 409, "cancel of an aborted thread: 409")
+    fake.modes.update({"chat": "ok"})
+    again = Chat(lt)
+    again.tid = tid
+    st, evs = again.turn("接着说")
+    done = check_turn(t, evs, "a turn after the cancel", "chat", "model")
+    t.is_(done["content"], fake_models.ASSISTANT_TEXT, "a turn after the cancel: answered whole")
     st, evs = Chat(lt).turn("x")  # a new thread still works after a cancel
     t.is_(st, 200, "after a cancel, new threads run")
 
