@@ -37,8 +37,10 @@ static const struct rules_pat rules_image_pats[] = {
 	{ "measure", "[画绘](?:制|出)?\\s*" RULES_NUM "\\s*[张幅副帧组].{0,10}", 0.95,
 	  RULES_CHECK_NOCHART, 0 },
 	{ "request", "(?:给我|帮我|帮忙|请|来)[画绘].{0,12}", 0.95, RULES_CHECK_NOCHART, 0 },
-	/* 来张图 / 要一幅画 / 整两张壁纸: asking for a picture without a verb of drawing. */
-	{ "ask_picture", "(?:来|要|整|出)\\s*" "(?:" RULES_NUM ")?\\s*[张幅](?:图|画|照片|相片|插画|壁纸|头像)",
+	/* 来张图 / 要一幅画 / 整两张壁纸 / 来一张城市夜景的壁纸: asking for a picture
+	 * without a verb of drawing. */
+	{ "ask_picture", "(?:来|要|整|出)\\s*" "(?:" RULES_NUM ")?\\s*[张幅](?:[^，。,.!?！？]{1,12}?的)?"
+	  "(?:图|画|照片|相片|插画|壁纸|头像)",
 	  0.9, RULES_CHECK_NOCHART, 0 },
 	{ "gen_picture", "生成.{0,8}?(?:图|画|照片|相片|插画|壁纸|头像)", 0.9,
 	  RULES_CHECK_NOCHART, 0 },

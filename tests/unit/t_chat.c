@@ -120,6 +120,19 @@ static const struct route_case route_cases[] = {
 	{ "what is the capital of France", "chat" },
 	{ "generate a SQL query for monthly sales", "chat" },
 	{ "can you summarize this paragraph", "chat" },
+	/* More of our own, both languages. */
+	{ "画一幅水墨风格的竹林", "image_gen" },
+	{ "给我来一张赛博朋克城市的壁纸", "image_gen" },
+	{ "帮忙画个生日蛋糕", "image_gen" },
+	{ "今天几月几号", "time_query" },
+	{ "现在是什么时候了", "time_query" },
+	{ "最近有什么热点事件", "web_search" },
+	{ "查一下明天上海的天气", "web_search" },
+	{ "用 Go 写一个 HTTP 服务", "chat" },
+	{ "paint me a watercolor of Venice", "image_gen" },
+	{ "search for cheap flights to Tokyo", "web_search" },
+	{ "what's the current time in UTC", "time_query" },
+	{ "tell me a joke", "chat" },
 };
 
 static const struct chat_gates all_on = { 1, 1 };
@@ -131,7 +144,7 @@ static void check_route_table(void)
 
 		is_str(r.route, route_cases[i].route, "rules route \"%s\"", route_cases[i].text);
 	}
-	ok(sizeof route_cases / sizeof route_cases[0] >= 60 + 28, "the table has %zu sentences",
+	ok(sizeof route_cases / sizeof route_cases[0] >= 70 + 28 + 10, "the table has %zu sentences",
 	   sizeof route_cases / sizeof route_cases[0]);
 }
 

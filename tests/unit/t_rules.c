@@ -29,6 +29,8 @@ static const struct intent_case image_cases[] = {
 	{ "来张图：雪山下的小木屋", 1, "ask_picture" },
 	{ "要一幅画，春天的田野", 1, "ask_picture" },
 	{ "整两张壁纸", 1, "ask_picture" },
+	{ "给我来一张赛博朋克城市的壁纸", 1, "ask_picture" },
+	{ "要一张去北京的火车票", 0, NULL },
 	{ "来张饼图", 0, NULL },
 	/* Each positive rule. */
 	{ "绘三幅山水", 1, "measure" },
