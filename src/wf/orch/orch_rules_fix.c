@@ -3,7 +3,9 @@
  * the change is mechanical (strcpy, strcat, sprintf and gets to their
  * bounded forms when the destination is an array named in place, NULL
  * checks after allocations, bare except, comparisons with None, var) and
- * a comment saying what to change above every other issue. */
+ * a comment saying what to change above every other issue. A bounded
+ * form with sizeof is written only for a destination declared as a char
+ * array in the same file. */
 #include "config.h"
 #include <ctype.h>
 #include <stdlib.h>
@@ -60,15 +62,36 @@ static int orch_fix_args(const char *open, char *a, size_t alen, char *rest, siz
 	return a[0] ? 0 : -1;
 }
 
+/* Whether name is declared as a char array in the file ("char name[64];"):
+ * only then is sizeof(name) its size. */
+static int orch_fix_is_array(const struct orch_src *src, const char *name)
+{
+	static const char *const types[] = { "char ", "static char ", "unsigned char ",
+		"static unsigned char " };
+	char decl[80];
+
+	snprintf(decl, sizeof(decl), "%s[", name);
+	for (size_t i = 0; i < src->n; i++) {
+		const char *t = src->code[i] + strspn(src->code[i], " \t"), *at;
+
+		for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++)
+			if (strncmp(t, types[k], strlen(types[k])) == 0 && (at = strstr(t, decl)) &&
+			    (at[-1] == ' ' || at[-1] == ','))
+				return 1;
+	}
+	return 0;
+}
+
 /* A string call rewritten to its bounded form in line; 0 when done. */
-static int orch_fix_string(char *line, size_t cap, const char *fn)
+static int orch_fix_string(const struct orch_src *src, char *line, size_t cap, const char *fn)
 {
 	char *at = (char *)orch_src_call(line, fn), a[64], rest[512];
 	const char *end;
 	char *tail;
 	struct buf b;
 
-	if (!at || orch_fix_args(strchr(at, '('), a, sizeof(a), rest, sizeof(rest), &end))
+	if (!at || orch_fix_args(strchr(at, '('), a, sizeof(a), rest, sizeof(rest), &end) ||
+	    !orch_fix_is_array(src, a))
 		return -1;
 	buf_init(&b, cap);
 	buf_add(&b, line, (size_t)(at - line));
@@ -86,7 +109,7 @@ static int orch_fix_string(char *line, size_t cap, const char *fn)
 	return 0;
 }
 
-static int orch_fix_gets(char *line, size_t cap)
+static int orch_fix_gets(const struct orch_src *src, char *line, size_t cap)
 {
 	char *at = (char *)orch_src_call(line, "gets"), *open, *close, a[64], *tail;
 
@@ -97,6 +120,8 @@ static int orch_fix_gets(char *line, size_t cap)
 	for (char *s = a; *s; s++)
 		if (!isalnum((unsigned char)*s) && *s != '_')
 			return -1;
+	if (!orch_fix_is_array(src, a))
+		return -1;
 	tail = xstrdup(close + 1);
 	snprintf(at, cap - (size_t)(at - line), "fgets(%s, sizeof(%s), stdin)%s", a, a, tail);
 	free(tail);
@@ -168,12 +193,12 @@ static int orch_fix_issue(struct orch_fix *f, size_t i, const char *rule, char *
 
 	if (strcmp(rule, "unsafe-string") == 0) {
 		for (size_t k = 0; k < 3; k++)
-			if (orch_fix_string(line, cap, strfns[k]) == 0)
+			if (orch_fix_string(&f->src, line, cap, strfns[k]) == 0)
 				return 0;
 		return -1;
 	}
 	if (strcmp(rule, "gets") == 0)
-		return orch_fix_gets(line, cap);
+		return orch_fix_gets(&f->src, line, cap);
 	if (strcmp(rule, "bare-except") == 0)
 		return orch_fix_replace(line, cap, "except:", "except Exception:");
 	if (strcmp(rule, "none-comparison") == 0)
