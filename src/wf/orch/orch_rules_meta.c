@@ -26,8 +26,9 @@ static const char *orch_agent_of(const json_t *ctx)
 	return a ? a : "?";
 }
 
-/* The first sentence of text (a line, or up to 。 or ". "), at most
- * about 200 bytes, cut on a character boundary: caller frees. */
+/* The first sentence of text (a line, or up to 。 or ". ") without its
+ * full stop, at most about 200 bytes, cut on a character boundary:
+ * caller frees. */
 static char *orch_first_sentence(const char *text)
 {
 	size_t n = strcspn(text, "\n"), cut;
@@ -40,6 +41,10 @@ static char *orch_first_sentence(const char *text)
 	cut = n > 200 ? 200 : n;
 	while (cut > 0 && cut < n && ((unsigned char)text[cut] & 0xc0) == 0x80)
 		cut--;
+	if (cut > 0 && text[cut - 1] == '.')
+		cut--;
+	else if (cut >= 3 && memcmp(text + cut - 3, "。", 3) == 0)
+		cut -= 3;
 	return xstrndup(text, cut);
 }
 
