@@ -11,6 +11,7 @@
 
 #define REGIONS_GRID 320         /* cells on the longer side, at most */
 #define REGIONS_DIFF 48          /* channel difference that is not background */
+#define REGIONS_MERGE_MAX 1500   /* regions compared for merging, at most */
 
 struct regions_box {
 	int x0, y0, x1, y1;      /* pixels, x1 and y1 excluded */
@@ -182,7 +183,27 @@ static void regions_merge(struct regions_box *bx, size_t n)
 	}
 }
 
-/* The connected regions of the grid, tightened and merged; *n set. */
+/* Noise: a speck of a few pixels. */
+static int regions_speck(const struct regions_box *b)
+{
+	return b->x1 - b->x0 < 3 || b->y1 - b->y0 < 3 || b->fg < 6;
+}
+
+static int regions_by_area(const void *a, const void *b)
+{
+	const struct regions_box *x = a, *y = b;
+	long ax = (long)(x->x1 - x->x0) * (x->y1 - x->y0);
+	long ay = (long)(y->x1 - y->x0) * (y->y1 - y->y0);
+
+	if (x->alive != y->alive)
+		return y->alive - x->alive;
+	if (ax != ay)
+		return ax < ay ? 1 : -1;
+	return x->y0 != y->y0 ? x->y0 - y->y0 : x->x0 - y->x0;
+}
+
+/* The connected regions of the grid, tightened, specks dropped, merged;
+ * *n set. */
 static struct regions_box *regions_find(struct regions_ctx *r, size_t *n)
 {
 	size_t cells = (size_t)r->gw * r->gh, cap = 64;
@@ -203,6 +224,14 @@ static struct regions_box *regions_find(struct regions_ctx *r, size_t *n)
 			(*n)++;
 		}
 	free(stack);
+	for (size_t i = 0; i < *n; i++)
+		if (bx[i].alive && regions_speck(&bx[i]))
+			bx[i].alive = 0;
+	/* Merging compares every pair: a noisy picture keeps its largest regions. */
+	if (*n > REGIONS_MERGE_MAX) {
+		qsort(bx, *n, sizeof(*bx), regions_by_area);
+		*n = REGIONS_MERGE_MAX;
+	}
 	regions_merge(bx, *n);
 	return bx;
 }
@@ -290,19 +319,6 @@ static json_t *regions_element(const struct regions_ctx *r, const struct regions
 			 "fill", (double)(int)(lk.fill * 100 + 0.5) / 100, "color", colour);
 }
 
-static int regions_by_area(const void *a, const void *b)
-{
-	const struct regions_box *x = a, *y = b;
-	long ax = (long)(x->x1 - x->x0) * (x->y1 - x->y0);
-	long ay = (long)(y->x1 - y->x0) * (y->y1 - y->y0);
-
-	if (x->alive != y->alive)
-		return y->alive - x->alive;
-	if (ax != ay)
-		return ax < ay ? 1 : -1;
-	return x->y0 != y->y0 ? x->y0 - y->y0 : x->x0 - y->x0;
-}
-
 static int regions_by_place(const void *a, const void *b)
 {
 	const struct regions_box *x = a, *y = b;
@@ -310,11 +326,6 @@ static int regions_by_place(const void *a, const void *b)
 	return x->y0 != y->y0 ? x->y0 - y->y0 : x->x0 - y->x0;
 }
 
-/* Noise: a speck of a few pixels. */
-static int regions_speck(const struct regions_box *b)
-{
-	return b->x1 - b->x0 < 3 || b->y1 - b->y0 < 3 || b->fg < 6;
-}
 
 json_t *regions_detect(const struct pixels *px, size_t max_regions)
 {
@@ -330,9 +341,6 @@ json_t *regions_detect(const struct pixels *px, size_t max_regions)
 	regions_background(&r);
 	regions_make_grid(&r);
 	bx = regions_find(&r, &n);
-	for (size_t i = 0; i < n; i++)
-		if (bx[i].alive && regions_speck(&bx[i]))
-			bx[i].alive = 0;
 	qsort(bx, n, sizeof(*bx), regions_by_area);
 	while (keep < n && keep < max_regions && bx[keep].alive)
 		keep++;

@@ -24,8 +24,11 @@ json_t *orch_code_files(const json_t *facts)
 		if (!p || orch_src_lang_of(p) == ORCH_SRC_NONE || json_array_size(out) >= ORCH_MAX_FILES)
 			continue;
 		text = orch_file_text(facts, p);
-		json_array_append_new(out, text ? json_pack("{s:s, s:s}", "path", p, "text", text)
-						: json_pack("{s:s}", "path", p));
+		if (text && strlen(text) > ORCH_MAX_FILE_BYTES)
+			json_array_append_new(out, json_pack("{s:s, s:b}", "path", p, "tooLarge", 1));
+		else
+			json_array_append_new(out, text ? json_pack("{s:s, s:s}", "path", p, "text", text)
+							: json_pack("{s:s}", "path", p));
 		free(text);
 	}
 	return out;
@@ -37,7 +40,7 @@ json_t *orch_read_calls(const json_t *files)
 	size_t i;
 
 	json_array_foreach(files, i, f)
-		if (!json_object_get(f, "text"))
+		if (!json_object_get(f, "text") && !json_object_get(f, "tooLarge"))
 			json_array_append_new(calls, orch_call_new("read_file",
 				json_pack("{s:O}", "path", json_object_get(f, "path"))));
 	if (json_array_size(calls) == 0) {

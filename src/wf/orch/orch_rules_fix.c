@@ -51,6 +51,8 @@ static int orch_fix_args(const char *open, char *a, size_t alen, char *rest, siz
 	}
 	if (depth != 0 || !comma)
 		return -1;
+	if ((size_t)(comma - open - 1) >= alen || (size_t)(p - comma) >= rlen)
+		return -1;
 	snprintf(a, alen, "%.*s", (int)(comma - open - 1), open + 1);
 	for (char *s = a; *s; s++)
 		if (!isalnum((unsigned char)*s) && *s != '_')
@@ -221,12 +223,12 @@ static int orch_fix_issue(struct orch_fix *f, size_t i, const char *rule, char *
 
 static void orch_fix_line(struct orch_fix *f, size_t i, const json_t *issues, const char *path)
 {
-	char line[2048], indent[64];
+	size_t cap = strlen(f->src.line[i]) + 512, k, ind = strspn(f->src.line[i], " \t");
+	char *line = xmalloc(cap), indent[64];
 	struct buf after;
-	size_t k, ind = strspn(f->src.line[i], " \t");
 	json_t *is;
 
-	snprintf(line, sizeof(line), "%s", f->src.line[i]);
+	snprintf(line, cap, "%s", f->src.line[i]);
 	snprintf(indent, sizeof(indent), "%.*s", (int)(ind < 63 ? ind : 63), f->src.line[i]);
 	buf_init(&after, 4096);
 	json_array_foreach(issues, k, is) {
@@ -236,7 +238,7 @@ static void orch_fix_line(struct orch_fix *f, size_t i, const json_t *issues, co
 		    json_integer_value(json_object_get(is, "line")) != (json_int_t)i + 1)
 			continue;
 		if (orch_fix_issue(f, i, json_string_value(json_object_get(is, "rule")), line,
-				   sizeof(line), &after, indent) == 0)
+				   cap, &after, indent) == 0)
 			f->fixed++;
 		else
 			orch_fix_comment(f, indent, json_string_value(json_object_get(is, "message")));
@@ -244,6 +246,7 @@ static void orch_fix_line(struct orch_fix *f, size_t i, const json_t *issues, co
 	buf_printf(&f->out, "%s\n", line);
 	buf_adds(&f->out, after.data ? after.data : "");
 	buf_free(&after);
+	free(line);
 }
 
 /* The fixed text of one file: caller frees. */

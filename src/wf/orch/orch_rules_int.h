@@ -71,8 +71,10 @@ const char *orch_src_call(const char *code, const char *name);
 /* The review (orch_rules_review.c): new reference to the issues of one
  * file [{file, line, rule, severity, message}], messages in lang. */
 json_t *orch_review_text(const char *path, const char *text, const char *lang);
-/* The code attachments of the facts, new reference [{path, text?}]:
- * text absent when it is neither in the facts nor read yet. */
+/* The code attachments of the facts, new reference [{path, text?,
+ * tooLarge?}]: text absent when it is neither in the facts nor read yet,
+ * or when the file is larger than ORCH_MAX_FILE_BYTES (tooLarge: true;
+ * such a file is left alone, never read again nor rewritten cut). */
 json_t *orch_code_files(const json_t *facts);
 /* toolCalls read_file for the code files without text, or NULL (all read). */
 json_t *orch_read_calls(const json_t *files);
