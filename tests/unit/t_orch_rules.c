@@ -308,6 +308,14 @@ static void test_test_writer(void)
 		  "tests/test_calc.py", "len(inspect.signature(MOD.add).parameters), 2" },
 		{ "web/util.js", "function clamp(x, lo, hi) {\n  return Math.min(hi, Math.max(lo, x));\n}\n"
 		  "module.exports = { clamp };\n", "tests/util.test.js", "mod.clamp.length, 3" },
+		{ "web/arrow.js", "const ys = [1].map(x => x * 2);\nconst twice = (x) => 2 * x;\n"
+		  "function pad(s, n = 2) { return s; }\nmodule.exports = { twice, pad };\n",
+		  "tests/arrow.test.js", "mod.twice.length, 1" },
+		{ "web/arrow2.js", "const ys = [1].map(x => x * 2);\nconst twice = (x) => 2 * x;\n"
+		  "function pad(s, n = 2) { return s; }\nmodule.exports = { twice, pad };\n",
+		  "tests/arrow2.test.js", "mod.pad.length, 1" },
+		{ "lib/kw.py", "def fetch(url, *, timeout=3, **extra):\n    return url\n",
+		  "tests/test_kw.py", "len(inspect.signature(MOD.fetch).parameters), 3" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -321,7 +329,8 @@ static void test_test_writer(void)
 		is_str(json_string_value(json_object_get(json_object_get(call, "arguments"), "path")),
 		       cases[i].dest, "test-writer: %s", cases[i].dest);
 		ok(content && strstr(content, cases[i].must), "test-writer: %s checks %s", cases[i].path, cases[i].must);
-		ok(!content || !strstr(content, "MOD.m)"), "test-writer: %s has no test of a method", cases[i].path);
+		ok(!content || (!strstr(content, "MOD.m)") && !strstr(content, "mod.ys")),
+		   "test-writer: %s has no test of a method or a value", cases[i].path);
 		json_decref(a);
 		json_decref(f);
 	}

@@ -203,28 +203,45 @@ static int orch_keyword(const char *w)
 	return 0;
 }
 
-/* The parameters between the '(' at open and its ')': top-level commas. */
-static int orch_params(const char *open)
+/* Whether one parameter's text (n bytes) counts: not empty, not "void"
+ * alone (C), not Python's bare * or / markers. *stop set for JavaScript
+ * at the first default or rest parameter, where Function.length stops. */
+static int orch_param_counts(const char *p, size_t n, enum orch_src_lang lang, int *stop)
 {
-	int depth = 0, count = 0, any = 0;
+	while (n > 0 && isspace((unsigned char)*p))
+		p++, n--;
+	while (n > 0 && isspace((unsigned char)p[n - 1]))
+		n--;
+	if (n == 0 || (n == 4 && strncmp(p, "void", 4) == 0 && lang == ORCH_SRC_C))
+		return 0;
+	if (lang == ORCH_SRC_PY && n == 1 && (*p == '*' || *p == '/'))
+		return 0;
+	if (lang == ORCH_SRC_JS && (memchr(p, '=', n) || (n >= 3 && strncmp(p, "...", 3) == 0)))
+		*stop = 1;
+	return !*stop;
+}
+
+/* The parameters between the '(' at open and its ')', as the language
+ * counts them (C: all; JavaScript: Function.length; Python: every name). */
+static int orch_params(const char *open, enum orch_src_lang lang)
+{
+	int depth = 0, count = 0, stop = 0;
 	const char *start = open + 1;
 
 	for (const char *p = open; *p; p++) {
-		if (*p == '(' || *p == '[' || *p == '{')
+		if (*p == '(' || *p == '[' || *p == '{') {
 			depth++;
-		else if (*p == ')' || *p == ']' || *p == '}') {
-			if (--depth == 0)
+		} else if (*p == ')' || *p == ']' || *p == '}') {
+			if (--depth == 0) {
+				count += orch_param_counts(start, (size_t)(p - start), lang, &stop);
 				break;
-		} else if (depth == 1 && *p == ',')
-			count++;
-		else if (depth == 1 && !isspace((unsigned char)*p))
-			any = 1;
+			}
+		} else if (depth == 1 && *p == ',') {
+			count += orch_param_counts(start, (size_t)(p - start), lang, &stop);
+			start = p + 1;
+		}
 	}
-	while (isspace((unsigned char)*start))
-		start++;
-	if (!any || strncmp(start, "void)", 5) == 0 || strncmp(start, "void )", 6) == 0)
-		return 0;
-	return count + 1;
+	return count;
 }
 
 /* The identifier that ends just before end (spaces skipped), into out. */
@@ -239,6 +256,35 @@ static const char *orch_word_before(const char *begin, const char *end, char *ou
 		b--;
 	snprintf(out, len, "%.*s", (int)(e - b), b);
 	return b;
+}
+
+/* Whether p .. arrow is only an arrow function's parameters: "(a, b) ",
+ * "x ", "async (a) " — not "arr.map(x " of an expression. */
+static int orch_arrow_params(const char *p, const char *arrow)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	if (strncmp(p, "async", 5) == 0 && isspace((unsigned char)p[5]))
+		p += 5;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '(') {
+		int depth = 0;
+
+		for (; p < arrow; p++) {
+			if (*p == '(')
+				depth++;
+			else if (*p == ')' && --depth == 0)
+				break;
+		}
+		p++;
+	} else {
+		while (p < arrow && orch_ident_char((unsigned char)*p))
+			p++;
+	}
+	while (p < arrow && isspace((unsigned char)*p))
+		p++;
+	return p == arrow;
 }
 
 /* A brace-language header ("static int f(int a, char *b)", "function g(x)",
@@ -269,10 +315,10 @@ static int orch_header_fn(const char *h, enum orch_src_lang lang, struct orch_fn
 		const char *colon = strchr(h, ':');
 		const char *at = eq && eq < arrow ? eq : colon && colon < arrow ? colon : NULL;
 
-		if (!at)
+		if (!at || !orch_arrow_params(at + 1, arrow))
 			return 0;
 		orch_word_before(h, at, fn->name, sizeof(fn->name));
-		fn->params = open && open < arrow ? orch_params(open) : 1;
+		fn->params = open && open < arrow ? orch_params(open, lang) : 1;
 		return fn->name[0] != '\0';
 	} else {
 		b = orch_word_before(h, open, fn->name, sizeof(fn->name));
@@ -286,7 +332,7 @@ static int orch_header_fn(const char *h, enum orch_src_lang lang, struct orch_fn
 	}
 	if (!fn->name[0] || orch_keyword(fn->name) || isdigit((unsigned char)fn->name[0]))
 		return 0;
-	fn->params = open ? orch_params(open) : 0;
+	fn->params = open ? orch_params(open, lang) : 0;
 	return 1;
 }
 
@@ -313,6 +359,25 @@ static void orch_walk_open(struct orch_walk *w, enum orch_src_lang lang, struct 
 	w->open_fn[w->nopen++] = (*n)++;
 }
 
+/* An arrow function without braces ("const f = (x) => 2 * x;"): from its
+ * header's line to the ';'. */
+static void orch_walk_arrow(struct orch_walk *w, int line, struct orch_fn *out, size_t max,
+			    size_t *n)
+{
+	struct orch_fn fn;
+	char *arrow = strstr(w->head.data, "=>"), keep = arrow[2];
+	int found;
+
+	arrow[2] = '\0';   /* the body is not part of the header */
+	found = *n < max && orch_header_fn(w->head.data, ORCH_SRC_JS, &fn);
+	arrow[2] = keep;
+	if (!found)
+		return;
+	fn.line = w->head_line;
+	fn.end = line;
+	out[(*n)++] = fn;
+}
+
 static void orch_walk_char(struct orch_walk *w, char c, int line, enum orch_src_lang lang,
 			   struct orch_fn *out, size_t max, size_t *n)
 {
@@ -325,6 +390,8 @@ static void orch_walk_char(struct orch_walk *w, char c, int line, enum orch_src_
 		if (w->depth > 0)
 			w->depth--;
 	}
+	if (c == ';' && lang == ORCH_SRC_JS && w->head.data && strstr(w->head.data, "=>"))
+		orch_walk_arrow(w, line, out, max, n);
 	if (c == '{' || c == '}' || c == ';') {
 		buf_reset(&w->head);
 		w->head_line = 0;
@@ -392,7 +459,7 @@ static int orch_py_def(const struct orch_src *s, size_t i, struct orch_fn *fn)
 		return 0;
 	memset(fn, 0, sizeof(*fn));
 	orch_word_before(p, open, fn->name, sizeof(fn->name));
-	fn->params = orch_params(open);
+	fn->params = orch_params(open, ORCH_SRC_PY);
 	if (fn->params > 0 && (strncmp(open + 1, "self", 4) == 0 || strncmp(open + 1, "cls", 3) == 0))
 		fn->params--;
 	for (size_t j = i + 1; j < s->n; j++) {
