@@ -133,6 +133,7 @@ int main(int argc, char **argv)
 	if (admin_config(&a, conf_path) < 0)
 		return 1;
 	log_set_level(LOG_LV_WARN);
+	store_umask_apply(&a.conf);
 	if (sodium_init() < 0) {
 		admin_error("libsodium cannot be initialised");
 		return 1;

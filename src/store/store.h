@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <db.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <jansson.h>
 #include "conf/conf.h"
 
@@ -31,6 +32,16 @@ struct store {
 	int reopens;             /* times the environment was reopened after a panic */
 	const struct conf *conf; /* what it was opened with (it outlives the store) */
 };
+
+/* Modes the store's files and directory are created with: the umask of
+ * [store] umask (0077 or 0007, set by store_umask_apply) takes away the
+ * rest, so they come out 0600/0700 or 0660/0770. */
+#define STORE_FILE_MODE 0666
+#define STORE_DIR_MODE 0777
+/* Sets the process's umask to c's [store] umask (octal); returns the
+ * previous one. The workers and aivista-admin call it before they create
+ * anything in the store; store_open calls it too. */
+mode_t store_umask_apply(const struct conf *c);
 
 /* Opens (creating) the environment in conf->store_dir. NULL on failure,
  * with err filled. c must outlive the store. */
