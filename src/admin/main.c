@@ -21,7 +21,7 @@
 
 static const struct admin_cmd *const admin_cmds[] = {
 	&admin_key_entry, &admin_stats_entry, &admin_backup_entry, &admin_recover_entry,
-	&admin_prune_entry,
+	&admin_prune_entry, &admin_upgrade_entry,
 };
 #define ADMIN_NCMDS (sizeof admin_cmds / sizeof admin_cmds[0])
 

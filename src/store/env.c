@@ -261,7 +261,8 @@ mode_t store_umask_apply(const struct conf *c)
 struct store *store_open(const struct conf *c, char *err, size_t errlen)
 {
 	struct store *s = xcalloc(1, sizeof *s);
-	int rc;
+	char path[4200];
+	int rc, fresh;
 
 	store_umask_apply(c);
 	if (mkdir(c->store_dir, STORE_DIR_MODE) < 0 && errno != EEXIST) {
@@ -270,12 +271,28 @@ struct store *store_open(const struct conf *c, char *err, size_t errlen)
 		return NULL;
 	}
 	s->conf = c;
+	snprintf(path, sizeof path, "%s/threads.db", c->store_dir);
+	fresh = access(path, F_OK) != 0;
+	s->version_found = store_version_check(c->store_dir, err, errlen);
+	if (s->version_found < 0) {
+		free(s);
+		return NULL;
+	}
 	rc = store_env_open(s);
 	if (rc != 0) {
 		snprintf(err, errlen, "cannot open the store in %s: %s", c->store_dir, db_strerror(rc));
 		free(s);
 		return NULL;
 	}
+	if (s->version_found != STORE_VERSION &&
+	    store_version_write(c->store_dir, STORE_VERSION, err, errlen) < 0) {
+		store_env_close(s);
+		free(s);
+		return NULL;
+	}
+	if (s->version_found != STORE_VERSION && !fresh)
+		log_info("the store in %s was version %d: its records are read as they are, and it "
+			 "is marked version %d", c->store_dir, s->version_found, STORE_VERSION);
 	/* A recovery this open ran panics the other processes' handles, not
 	 * this new one. */
 	s->panicked = 0;
