@@ -8,6 +8,10 @@
 #include "text/msg.h"
 
 static const struct msg_def msg_defs[] = {
+	/* Retrieval (kb/retrieve.h): how a library was searched. */
+	{ "kb.method.bm25", "按关键词检索（BM25）", "searched by keywords (BM25)" },
+	{ "kb.method.hybrid", "按关键词与语义检索（BM25 与向量余弦相似度融合）", "searched by keywords and meaning (BM25 fused with embedding cosine similarity)" },
+	{ "kb.method.fallback", "向量检索暂不可用，按关键词检索（BM25）", "embeddings unavailable: searched by keywords (BM25)" },
 	/* The engine. */
 	{ "agent.start", "%s开始工作…", "%s is starting…" },
 	{ "agent.end", "%s完成了这一步", "%s has finished this step" },
@@ -89,8 +93,8 @@ static const struct msg_def msg_defs[] = {
 	{ "image.keep", "沿用上一张图的提示词（主体：%s，风格：%s）", "keeping the last picture's prompt (subject: %s, style: %s)" },
 	{ "image.restyle", "换成「%s」风格重画上一张图（主体：%s），重新检索风格库", "redrawing the last picture in the style %s (subject: %s): searching the style library again" },
 	{ "image.rag.unavailable", "风格库暂不可用，使用原始 Prompt", "the style library is not available: using the original prompt" },
-	{ "image.rag.found", "检索到相关风格（%d 条）：%s", "matching styles found (%d): %s" },
-	{ "image.rag.none", "未检索到匹配的风格，使用原始 Prompt", "no matching style: using the original prompt" },
+	{ "image.rag.found", "检索到相关风格（%d 条，%s）：%s", "matching styles found (%d, %s): %s" },
+	{ "image.rag.none", "未检索到匹配的风格（%s），使用原始 Prompt", "no matching style (%s): using the original prompt" },
 	{ "image.retry", "生成失败（%s），正在重试（%lld/%ld）", "generation failed (%s): retrying (%lld/%ld)" },
 	{ "image.done", "任务执行完成", "the picture is done" },
 	{ "image.run", "开始执行任务：%s", "running: %s" },
@@ -233,8 +237,8 @@ static const struct msg_def msg_defs[] = {
 	{ "agent.publish", "画布更新", "The canvas updater" },
 	{ "agent.edit", "画布编辑", "The canvas editor" },
 	{ "agent.history", "版本历史", "The version history" },
-	{ "graph.retrieve.found", "找到相关节点（%d 个）：%s", "relevant nodes found (%d): %s" },
-	{ "graph.retrieve.none", "节点库里没有与请求相关的节点", "no node in the library matches the request" },
+	{ "graph.retrieve.found", "找到相关节点（%d 个，%s）：%s", "relevant nodes found (%d, %s): %s" },
+	{ "graph.retrieve.none", "节点库里没有与请求相关的节点（%s）", "no node in the library matches the request (%s)" },
 	{ "graph.plan.done", "规划了 %d 个修改操作", "%d operations planned" },
 	{ "graph.plan.repair", "修改没有通过校验（发现问题 %d 处），请模型修正一次", "the patch did not pass the checks (problems found: %d): asking the model to correct it once" },
 	{ "graph.plan.nothing", "这次没有需要修改的地方", "There is nothing to change this time" },

@@ -23,6 +23,7 @@ import socket
 import threading
 import time
 import uuid
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import avpng
@@ -64,6 +65,26 @@ CHAT_MODELS = {
     "search": "facts, if enable_search was sent (else 400)",
     "script": "the next of the replies the test queued with script() (400 when none is left)",
 }
+
+
+# Embeddings ("emb-tri"): words stand for the meaning they are listed
+# with, so that texts sharing no word can share a meaning.
+MEANINGS = {"dusk": "evening", "sunset": "evening", "twilight": "evening", "evening": "evening",
+            "kitten": "cat", "feline": "cat", "cat": "cat",
+            "blizzard": "snow", "frost": "snow", "snow": "snow"}
+EMBED_DIM = 256
+
+
+def trigram_vector(text):
+    """A deterministic vector: each word (its meaning when MEANINGS has
+    one; each CJK character on its own) adds its character trigrams,
+    hashed into EMBED_DIM numbers."""
+    vec = [0.0] * EMBED_DIM
+    for word in re.findall(r"[a-z0-9]+|[^\x00-\x7f]", text.lower()):
+        word = "#%s#" % MEANINGS.get(word, word)
+        for i in range(max(1, len(word) - 2)):
+            vec[zlib.crc32(word[i:i + 3].encode()) % EMBED_DIM] += 1.0
+    return vec
 
 
 class _Server(ThreadingHTTPServer):
@@ -374,12 +395,28 @@ class OpenAIHandler(HandlerBase):
         self.send_json(200, {"created": 1700000000, "data": [item]})
 
     def embeddings(self, body):
+        """By model: "emb-tri" meaning-like vectors (trigram_vector),
+        "emb-fail" 500 always, "emb-dim" the trigram vectors but a single
+        text (a query) cut to 8 numbers, "emb-bad" a reply without data;
+        any other model [length, index, 0.5]."""
         texts = body.get("input")
+        model = body.get("model")
         if not isinstance(texts, list) or len(texts) > 10:
             self.send_json(400, {"error": {"message": "input: a list of at most 10 texts"}})
             return
-        data = [{"object": "embedding", "index": i,
-                 "embedding": [float(len(t)), float(i), 0.5]} for i, t in enumerate(texts)]
+        if model == "emb-fail":
+            self.send_json(500, {"error": {"message": "the embeddings service is down"}})
+            return
+        if model == "emb-bad":
+            self.send_json(200, {"object": "list", "model": model})
+            return
+        if model in ("emb-tri", "emb-dim"):
+            vecs = [trigram_vector(t) for t in texts]
+            if model == "emb-dim" and len(texts) == 1:
+                vecs = [v[:8] for v in vecs]
+        else:
+            vecs = [[float(len(t)), float(i), 0.5] for i, t in enumerate(texts)]
+        data = [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vecs)]
         data.reverse()    # the order of the list is not the order of the input
         self.send_json(200, {"object": "list", "data": data, "model": body.get("model"),
                              "usage": {"prompt_tokens": 3, "total_tokens": 3}})
