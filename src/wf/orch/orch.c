@@ -123,7 +123,7 @@ static json_t *orch_plan_ask(struct step_ctx *c, struct kb *agents, struct kb *t
 	json_t *facts = orch_plan_facts(c, agents, templates, errors);
 	const json_t *planner = kb_find(agents, "planner");
 	char *text = json_dumps(facts, JSON_COMPACT);
-	json_t *msgs = json_pack("[{s:O, s:s}, {s:s, s:s}]", "role", "system", "content",
+	json_t *msgs = json_pack("[{s:s, s:O}, {s:s, s:s}]", "role", "system", "content",
 				 json_object_get(planner, "systemPrompt"), "role", "user", "content",
 				 text ? text : "{}");
 	struct chat_call call = { .task = "plan", .rules = orch_plan_rules, .messages = msgs,
