@@ -405,7 +405,8 @@ def fake_tool_loop(t, lt, fake):
          "tool loop: stopped at the documenter's maxIterations (4 calls, %d made)" % len(fake.of("s1")))
 
     plan = dict(plan, subtasks=[sub("s1", "code-reviewer")])
-    setup(fake, [plan], {"s1": [{"tools": [["read_file", {}], ["grep", {"pattern": "("}]]},
+    setup(fake, [plan], {"s1": [{"tools": [["read_file", {"path": "a.c", "offset": -1}],
+                                           ["grep", {"pattern": "("}]]},
                                 {"answer": "done despite the errors"}]})
     tid, evs = run(lt, {"task": "review"})
     outs = [d["toolOutput"] for d in data(evs, "tool_result")]
@@ -438,8 +439,8 @@ def fake_kill(t, lt, fake):
     worker["pid"] = int(resp.getheader("X-AiVista-Worker") or 0)
     try:
         resp.read()
-    except OSError:
-        pass
+    except (OSError, avtest.http.client.HTTPException):
+        pass    # the worker died in the middle of it
     t.ok(killed.wait(30), "kill: the worker running the group was killed in s2's third call")
     seen = []
     for _ in range(40):
@@ -453,10 +454,9 @@ def fake_kill(t, lt, fake):
     t.ok(len(fake.of("s3")) == 1 and len(fake.of("s1")) == 1,
          "kill: the finished stages' models are not called again (s1 %d, s3 %d calls)"
          % (len(fake.of("s1")), len(fake.of("s3"))))
-    s2 = fake.of("s2")
-    t.ok(len(s2) == 5 and s2[3]["facts"].get("iteration") == s2[2]["facts"].get("iteration") == 3 and
-         len(s2[3]["body"]["messages"]) == len(s2[2]["body"]["messages"]),
-         "kill: s2 resumes from its last committed iteration (%s)" % [c["facts"].get("iteration") for c in s2])
+    s2 = [len(c["body"]["messages"]) for c in fake.of("s2")]
+    t.is_(s2, [2, 4, 6, 6, 8], "kill: s2 resumes from its last committed iteration (the killed "
+          "call's messages sent again, not the loop from its start)")
 
 
 def fake_suite(t, d):

@@ -182,16 +182,21 @@ static void orch_run_tools(struct step_ctx *c, const char *id, json_t *st, const
 		const char *name = json_string_value(json_object_get(tc, "name"));
 		const json_t *args = json_object_get(tc, "arguments");
 		json_t *ev = orch_ev(c, "tool_call", id), *res;
-		char *dump;
+		json_int_t n = json_integer_value(json_object_get(c->state, "toolCalls")) + 1;
+		char *dump, eid[96];
 
+		/* The model's ids are its own (two stages may both say
+		 * "call_1"): the events number the thread's calls. */
+		json_object_set_new(c->state, "toolCalls", json_integer(n));
+		snprintf(eid, sizeof eid, "%.64s-%lld", id, (long long)n);
 		json_object_set_new(ev, "tool", json_string(name));
-		json_object_set(ev, "toolCallId", json_object_get(tc, "id"));
+		json_object_set_new(ev, "toolCallId", json_string(eid));
 		json_object_set(ev, "toolInput", (json_t *)args);
 		step_emit(c, ev);
 		res = orch_tool_call(c, id, name, args);
 		ev = orch_ev(c, "tool_result", id);
 		json_object_set_new(ev, "tool", json_string(name));
-		json_object_set(ev, "toolCallId", json_object_get(tc, "id"));
+		json_object_set_new(ev, "toolCallId", json_string(eid));
 		json_object_set(ev, "toolOutput", res);
 		step_emit(c, ev);
 		dump = json_dumps(res, JSON_COMPACT);
