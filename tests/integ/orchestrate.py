@@ -459,6 +459,65 @@ def fake_kill(t, lt, fake):
           "call's messages sent again, not the loop from its start)")
 
 
+def registry_with(d, overrides):
+    """A copy of etc/agents.json with modelOverride set on some agents."""
+    with open(avtest.src_path("etc", "agents.json")) as f:
+        agents = json.load(f)
+    for a in agents:
+        if a["id"] in overrides:
+            a["modelOverride"] = overrides[a["id"]]
+    return avtest.write_file(os.path.join(d, "agents-%d.json" % len(os.listdir(d))), json.dumps(agents))
+
+
+def with_section(lt, name, keys):
+    """Appends a [provider.NAME] section to the worker's configuration."""
+    with open(lt.worker_conf, "a") as f:
+        f.write("\n[provider.%s]\n%s\n" % (name, "\n".join("%s = %s" % kv for kv in keys.items())))
+
+
+def fake_override(t, d, fake, prov):
+    key2 = "sk-test-orch-alt-987654321"
+    alt = fake_models.OrchFake(key2).start()
+    t.cleanup(alt.stop)
+    os.makedirs(os.path.join(d, "reg"), exist_ok=True)
+    reg = registry_with(os.path.join(d, "reg"), {"coder": {"provider": "alt", "model": "alt-model"}})
+    lt = avtest.Lighttpd(t, os.path.join(d, "override"), workers=2, settings={
+        "provider.chat": prov, "cache": {"model_ttl": "0"}, "kb": {"agents": reg},
+        "workflow.orchestrate": {"confirm_plan": "off"}})
+    with_section(lt, "alt", {"kind": "openai", "base_url": alt.url + "/v1", "api_key": key2,
+                             "model": "unused-model", "retries": "0"})
+    lt.start()
+    setup(fake, [PLAN2], {"s3": [{"answer": "tests"}]})
+    alt.reset()
+    alt.stages = {"s2": [{"tools": [["glob", {"pattern": "*"}]]}, {"answer": "fixed by the other model"}]}
+    tid, evs = run(lt, {"task": "fix"})
+    done = result(evs)
+    t.ok(done.get("success") is True, "override: the run succeeded")
+    t.ok([c["stage"] for c in alt.calls] == ["s2", "s2"] and not fake.of("s2") and
+         len(fake.of("s3")) == 1 and len(fake.of("s1")) == 1,
+         "override: the coder's calls go to [provider.alt], the others' to [provider.chat]")
+    t.is_({c["model"] for c in alt.calls}, {"alt-model"}, "override: modelOverride.model is the model sent")
+    t.is_(alt.calls[0]["body"]["messages"][0]["role"] if alt.calls else None, "system",
+          "override: the agent's prompt goes with it")
+    t.is_((done.get("stages", {}).get("s2", {}).get("context") or {}).get("textOutput"),
+          "fixed by the other model", "override: its answer is the stage's text")
+    lt.stop()
+
+    reg = registry_with(os.path.join(d, "reg"), {"documenter": {"provider": "nowhere", "model": "m"}})
+    lt = avtest.Lighttpd(t, os.path.join(d, "unknown"), workers=1, settings={"kb": {"agents": reg}}).start()
+    st, _, body = lt.request("GET", "/api/agents")
+    tid, evs = run(lt, {"task": "fix", "template": "code-review-and-fix"})
+    status = thread(lt, tid).get("status")
+    lt.stop()
+    log = open(lt.worker_log, errors="replace").read()
+    t.ok(st == 500 and status == "error", "unknown provider: /api/agents refuses the registry, the run "
+         "ends in error (%d, %s)" % (st, status))
+    t.ok(re.search(r'agent \d+ \(documenter\): modelOverride.provider "nowhere" is not a '
+                   r'\[provider.nowhere\] section', log) is not None and st == 500 and
+         data(evs, "error"), "unknown provider: a load error naming the agent (%d, %s)" %
+         (st, [e.get("code") for e in data(evs, "error")]))
+
+
 def fake_suite(t, d):
     key = "sk-test-orch-0123456789"
     fake = fake_models.OrchFake(key).start()
@@ -474,6 +533,7 @@ def fake_suite(t, d):
     fake_tool_loop(t, lt, fake)
     fake_kill(t, lt, fake)
     lt.stop()
+    fake_override(t, d, fake, prov)
 
 
 def main(t):

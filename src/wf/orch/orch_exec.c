@@ -243,8 +243,36 @@ struct orch_batch {
 	char tasks[ORCH_BATCH_MAX][64];
 	struct chat_call calls[ORCH_BATCH_MAX];
 	json_t *facts[ORCH_BATCH_MAX], *tools[ORCH_BATCH_MAX];
+	struct conf_provider provs[ORCH_BATCH_MAX];
 	struct prov_answer out[ORCH_BATCH_MAX];
 };
+
+/* The provider of an agent's calls: its modelOverride's [provider.NAME]
+ * with the model it names; a vision agent without one, [provider.vision]
+ * when that is a real model; else NULL (the chat role's). The model is
+ * borrowed from the agent. */
+static const struct conf_provider *orch_provider(struct step_ctx *c, const json_t *agent,
+						 struct conf_provider *slot)
+{
+	const json_t *mo = json_object_get(agent, "modelOverride");
+	const struct conf *cf = step_conf(c);
+	const struct conf_provider *pv;
+	const char *model;
+
+	if (mo == NULL) {
+		pv = &cf->prov[PROV_VISION];
+		return strcmp(json_string_value(json_object_get(agent, "layer")) ?: "", "vision") == 0 &&
+		       strcmp(pv->kind, "offline") != 0 ? pv : NULL;
+	}
+	pv = conf_provider_named(cf, json_string_value(json_object_get(mo, "provider")));
+	if (pv == NULL)
+		return NULL;   /* orch_agents() refuses such a registry */
+	*slot = *pv;
+	model = json_string_value(json_object_get(mo, "model"));
+	if (model && *model)
+		slot->model = (char *)model;
+	return slot;
+}
 
 static void orch_batch_add(struct step_ctx *c, struct orch_batch *b, const char *id, json_t *st,
 			   const json_t *agent)
@@ -264,6 +292,7 @@ static void orch_batch_add(struct step_ctx *c, struct orch_batch *b, const char 
 	b->calls[i].facts = b->facts[i];
 	b->calls[i].tools = b->tools[i];
 	b->calls[i].temperature = 0.2;
+	b->calls[i].provider = orch_provider(c, agent, &b->provs[i]);
 }
 
 static void orch_batch_free(struct orch_batch *b)
