@@ -353,7 +353,9 @@ def fake_plans(t, lt, fake):
         return
     codes = [e.get("code") for e in q.get("errors", [])]
     t.ok("unknown_agent" in codes, "modify (bad): paused again with its errors (%s)" % codes)
-    t.ok(all(e.get("message") for e in q.get("errors", [])), "modify (bad): each error says what is wrong")
+    t.ok(all(e.get("message") for e in q.get("errors", [])) and
+         "subtask s4 names an unknown agent nobody" in q.get("question", ""),
+         "modify (bad): each error says what is wrong, and the question says them (%s)" % q.get("question"))
     evs = confirm(lt, tid, q, "modify", {"executionOrder": [["s1"], ["s2"], ["s3"], ["s4"]]})
     done = result(evs)
     t.ok(done.get("success") is True and done.get("plan", {}).get("executionOrder") ==

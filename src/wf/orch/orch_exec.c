@@ -15,6 +15,7 @@
 #include "app.h"
 #include "conf/conf.h"
 #include "kb/kb.h"
+#include "text/msg.h"
 #include "util/clock.h"
 #include "util/jnum.h"
 #include "util/xmalloc.h"
@@ -133,7 +134,7 @@ static int orch_stage_failed(struct step_ctx *c, const char *id, json_t *st, con
 {
 	const char *strategy = json_string_value(json_object_get(c->state, "errorStrategy")) ?: "abort";
 	json_int_t attempts = json_integer_value(json_object_get(st, "attempts")) + 1;
-	char msg[300];
+	char *msg;
 
 	json_object_set_new(st, "attempts", json_integer(attempts));
 	json_object_set_new(st, "error", json_pack("{s:s, s:s}", "code", code, "message", why));
@@ -143,8 +144,9 @@ static int orch_stage_failed(struct step_ctx *c, const char *id, json_t *st, con
 		orch_stage_begin(c, id, st, agent);
 		return 0;
 	}
-	snprintf(msg, sizeof msg, "stage %s failed: %s", id, why);
+	msg = msg_fmt(step_lang(c), "orch.stage.failed", id, why);
 	orch_stage_end(c, id, st, strcmp(strategy, "skip") == 0 ? "skipped" : "failed", msg);
+	free(msg);
 	if (strcmp(strategy, "skip") == 0 || strcmp(strategy, "retry") == 0)
 		return strcmp(strategy, "skip") == 0 ? 0 : -1;
 	return -1;
@@ -223,7 +225,7 @@ static int orch_stage_answer(struct step_ctx *c, const char *id, json_t *st, con
 		orch_run_tools(c, id, st, a);
 		if (it >= max)
 			return orch_stage_failed(c, id, st, agent, "max_iterations",
-						 "the agent was still calling tools at its last iteration");
+						 msg_get(step_lang(c), "orch.stage.max_iterations"));
 		return 0;
 	}
 	json_object_set_new(st, "context", orch_stage_context(c, id, st, a->text));
@@ -381,8 +383,13 @@ enum node_rc orch_execute(struct step_ctx *c)
 		}
 	orch_batch_free(b);
 	free(b);
-	if (abort)
-		return step_fail(c, "stage_failed", "stage %s failed and the error strategy is abort", err);
+	if (abort) {
+		char *m = msg_fmt(step_lang(c), "orch.error.stage_failed", err);
+		enum node_rc rc = step_fail(c, "stage_failed", "%s", m);
+
+		free(m);
+		return rc;
+	}
 	c->next = "execute";
 	return NODE_NEXT;
 }
