@@ -619,3 +619,89 @@ class AssistantFake(FakeBase):
     def __init__(self, key):
         super().__init__(key)
         self.modes = {"route": "chat:0.9", "chat": "ok", "search": "facts", "image": "ok"}
+
+
+# -- the agents of an orchestrate run ------------------------------------------------------------
+
+def orch_facts(body):
+    """The facts of an orchestrate call: the JSON of its first user turn
+    (a string, or the text part of a list of parts); {} when it holds none."""
+    for m in body.get("messages") or []:
+        if m.get("role") != "user":
+            continue
+        c = m.get("content")
+        if isinstance(c, list):
+            c = next((p.get("text") for p in c if p.get("type") == "text"), "")
+        try:
+            j = json.loads(c or "")
+        except ValueError:
+            return {}
+        return j if isinstance(j, dict) else {}
+    return {}
+
+
+class OrchHandler(HandlerBase):
+    """An OpenAI-compatible service answering an orchestrate run's calls.
+    A call whose facts list "agents" is the planner's: it gets the next of
+    fake.plans (each a dict, sent as JSON; the last one repeated). Any
+    other call is a stage's (facts.stage.id); it gets the next of
+    fake.stages[id], a list of replies (the last one repeated):
+      {"answer": text}                      the final answer
+      {"tools": [[name, arguments], ...]}   tool calls, arguments a dict or a raw string
+      {"error": http status}                an error answer
+    after fake.delay seconds. fake.on_call(stage, n), when set, is called
+    as the n-th call of a stage arrives, before the delay. Every call is
+    in fake.calls: {stage, agent, n, model, start, end, facts, body, tools}."""
+    files = {}
+
+    def post(self, body):
+        if self.path != "/v1/chat/completions":
+            return self.send_json(404, {"error": {"message": "not found"}})
+        facts = orch_facts(body)
+        stage = "plan" if "agents" in facts else (facts.get("stage") or {}).get("id", "?")
+        n = self.fake.count("stage:" + stage)
+        call = {"stage": stage, "agent": facts.get("agent"), "n": n, "model": body.get("model"),
+                "start": time.monotonic(), "facts": facts, "body": body,
+                "tools": [t["function"]["name"] for t in body.get("tools") or []]}
+        if self.fake.on_call:
+            self.fake.on_call(stage, n)
+        time.sleep(self.fake.delay)
+        if stage == "plan":
+            plans = self.fake.plans
+            reply = {"answer": json.dumps(plans[min(n, len(plans)) - 1])} if plans else {"error": 400}
+        else:
+            replies = self.fake.stages.get(stage) or [{"answer": "done: " + stage}]
+            reply = replies[min(n, len(replies)) - 1]
+        call["end"] = time.monotonic()
+        with self.fake._lock:
+            self.fake.calls.append(call)
+        if "error" in reply:
+            return self.send_json(reply["error"], {"error": {"message": "fake failure"}})
+        if "tools" in reply:
+            tcs = [{"id": "call_%d" % (i + 1), "type": "function",
+                    "function": {"name": name, "arguments": a if isinstance(a, str) else json.dumps(a)}}
+                   for i, (name, a) in enumerate(reply["tools"])]
+            return self.send_json(200, {"id": "chatcmpl-orch", "object": "chat.completion",
+                                        "model": body.get("model"), "usage": USAGE,
+                                        "choices": [{"index": 0, "finish_reason": "tool_calls",
+                                                     "message": {"role": "assistant", "content": None,
+                                                                 "tool_calls": tcs}}]})
+        self.send_json(200, self.completion(body.get("model"), reply["answer"]))
+
+
+class OrchFake(FakeBase):
+    handler_class = OrchHandler
+
+    def __init__(self, key):
+        super().__init__(key)
+        self.plans, self.stages, self.delay, self.on_call, self.calls = [], {}, 0.0, None, []
+
+    def reset(self):
+        super().reset()
+        with self._lock:
+            self.plans, self.stages, self.delay, self.on_call, self.calls = [], {}, 0.0, None, []
+
+    def of(self, stage):
+        """The calls of a stage, in order."""
+        with self._lock:
+            return [c for c in self.calls if c["stage"] == stage]
