@@ -174,6 +174,13 @@ function setupChrome() {
 }
 
 setupChrome();
+// The navigation's height on a phone (a bar at the bottom, taller when a
+// name takes two lines): what sits above it keeps clear of it.
+new ResizeObserver(() => {
+  const nav = $('studios');
+  const fixed = getComputedStyle(nav).position === 'fixed';
+  document.documentElement.style.setProperty('--nav-h', fixed ? `${nav.offsetHeight}px` : '0px');
+}).observe($('studios'));
 window.addEventListener('hashchange', route);
 route();
 checkHealth();

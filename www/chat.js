@@ -188,6 +188,7 @@ export function createChat(root, app) {
       done: null, deltas: 0, messages: 0, ended: false, events: 0, sent: null, asked: null };
     showAsked(turn, asked);
     turns.push(turn);
+    follow(turn);
     return turn;
   }
 
@@ -323,6 +324,7 @@ export function createChat(root, app) {
         if (turn.ended || typeof ev.content !== 'string') break;
         turn.reply.hidden = false;
         turn.reply.dataset.live = 'true';
+        turn.progress.hidden = true;
         turn.reply.append(ev.content);
         turn.deltas++;
         follow(turn);
@@ -357,6 +359,7 @@ export function createChat(root, app) {
           showNote(turn, 'chat.failed', () => retry(turn));
           if (ev.message) turn.note.append(h('p', { class: 'muted' }, String(ev.message)));
         }
+        follow(turn);
         break;
       case 'workflow_complete':
         turn.done = ev;

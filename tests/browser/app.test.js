@@ -1309,6 +1309,8 @@ async function testChat(ctx, base) {
   await page.click('#lang');
   await page.evaluate(() => document.querySelector('#chat-view .chat-turn:nth-child(1) .chat-picture').scrollIntoView({ block: 'start' }));
   await screen(page, 'chat-390-en');
+  const send390 = await inView(page, '#chat-view .chat-send');
+  ok(send390.ok, `chat 390×844: in English too, where a name in the navigation takes two lines (${JSON.stringify(send390)})`);
   await page.click('#chat-view .view-head button');
   await screen(page, 'chat-empty-390-en');
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -1341,6 +1343,11 @@ function fakeAssistant(gap = 350) {
         return;
       }
       fake.streams++;
+      if (fake.fail) {
+        res.writeHead(500, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'chat down' } }));
+        return;
+      }
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });
       res.on('error', () => {});
       let i = 0;
@@ -1364,8 +1371,9 @@ function fakeAssistant(gap = 350) {
 }
 
 // Against a model that streams slowly: the pieces before the message, the
-// model's badge, stop in the middle, a reload in the middle.
-async function testChatStream(ctx, base) {
+// model's badge, stop in the middle, a reload in the middle, a failed
+// answer sent again.
+async function testChatStream(ctx, base, fake) {
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -1403,6 +1411,7 @@ async function testChatStream(ctx, base) {
   await page.fill('#chat-view .chat-composer textarea', 'Another story, please');
   await page.press('#chat-view .chat-composer textarea', 'Enter');
   await page.waitForFunction(() => (document.querySelector('#chat-view .chat-turn:nth-child(2) .chat-text[data-live="true"]')?.textContent || '').split(' ').length > 3);
+  await screen(page, 'chat-streaming-1280-en');
   await page.click('#chat-view .chat-stop');
   await page.waitForSelector('#chat-view .chat-turn:nth-child(2)[data-state="stopped"]', { timeout: 15000 });
   await page.waitForSelector('#chat-view .chat-send:not([hidden])');
@@ -1426,6 +1435,22 @@ async function testChatStream(ctx, base) {
   is(texts, [whole], 'chat reload: the reply in progress comes back once, whole');
   is(await page.$eval('#chat-view .chat-turn:nth-child(3) .bubble.user', (e) => e.innerText.trim()), 'One more', 'chat reload: with the message it answers');
   is(await page.$$eval('#chat-view .chat-turn', (els) => els.map((e) => e.dataset.state)), ['done', 'stopped', 'done'], 'chat reload: the turns as they ended');
+
+  // A failed answer, sent again.
+  const api = recordApi(page);
+  fake.fail = true;
+  await page.fill('#chat-view .chat-composer textarea', 'And the end of the story?');
+  await page.press('#chat-view .chat-composer textarea', 'Enter');
+  await page.waitForSelector('#chat-view .chat-turn:nth-child(4)[data-state="failed"] .chat-retry', { timeout: 15000 });
+  ok(/failed/.test(await page.textContent('#chat-view .chat-turn:nth-child(4) .chat-note')), 'chat retry: the failed answer says so, with a button to send it again');
+  await screen(page, 'chat-failed-1280-en');
+  fake.fail = false;
+  await page.click('#chat-view .chat-turn:nth-child(4) .chat-retry');
+  await chatDone(page, 5);
+  is(chatPosts(api).map((b) => [b.threadId, b.input.text]), [[threadId, 'And the end of the story?'], [threadId, 'And the end of the story?']],
+    'chat retry: the same message goes again, in the same thread');
+  is([await page.$eval('#chat-view .chat-turn:nth-child(5)', (e) => e.dataset.state), await page.textContent('#chat-view .chat-turn:nth-child(5) .chat-text')],
+    ['done', whole], 'chat retry: and is answered');
   is(errors, [], 'chat stream: no script errors');
   await page.close();
 }
@@ -1526,7 +1551,7 @@ async function main() {
       AIVISTA_PROVIDER_CHAT_RETRIES: '0',
       AIVISTA_CACHE_MODEL_TTL: '0',
     });
-    if (talk) await run('chat-stream', () => testChatStream(ctx, talk.base));
+    if (talk) await run('chat-stream', () => testChatStream(ctx, talk.base, assistant));
   } else {
     skip('chat: examples, a picture, the time, attachments, the byte limit, the thread reopened', 'the server has no chat workflow yet');
     skip('chat stream: pieces before the message, stop, reload in the middle', 'the server has no chat workflow yet');
