@@ -22,7 +22,7 @@ static void entry_run_init(struct run *run, struct req *r)
 static enum problem entry_store(struct req *r)
 {
 	if (r->app->store == NULL)
-		return req_fail(r, PB_STORE_UNAVAILABLE, APP_STORE_DOWN);
+		return req_fail(r, APP_STORE_PROBLEM(r->app), APP_STORE_DOWN);
 	return PB_OK;
 }
 
@@ -109,6 +109,8 @@ static enum problem entry_lang(struct run *run, const json_t *input)
 		return req_fail(run->r, PB_BAD_LANG, "input.lang must be \"zh\" or \"en\"");
 	if (!json_is_string(text))
 		text = json_object_get(input, "topic");
+	if (!json_is_string(text))
+		text = json_object_get(input, "task");
 	snprintf(run->lang, sizeof run->lang, "%s",
 		 msg_thread_lang(json_string_value(lang), json_string_value(text),
 				 req_param(run->r, "HTTP_ACCEPT_LANGUAGE")));
