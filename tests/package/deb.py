@@ -22,7 +22,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import tarfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
