@@ -21,12 +21,19 @@ if ! command -v "$cc" >/dev/null || ! echo 'int LLVMFuzzerTestOneInput(const cha
 fi
 out=$(mktemp -d /tmp/aivista-fuzz.XXXXXX)
 trap 'rm -rf "$out"' EXIT
-deps="fcgi libcurl libsodium jansson libpcre2-8 inih libpng icu-uc librsvg-2.0"
-pkg-config --exists zlib 2>/dev/null && deps="$deps zlib"
-pkg-config --exists librsvg-2.0 2>/dev/null && deps="$deps librsvg-2.0"
-pkg-config --exists icu-uc 2>/dev/null && deps="$deps icu-uc"
-cflags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -I$src/src -I$src/tests/fuzz -I$build $(pkg-config --cflags $deps 2>/dev/null)"
-libs="$(pkg-config --libs $deps 2>/dev/null) -ldb -lm"
+# The libraries and their flags as configure found them for the product
+# (every *_CFLAGS and *_LIBS of the build's Makefile), so a new dependency
+# needs nothing here.
+mkvars() {
+	sed -n "s/^\([A-Z0-9]*_$1\) = \(.*\)$/\2/p" "$build/Makefile" |
+		grep -v -e '^[[:space:]]*$' -e '[$]' | tr '\n' ' '
+}
+if [ ! -r "$build/Makefile" ]; then
+	echo "1..0 # SKIP no configured build tree at $build (run configure first)"
+	exit 0
+fi
+cflags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -I$src/src -I$src/tests/fuzz -I$build $(mkvars CFLAGS)"
+libs="$(mkvars LIBS) -lm"
 n=0
 objs=()
 for f in $(cd "$src" && find src -name '*.c' ! -name main.c | sort); do

@@ -53,14 +53,17 @@ def test_logrotate(t, d):
     for n in ("error.log", "worker.log", "access.log"):
         avtest.write_file(os.path.join(log_dir, n), "a line\n", 0o600)
     # A process that stands for lighttpd: it writes a mark on SIGUSR1.
-    mark = os.path.join(d, "usr1")
+    mark, ready = os.path.join(d, "usr1"), os.path.join(d, "ready")
     proc = subprocess.Popen([sys.executable, "-c",
                              "import signal, time\n"
                              "signal.signal(signal.SIGUSR1, lambda *a: open(%r, 'w').close())\n"
-                             "time.sleep(60)\n" % mark])
+                             "open(%r, 'w').close()\n"
+                             "time.sleep(60)\n" % (mark, ready)])
     t.cleanup(lambda: proc.poll() is None and (proc.kill(), proc.wait()))
     avtest.write_file(os.path.join(run_dir, "lighttpd.pid"), "%d\n" % proc.pid)
-    time.sleep(0.3)
+    # Signalled only once it listens for the signal (a loaded machine can
+    # take a while to start an interpreter).
+    avtest.wait_for(lambda: os.path.exists(ready), 20)
     p = subprocess.run([lr, "-f", "-s", os.path.join(d, "state"), conf], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, env=avtest.clean_env(), timeout=60)
     t.ok(p.returncode == 0, "logrotate accepts the file and rotates (exit 0)")

@@ -412,10 +412,20 @@ static void tid_test_create(void)
 	const char *path = tid_path("created.key");
 	FILE *f;
 
+	mode_t old = umask(077);   /* as the workers set it ([store] umask) */
+	unsigned mode;
+
 	is_int(tid_keys_load(&a, path, err, sizeof err), 0, "missing key file: created");
 	is_int(a.n, 1, "created file: one key");
-	ok(stat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 07777) == 0600,
-	   "created file: mode 0600 (got %o)", (unsigned)(st.st_mode & 07777));
+	mode = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (unsigned)(st.st_mode & 07777) : 07777;
+	ok(mode == 0600, "created file: mode 0600 under umask 077 (got %o)", mode);
+	/* Whatever the umask, the key is never readable by others. */
+	umask(022);
+	is_int(tid_keys_load(&b, tid_path("lax.key"), err, sizeof err), 0, "umask 022: created");
+	mode = stat(tid_path("lax.key"), &st) == 0 ? (unsigned)(st.st_mode & 07777) : 07777;
+	ok((mode & 007) == 0, "umask 022: the key is not readable by others (%o)", mode);
+	unlink(tid_path("lax.key"));
+	umask(old);
 	f = fopen(path, "r");
 	tid_key_line(a.key[0], line, sizeof line);
 	snprintf(text, sizeof text, "%s\n", line);
