@@ -1,6 +1,6 @@
 // AiVista's single-page app: the views (one per workflow), the list of
 // recent threads and the server status, routed by the URL hash
-// (#/image/<threadId>, #/note/<threadId>, #/graph/<threadId>) so a reload or a shared link
+// (#/image/<threadId>, #/note/<threadId>, #/graph/<threadId>, #/orch/<threadId>) so a reload or a shared link
 // opens the same thread. A workflow's view is one row of VIEWS: its
 // navigation entry, its section and its route come from there.
 import { h } from './dom.js';
@@ -11,6 +11,7 @@ import { createThreadList } from './threads.js';
 import { createImageStudio } from './image.js';
 import { createNoteWriter } from './note.js';
 import { createGraphEditor } from './graph.js';
+import { createOrchestrator } from './orch.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,6 +40,7 @@ const VIEWS = [
   { id: 'image', workflow: 'image', icon: '▣', create: createImageStudio },
   { id: 'note', workflow: 'note', icon: '✎', create: createNoteWriter },
   { id: 'graph', workflow: 'graph_edit', icon: '⬡', create: createGraphEditor },
+  { id: 'orch', workflow: 'orchestrate', icon: '◫', create: createOrchestrator },
 ];
 
 const threads = createThreadList($('threads'), app);

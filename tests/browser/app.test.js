@@ -22,6 +22,11 @@
 //     a node moved by mouse, undo, redo and a refused change in words.
 //     AIVISTA_BROWSER_ONLY=graph (names, comma-separated prefixes) runs
 //     only those checks.
+// 12. the orchestration view: a task with a picture the test draws and a
+//     template, the plan card, reject with a note (planned again), the plan
+//     edited in its form (a step removed) and run; with a model that
+//     answers the agents, approve, the columns changing live, the annotated
+//     picture beside the original, the files, both languages and sizes.
 //
 // Screenshots of each final screen go to the test's temporary directory
 // and are copied to tests/browser/artifacts/ in the build tree.
@@ -164,6 +169,17 @@ function fakeModel() {
       let j = {};
       try { j = JSON.parse(data); } catch { /* empty */ }
       const system = j.messages?.[0]?.content || '';
+      // An orchestrate stage: its facts are the user turn's JSON.
+      let facts = null;
+      try { facts = JSON.parse(j.messages?.[1]?.content || ''); } catch { /* not a stage */ }
+      if (facts && typeof facts.agent === 'string' && facts.stage) {
+        fake.calls.push(`agent:${facts.agent}`);
+        const answer = fake.agent(facts, j.messages);
+        const body = JSON.stringify({ choices: [{ message: { role: 'assistant', ...answer } }], usage: { total_tokens: 10 } });
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+        res.end(body);
+        return;
+      }
       const task = /审查/.test(system) ? 'critique' : 'intent';
       fake.calls.push(task);
       if (task === 'intent') {
@@ -181,6 +197,22 @@ function fakeModel() {
       }
     });
   });
+  // The agents of orchestrate: the analyser gives the OCR JSON of the
+  // text the test drew (fake.ocr), the annotator draws it with
+  // image_annotate and then says so.
+  fake.ocr = null;
+  fake.agent = (facts, messages) => {
+    const picture = (facts.workspace || []).find((w) => /^image\//.test(w.mimeType || ''))?.path;
+    if (facts.agent === 'vision-analyzer') {
+      return { content: `The picture holds ${fake.ocr?.textRegions?.length ?? 0} line of text.\n\`\`\`json\n${JSON.stringify(fake.ocr)}\n\`\`\`` };
+    }
+    if (facts.agent === 'vision-annotator' && !messages.some((m) => m.role === 'tool')) {
+      const regions = (fake.ocr?.textRegions || []).map((r) => ({ type: 'rectangle', ...r.boundingBox, label: r.text }));
+      return { content: null, tool_calls: [{ id: 'call_annotate_1', type: 'function',
+        function: { name: 'image_annotate', arguments: JSON.stringify({ image_path: picture, regions }) } }] };
+    }
+    return { content: `Done: ${facts.stage?.description ?? ''}` };
+  };
   fake.release = () => {
     const a = fake.held;
     fake.held = null;
@@ -1135,6 +1167,205 @@ async function testGraphEdit(ctx, base) {
   await page.close();
 }
 
+// -- 12. the orchestration view -------------------------------------------------------
+
+// A picture with known text, drawn by the page: its PNG and where the text is.
+async function textPicture(page, text) {
+  return page.evaluate((words) => {
+    const c = document.createElement('canvas');
+    c.width = 480;
+    c.height = 160;
+    const g = c.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, c.width, c.height);
+    g.fillStyle = '#000';
+    g.font = 'bold 48px sans-serif';
+    g.textBaseline = 'top';
+    g.fillText(words, 40, 50);
+    const w = Math.ceil(g.measureText(words).width);
+    return { base64: c.toDataURL('image/png').split(',')[1], size: { width: c.width, height: c.height },
+      box: { x: 36, y: 44, width: w + 8, height: 60 } };
+  }, text);
+}
+
+async function attachPicture(page, name, pic) {
+  await page.setInputFiles('#orch-view .ov-form .file-picker input[type="file"]', { name, mimeType: 'image/png', buffer: Buffer.from(pic.base64, 'base64') });
+  await page.waitForSelector(`#orch-view .ov-attach li[data-name="${name}"] img`);
+}
+
+const orchPosts = (api, path) => api.filter((r) => r.method === 'POST' && r.url.includes(`/api/agent/${path}`)).map((r) => JSON.parse(r.body));
+const stageStates = (page) => page.$$eval('#orch-view .ov-stage', (els) => els.map((e) => [e.dataset.stage, e.dataset.state]));
+
+// Plan, reject with a note (the planner plans again), edit the plan in
+// its form (a step removed) and run it, on the offline stack.
+async function testOrchPlan(ctx, base) {
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const api = recordApi(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${base}#/orch`);
+  await page.click('#orch-view .view-head button');
+  const examples = await page.$$eval('#orch-view .empty .example', (els) => els.map((e) => e.textContent));
+  is(examples.length, 3, `orch: the empty state offers the three templates as examples (${examples.join(' | ')})`);
+  const templates = await page.$$eval('#orch-view .ov-template option', (els) => els.map((e) => [e.value, e.textContent]));
+  is(templates.map((x) => x[0]), ['', 'image-ocr-annotate', 'image-element-detect', 'code-review-and-fix'], 'orch: the template picker has the three templates');
+  ok(templates.every(([, words]) => !/[a-z]+-[a-z]+-/.test(words)), `orch: templates are named in words (${templates.map((x) => x[1]).join(' | ')})`);
+
+  // An example that needs a picture asks for one first.
+  await page.click('#orch-view .empty .example >> nth=0');
+  await page.waitForSelector('#orch-view .error-box:not([hidden])');
+  ok(/needs a picture/.test(await page.textContent('#orch-view .error-box')), 'orch: an example that needs a picture says so when none is attached');
+  is(orchPosts(api, 'stream').length, 0, 'orch: and sends nothing');
+
+  const pic = await textPicture(page, 'HELLO 2026');
+  await attachPicture(page, 'sign.png', pic);
+  await page.click('#orch-view .empty .example >> nth=0');
+  await page.waitForSelector('#orch-view .pause-card[data-kind="plan"][data-state="open"]', { timeout: 20000 });
+  const start = orchPosts(api, 'stream')[0];
+  is([start?.workflow, start?.input?.template, start?.input?.attachments?.[0]?.name, /^data:image\/png;base64,/.test(start?.input?.attachments?.[0]?.data || '')],
+    ['orchestrate', 'image-ocr-annotate', 'sign.png', true], 'orch: the task goes with its template and the picture as a data URL');
+  const planText = await page.textContent('#orch-view .pause-card[data-state="open"] .ov-plan-read');
+  ok(/Picture analyst/.test(planText) && /Picture annotator/.test(planText), `orch: the plan names its agents in words (${planText.replace(/\s+/g, ' ').slice(0, 160)})`);
+  const body = await page.evaluate(() => document.querySelector('#orch-view').innerText);
+  ok(!/vision-(analyzer|annotator)|image-ocr-annotate/.test(body), 'orch: no agent id or template id in the page');
+  is(await page.$$eval('#orch-view .ov-col', (els) => els.map((e) => e.querySelectorAll('.ov-stage').length)), [1, 1], 'orch: the plan\'s two groups are two columns of one stage each');
+  is((await stageStates(page)).map((x) => x[1]), ['waiting', 'waiting'], 'orch: every stage waits while the plan is asked about');
+  await noNull(page, 'orch plan');
+  await shot(page, 'orch-plan-1280-en');
+
+  // Reject with a note: the planner plans again, a new card asks.
+  await page.fill('#orch-view .pause-card[data-state="open"] textarea', 'Box each word, not the whole line');
+  await page.click('#orch-view .pause-card[data-state="open"] [data-action="reject"]');
+  await page.waitForFunction(() => document.querySelectorAll('#orch-view .pause-card[data-kind="plan"]').length === 2 &&
+    document.querySelector('#orch-view .pause-card[data-kind="plan"]:last-child')?.dataset.state === 'open', null, { timeout: 20000 });
+  const rej = orchPosts(api, 'confirm').pop();
+  is([rej?.action, rej?.payload?.feedback], ['reject', 'Box each word, not the whole line'], 'orch: reject sends the note as feedback');
+  ok(/Box each word/.test(await page.textContent('#orch-view .pause-card[data-kind="plan"]:first-child .pause-feedback')), 'orch: the rejected plan keeps the note that was sent');
+
+  // Edit: the form, a step removed, the JSON behind a summary.
+  await page.click('#orch-view .pause-card[data-state="open"] [data-action="modify"]');
+  const rows = await page.$$eval('#orch-view .pause-card[data-state="open"] .ov-step-edit', (els) => els.map((e) => e.dataset.stage));
+  is(rows.length, 2, 'orch: the plan opens as a form, one row per step');
+  ok(await page.$eval('#orch-view .pause-card[data-state="open"] .ov-step-edit select[data-field="agent"]', (e) => [...e.options].every((o) => !/-/.test(o.textContent)) && e.options.length >= 12),
+    'orch: a step\'s agent is picked from the registry by name');
+  await shot(page, 'orch-plan-edit-1280-en');
+  await page.click(`#orch-view .pause-card[data-state="open"] .ov-remove[data-stage="${rows[1]}"]`);
+  ok(/"executionOrder"/.test(await page.$eval('#orch-view .pause-card[data-state="open"] .ov-plan-json pre', (e) => e.textContent)), 'orch: the edited plan as JSON is behind a summary');
+  await page.click('#orch-view .pause-card[data-state="open"] [data-action="save"]');
+  await page.waitForFunction(() => document.querySelector('#orch-view .stream-status')?.dataset.state === 'done', null, { timeout: 30000 });
+  const mod = orchPosts(api, 'confirm').pop();
+  is([mod?.action, mod?.payload?.subtasks?.map((x) => x.id), mod?.payload?.executionOrder], ['modify', [rows[0]], [[rows[0]]]],
+    'orch: the edit sends the remaining step and the order without the removed one');
+  is(await page.$$eval('#orch-view .ov-col', (els) => els.length), 1, 'orch: the board shows the edited plan: one column');
+  const [[, state]] = await stageStates(page);
+  if (state === 'done') {
+    const data = JSON.parse(await page.$eval('#orch-view .ov-stage .ov-data pre', (e) => e.textContent));
+    ok((data.textRegions || []).some((r) => /HELLO/.test(r.text)), `orch offline: the picture's text is read (${JSON.stringify(data.textRegions?.map((r) => r.text))})`);
+  } else {
+    is(state, 'failed', 'orch offline: the stage ends (failed: no offline agent in this build)');
+    ok(/\S/.test(await page.textContent('#orch-view .ov-outcome')) && await page.isVisible('#orch-view .ov-outcome'),
+      `orch offline: the run's end is said (${(await page.textContent('#orch-view .ov-outcome')).trim()})`);
+  }
+  await noNull(page, 'orch edited');
+  is(errors, [], 'orch plan: no script errors');
+  await page.close();
+}
+
+// The whole run with a model that answers the agents: approve, the
+// columns change live, the annotated picture beside the original, the
+// files; both languages, both sizes; a reload brings it back.
+async function testOrchRun(ctx, base, fake) {
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const api = recordApi(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${base}#/orch`);
+  await page.click('#orch-view .view-head button');
+  const pic = await textPicture(page, 'HELLO 2026');
+  fake.ocr = { imageSize: pic.size, textRegions: [{ text: 'HELLO 2026', boundingBox: pic.box, confidence: 0.97 }] };
+  await attachPicture(page, 'sign.png', pic);
+  await page.selectOption('#orch-view .ov-template', 'image-ocr-annotate');
+  await page.fill('#orch-view .ov-form textarea', 'Read the sign and box its text');
+  await page.click('#orch-view .ov-form button[type="submit"]');
+  await page.waitForSelector('#orch-view .pause-card[data-kind="plan"][data-state="open"]', { timeout: 20000 });
+  await page.evaluate(() => {
+    window.ovLog = [];
+    new MutationObserver((ms) => {
+      for (const m of ms) if (m.target.classList?.contains('ov-stage')) window.ovLog.push([m.target.dataset.stage, m.target.dataset.state]);
+    }).observe(document.querySelector('#orch-view .ov-board'), { subtree: true, attributes: true, attributeFilter: ['data-state'] });
+  });
+  const before = fake.calls.length;
+  await page.click('#orch-view .pause-card[data-state="open"] [data-action="approve"]');
+  await page.waitForSelector('#orch-view .ov-outcome[data-kind="ok"]', { timeout: 30000 });
+  is(fake.calls.slice(before).filter((c) => c.startsWith('agent:')), ['agent:vision-analyzer', 'agent:vision-annotator', 'agent:vision-annotator'],
+    'orch run: the analyser once, the annotator twice (its tool call, then its answer)');
+  const log = await page.evaluate(() => window.ovLog);
+  const at = (id, st) => log.findIndex(([s, x]) => s === id && x === st);
+  ok(at('ocr', 'running') >= 0 && at('ocr', 'running') < at('ocr', 'done') && at('ocr', 'done') < at('annotate', 'running') && at('annotate', 'running') < at('annotate', 'done'),
+    `orch run: the cards change live, group after group (${log.map((x) => x.join(':')).join(' ')})`);
+  is(await stageStates(page), [['ocr', 'done'], ['annotate', 'done']], 'orch run: both stages done');
+  const data = JSON.parse(await page.$eval('#orch-view .ov-stage[data-stage="ocr"] .ov-data pre', (e) => e.textContent));
+  is(data.textRegions?.[0]?.boundingBox, pic.box, 'orch run: the analyser\'s structured data, pretty JSON behind a summary');
+  ok(/\d+\.\d s/.test(await page.textContent('#orch-view .ov-stage[data-stage="annotate"] .ov-meta')) &&
+    /Draw boxes on the picture/.test(await page.textContent('#orch-view .ov-stage[data-stage="annotate"] .ov-meta')),
+  `orch run: a stage says how long it took and its tools in words (${(await page.textContent('#orch-view .ov-stage[data-stage="annotate"] .ov-meta')).trim()})`);
+
+  // The annotated picture beside the original.
+  await page.waitForFunction(() => [...document.querySelectorAll('#orch-view .ov-stage[data-stage="annotate"] .ov-pair img')].filter((i) => i.naturalWidth > 0).length === 2);
+  const pair = await page.$$eval('#orch-view .ov-stage[data-stage="annotate"] .ov-pair .ov-fig', (els) => els.map((f) => {
+    const r = f.getBoundingClientRect();
+    return { cls: f.className, src: f.querySelector('img').src, left: Math.round(r.left), top: Math.round(r.top) };
+  }));
+  ok(pair.length === 2 && /ov-original/.test(pair[0].cls) && /ov-annotated/.test(pair[1].cls) && pair[0].top === pair[1].top && pair[0].left < pair[1].left,
+    'orch run: the original and the annotated picture side by side');
+  const svg = await (await fetch(pair[1].src)).text();
+  ok(/<svg/.test(svg) && svg.includes('HELLO 2026') && svg.includes(`x="${pic.box.x}"`), 'orch run: the annotated picture is the server\'s drawing of the box and its label');
+  const orig = await fetch(pair[0].src);
+  is([orig.headers.get('content-type'), Buffer.from(await orig.arrayBuffer()).toString('base64')], ['image/png', pic.base64], 'orch run: the original is the attached picture, from the workspace');
+  await page.click('#orch-view .ov-stage[data-stage="annotate"] .ov-annotated .ov-open');
+  await page.waitForSelector('dialog.viewer[open] img');
+  await page.click('dialog.viewer .viewer-close');
+
+  // The files: attached and written, to view and download.
+  const files = await page.$$eval('#orch-view .ov-files > li', (els) => els.map((e) => [e.dataset.path, [...e.querySelectorAll('[data-act]')].map((a) => a.dataset.act).join(',')]));
+  is(files, [['sign.png', 'open,download'], ['annotated/sign.svg', 'open,view,download']], 'orch run: the workspace\'s files, each with what can be done');
+  await page.click('#orch-view .ov-files li[data-path="annotated/sign.svg"] [data-act="view"]');
+  await page.waitForFunction(() => /<svg/.test(document.querySelector('#orch-view .ov-files li[data-path="annotated/sign.svg"] .ov-file-view pre')?.textContent || ''));
+  ok(true, 'orch run: a text file is shown in the page');
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#orch-view .ov-files li[data-path="sign.png"] [data-act="download"]')]);
+  is(fs.readFileSync(await dl.path()).toString('base64'), pic.base64, `orch run: a file downloads as it is (${dl.suggestedFilename()})`);
+  await page.click('#orch-view .ov-files li[data-path="annotated/sign.svg"] [data-act="view"]');
+  await noNull(page, 'orch run');
+  await shot(page, 'orch-run-1280-en');
+
+  await page.click('#lang');
+  const zhStates = await page.$$eval('#orch-view .ov-state', (els) => els.map((e) => e.textContent));
+  const zhAgents = await page.$$eval('#orch-view .ov-stage .ov-agent', (els) => els.map((e) => e.textContent));
+  is([zhStates, zhAgents], [['已完成', '已完成'], ['图片分析员', '图片标注员']], 'orch run: states and agents in Chinese');
+  await shot(page, 'orch-run-1280-zh');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  const cols = await page.$$eval('#orch-view .ov-col', (els) => els.map((e) => { const r = e.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom), Math.round(r.right)]; }));
+  ok(cols.length === 2 && cols[1][0] >= cols[0][1] && cols.every((c) => c[2] <= 390), `orch run: on a phone the groups are a list, one under the other (${JSON.stringify(cols)})`);
+  is(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), true, 'orch run: nothing wider than the phone');
+  await shot(page, 'orch-run-390-zh');
+  await page.click('#lang');
+  await shot(page, 'orch-run-390-en');
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // A reload replays the run.
+  await page.reload();
+  await page.waitForSelector('#orch-view .ov-outcome[data-kind="ok"]', { timeout: 20000 });
+  is(await stageStates(page), [['ocr', 'done'], ['annotate', 'done']], 'orch run: a reload shows the finished run');
+  is(await page.$$eval('#orch-view .pause-card[data-kind="plan"]', (els) => els.map((e) => e.dataset.state)), ['answered'], 'orch run: and the plan answered');
+  is(await page.$$eval('#orch-view .ov-stage[data-stage="annotate"] .ov-pair img', (els) => els.length), 2, 'orch run: and the pictures side by side');
+  is(orchPosts(api, 'confirm').map((c) => c.action), ['approve'], 'orch run: one answer was sent');
+  is(errors, [], 'orch run: no script errors');
+  await page.close();
+}
+
 // -- main ---------------------------------------------------------------------------
 
 const ctxHolder = {};
@@ -1219,6 +1450,8 @@ async function main() {
   await run('graph-canvas', () => testGraphCanvas(ctx, stack.base));
   if (await graphAvailable(stack.base)) await run('graph-edit', () => testGraphEdit(ctx, stack.base));
   else skip('graph editor: three nodes by chat, a node moved, undo, redo, a refused change', 'the server has no graph_edit workflow yet');
+  await run('orch-plan', () => testOrchPlan(ctx, stack.base));
+  await run('orch-run', () => testOrchRun(ctx, slow.base, fake));
   await run('kill', () => testKill(ctx, slow.base, fake));
   await run('offline', () => testOffline(ctx, slow.base, fake));
   const stepwise = await startStack(path.join(tmp, 'c'), { AIVISTA_WORKERS: '2', AIVISTA_ENGINE_STEPS_PER_REQUEST: '1' });
