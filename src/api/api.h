@@ -16,6 +16,7 @@ enum problem api_stream_get(struct req *r);
 enum problem api_confirm(struct req *r);
 enum problem api_thread_get(struct req *r);
 enum problem api_thread_history(struct req *r);
+enum problem api_thread_cancel(struct req *r);
 enum problem api_asset_get(struct req *r);
 enum problem api_styles(struct req *r);
 enum problem api_nodes(struct req *r);

@@ -12,6 +12,7 @@ static const struct route api_routes[] = {
 	{ "POST", "/api/agent/confirm", api_confirm },
 	{ "GET", "/api/threads/*", api_thread_get },
 	{ "GET", "/api/threads/*/history", api_thread_history },
+	{ "POST", "/api/threads/*/cancel", api_thread_cancel },
 	{ "GET", "/api/assets/*", api_asset_get },
 	{ "GET", "/api/styles", api_styles },
 	{ "GET", "/api/nodes", api_nodes },

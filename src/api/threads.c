@@ -1,5 +1,6 @@
-/* GET /api/threads/{id} (status, state, pending decision) and
- * GET /api/threads/{id}/history (checkpoints, newest first). */
+/* GET /api/threads/{id} (status, state, pending decision),
+ * GET /api/threads/{id}/history (checkpoints, newest first) and
+ * POST /api/threads/{id}/cancel (stop the run in progress). */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
@@ -63,4 +64,9 @@ enum problem api_thread_history(struct req *r)
 	req_send_json(r, 200, "application/json", out);
 	json_decref(out);
 	return PB_OK;
+}
+
+enum problem api_thread_cancel(struct req *r)
+{
+	return engine_cancel(r, r->captures[0]);
 }

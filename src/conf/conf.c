@@ -24,7 +24,7 @@
 #define AV_PKGDATADIR "/usr/share/aivista"
 #endif
 
-enum conf_type { CT_LONG, CT_STR, CT_ENUM, CT_BOOL };
+enum conf_type { CT_LONG, CT_STR, CT_ENUM, CT_BOOL, CT_REAL };
 
 struct conf_key {
 	const char *section;
@@ -32,13 +32,14 @@ struct conf_key {
 	enum conf_type type;
 	size_t off;            /* offset in struct conf */
 	const char *def;       /* default, as it would be written in the file */
-	long min, max;         /* CT_LONG */
+	long min, max;         /* CT_LONG, CT_REAL */
 	const char *choices;   /* CT_ENUM: '|'-separated */
 };
 
 #define K_LONG(s, n, f, d, lo, hi) { s, n, CT_LONG, offsetof(struct conf, f), d, lo, hi, NULL }
 #define K_STR(s, n, f, d) { s, n, CT_STR, offsetof(struct conf, f), d, 0, 0, NULL }
 #define K_BOOL(s, n, f, d) { s, n, CT_BOOL, offsetof(struct conf, f), d, 0, 1, NULL }
+#define K_REAL(s, n, f, d, lo, hi) { s, n, CT_REAL, offsetof(struct conf, f), d, lo, hi, NULL }
 #define K_ENUM(s, n, f, d, ch) { s, n, CT_ENUM, offsetof(struct conf, f), d, 0, 0, ch }
 #define K_PROV(sec, i, kinds_, url_, model_, env_) \
 	K_ENUM(sec, "kind", prov[i].kind, "offline", kinds_), \
@@ -92,6 +93,11 @@ static const struct conf_key conf_keys[] = {
 	K_LONG("workflow.graph_edit", "plan_timeout_ms", graph_edit_plan_timeout_ms, "30000", 100, 600000),
 	K_BOOL("workflow.orchestrate", "confirm_plan", orch_confirm_plan, "on"),
 	K_LONG("workflow.orchestrate", "stage_retries", orch_stage_retries, "2", 0, 10),
+	K_REAL("workflow.chat", "route_min_confidence", chat_route_min_confidence, "0.6", 0, 1),
+	K_BOOL("workflow.chat", "image_gen", chat_image_gen, "on"),
+	K_BOOL("workflow.chat", "web_search", chat_web_search, "on"),
+	K_LONG("workflow.chat", "history_turns", chat_history_turns, "20", 0, 1000),
+	K_STR("workflow.chat", "timezone", chat_timezone, ""),
 	K_BOOL("fetch", "allow_private", fetch_allow_private, "no"),
 	K_STR("fetch", "allow_hosts", fetch_allow_hosts, ""),
 	K_LONG("fetch", "max_bytes", fetch_max_bytes, "16777216", 1024, 1L << 30),
@@ -115,10 +121,13 @@ static const struct conf_key conf_keys[] = {
 	K_PROV("provider.embeddings", PROV_EMBEDDINGS, "offline|openai",
 	       "https://dashscope.aliyuncs.com/compatible-mode/v1", "text-embedding-v3",
 	       "DASHSCOPE_API_KEY"),
+	K_PROV("provider.vision", PROV_VISION, "offline|openai",
+	       "https://dashscope.aliyuncs.com/compatible-mode/v1", "qwen-vl-plus", "DASHSCOPE_API_KEY"),
 };
 #define CONF_NKEYS (sizeof conf_keys / sizeof conf_keys[0])
 
-static const char *const conf_role_names[PROV_NROLES] = { "chat", "image", "search", "embeddings" };
+static const char *const conf_role_names[PROV_NROLES] = { "chat", "image", "search", "embeddings",
+							   "vision" };
 
 const char *conf_role_name(enum conf_prov_role r)
 {
@@ -142,6 +151,29 @@ static int conf_enum_ok(const char *choices, const char *v)
 			return 1;
 		p = bar ? bar + 1 : NULL;
 	}
+	return 0;
+}
+
+/* A number with a fraction, within [min, max]. */
+static int conf_set_real(struct conf *c, const struct conf_key *k, const char *v, char *why,
+			 size_t whylen)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(v, &end);
+	while (end != v && isspace((unsigned char)*end))
+		end++;
+	if (errno || end == v || *end != '\0' || d != d) {
+		snprintf(why, whylen, "'%s' is not a number", v);
+		return -1;
+	}
+	if (d < (double)k->min || d > (double)k->max) {
+		snprintf(why, whylen, "%s is out of range [%ld, %ld]", v, k->min, k->max);
+		return -1;
+	}
+	*(double *)conf_field(c, k) = d;
 	return 0;
 }
 
@@ -179,6 +211,8 @@ static int conf_set(struct conf *c, const struct conf_key *k, const char *v, cha
 		*(long *)conf_field(c, k) = n;
 		return 0;
 	}
+	if (k->type == CT_REAL)
+		return conf_set_real(c, k, v, why, whylen);
 	if (k->type == CT_ENUM && !conf_enum_ok(k->choices, v)) {
 		snprintf(why, whylen, "'%s' is not one of %s", v, k->choices);
 		return -1;
@@ -217,7 +251,7 @@ void conf_init(struct conf *c)
 void conf_free(struct conf *c)
 {
 	for (size_t i = 0; i < CONF_NKEYS; i++)
-		if (conf_keys[i].type != CT_LONG && conf_keys[i].type != CT_BOOL)
+		if (conf_keys[i].type == CT_STR || conf_keys[i].type == CT_ENUM)
 			free(*(char **)conf_field(c, &conf_keys[i]));
 	free(c->path);
 	memset(c, 0, sizeof *c);

@@ -6,7 +6,8 @@
 #include <stddef.h>
 #include "util/buf.h"
 
-enum conf_prov_role { PROV_CHAT, PROV_IMAGE, PROV_SEARCH, PROV_EMBEDDINGS, PROV_NROLES };
+enum conf_prov_role { PROV_CHAT, PROV_IMAGE, PROV_SEARCH, PROV_EMBEDDINGS, PROV_VISION,
+		      PROV_NROLES };
 
 struct conf_provider {
 	char *kind;        /* offline | openai | dashscope */
@@ -74,6 +75,12 @@ struct conf {
 	/* [workflow.orchestrate] */
 	long orch_confirm_plan;   /* pause on the plan for approval */
 	long orch_stage_retries;  /* errorStrategy retry: attempts after the first */
+	/* [workflow.chat] */
+	double chat_route_min_confidence;
+	long chat_image_gen;      /* bool */
+	long chat_web_search;     /* bool */
+	long chat_history_turns;
+	char *chat_timezone;      /* "" : the server's */
 	/* [fetch]: images fetched from URLs that users give */
 	long fetch_allow_private;
 	char *fetch_allow_hosts;  /* names allowed even when not public, comma-separated */

@@ -36,6 +36,7 @@ static const struct problem_def problem_table[PB_COUNT] = {
 	[PB_EXPIRED] = { 410, "thread_expired", "Thread expired" },
 	[PB_BUSY] = { 409, "thread_busy", "Thread is busy" },
 	[PB_NOT_PAUSED] = { 409, "not_paused", "Thread is not waiting for this decision" },
+	[PB_NOT_RUNNING] = { 409, "not_running", "Thread has no run to stop" },
 	[PB_ALREADY_CONFIRMED] = { 409, "already_confirmed", "Decision already given" },
 	[PB_BAD_EVENT_ID] = { 400, "bad_event_id", "Last-Event-ID is not valid for this thread" },
 	[PB_STORE_UNAVAILABLE] = { 503, "store_unavailable", "Store unavailable", 5,

@@ -235,6 +235,20 @@ static void run_ctx_init(struct run *run, struct step_ctx *ctx, const struct wf_
 	ctx->deadline_ms = clock_mono_ms() + t;
 }
 
+/* Runs the node; a cancel asked while it ran ends the run there, unless
+ * the node completed the workflow. */
+static enum node_rc run_step_node(struct run *run, const struct wf_node *node, struct step_ctx *ctx)
+{
+	enum node_rc nrc = node->run(ctx);
+
+	if (nrc != NODE_END && nrc != NODE_ABORT && run_cancel_asked(run, 1)) {
+		json_decref(ctx->interrupt);
+		ctx->interrupt = NULL;
+		nrc = step_cancelled_abort(ctx);
+	}
+	return nrc;
+}
+
 /* One step: run the node, then commit its checkpoint and events at once. */
 static int run_step(struct run *run)
 {
@@ -261,8 +275,10 @@ static int run_step(struct run *run)
 	if (visits > run->app->conf.max_iterations)
 		nrc = step_fail(&ctx, "max_iterations", "node %s ran %lld times: stopped (max_iterations)",
 				name, visits);
+	else if (json_is_object(json_object_get(run->rec, "cancel")))
+		nrc = step_cancelled_abort(&ctx);
 	else
-		nrc = node->run(&ctx);
+		nrc = run_step_node(run, node, &ctx);
 	if (run->store_rc) {
 		/* The store failed under the node: nothing of this step is kept. */
 		json_decref(ctx.interrupt);
@@ -290,6 +306,9 @@ static int run_step(struct run *run)
 	}
 	run_outcome(run, &c, &ctx, nrc);
 	json_object_set_new(c.changes, "resume", json_null());
+	/* A run that ends takes its cancel request with it. */
+	if (nrc != NODE_NEXT)
+		json_object_set_new(c.changes, "cancel", json_null());
 	/* The next node's start goes out with this step; a thread that stops
 	 * running gives its lease back in the same commit. */
 	if (json_is_string(json_object_get(c.changes, "next")))

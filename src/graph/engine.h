@@ -28,6 +28,17 @@ enum problem engine_join(struct req *r, const char *id, const char *last_id);
 enum problem engine_confirm(struct req *r, const char *id, const char *interrupt_id,
 			    const char *action, const json_t *payload);
 
+/* POST /api/threads/{id}/cancel: a thread whose run is in progress on a
+ * live worker gets a cancel request in its record (202): that run stops
+ * at its next safe point (between steps, or at a model call's tick) with
+ * status aborted. A thread running with no live worker (it yielded) or
+ * paused is aborted at once (200). Anything else is 409 not_running. The
+ * answer: {threadId, status, cancel: "requested" | "done"}. */
+enum problem engine_cancel(struct req *r, const char *id);
+/* The run's thread has a cancel request (read from the store at most
+ * every CANCEL_POLL_MS unless fresh). */
+int run_cancel_asked(struct run *run, int fresh);
+
 /* Last-Event-ID: absent or empty is 0; else whole decimal digits only, at
  * most 18 of them, not past last (the thread's last event id). 0 with
  * *out set, or -1. */

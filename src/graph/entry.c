@@ -109,6 +109,8 @@ static enum problem entry_lang(struct run *run, const json_t *input)
 		return req_fail(run->r, PB_BAD_LANG, "input.lang must be \"zh\" or \"en\"");
 	if (!json_is_string(text))
 		text = json_object_get(input, "topic");
+	if (!json_is_string(text))
+		text = json_object_get(input, "task");
 	snprintf(run->lang, sizeof run->lang, "%s",
 		 msg_thread_lang(json_string_value(lang), json_string_value(text),
 				 req_param(run->r, "HTTP_ACCEPT_LANGUAGE")));

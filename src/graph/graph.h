@@ -103,6 +103,14 @@ int step_png_check(struct step_ctx *c, struct imgin *im, long max_side, long lon
 		   const char *what, char *err, size_t n);
 enum node_rc step_fail(struct step_ctx *c, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* POST /api/threads/{id}/cancel asked this run to stop (the store is read
+ * at most every quarter second). A node that sees it stops at a safe
+ * point, keeping what it has (a streamed reply's text), and returns
+ * step_cancelled_abort(c). Model calls made with step_hooks stop by
+ * themselves (PROV_STOPPED). */
+int step_cancelled(struct step_ctx *c);
+/* NODE_ABORT with the code "cancelled": the thread's status is aborted. */
+enum node_rc step_cancelled_abort(struct step_ctx *c);
 
 /* Model calls from a node (step_prov.c). */
 struct prov;

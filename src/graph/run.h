@@ -25,6 +25,8 @@ struct run {
 	int steps;            /* steps run by this request */
 	int store_rc;         /* a store error a node or hook met (step_store_failed), or 0 */
 	char lang[4];         /* the thread's language, "zh" or "en" (run_lang_set) */
+	long long cancel_seen_ms; /* monotonic time of the last look for a cancel request */
+	int cancel_asked;     /* what that look found */
 };
 
 /* One transaction: checks, record changes, an optional checkpoint and

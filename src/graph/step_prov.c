@@ -66,11 +66,17 @@ static void step_on_tick(void *ctx)
 	step_keepalive(ctx);
 }
 
+static int step_on_stop(void *ctx)
+{
+	return step_cancelled(ctx);
+}
+
 void step_hooks(struct step_ctx *c, struct prov_hooks *h)
 {
 	h->delta = step_on_delta;
 	h->progress = step_on_progress;
 	h->tick = step_on_tick;
+	h->stop = step_on_stop;
 	h->ctx = c;
 }
 

@@ -653,6 +653,19 @@ static void http_collect(struct http *h)
 	}
 }
 
+/* The stop hook asked to end the calls: each unfinished one ends now. */
+static void http_stop_all(struct http *h)
+{
+	for (struct http_xfer *x = h->xfers; x; x = x->next) {
+		if (x->state != HTTP_X_WAIT && x->state != HTTP_X_RUN)
+			continue;
+		if (x->state == HTTP_X_RUN)
+			curl_multi_remove_handle(h->multi, x->easy);
+		prov_fail(x->answer, PROV_STOPPED, "stopped by the caller");
+		http_xfer_end(x);
+	}
+}
+
 void http_run(struct http *h)
 {
 	int pending, running;
@@ -674,6 +687,10 @@ void http_run(struct http *h)
 		curl_multi_poll(h->multi, NULL, 0, wait > 0 ? (int)wait : 0, NULL);
 		if (h->hooks && h->hooks->tick)
 			h->hooks->tick(h->hooks->ctx);
+		if (h->hooks && h->hooks->stop && h->hooks->stop(h->hooks->ctx)) {
+			http_stop_all(h);
+			break;
+		}
 	}
 }
 

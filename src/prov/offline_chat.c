@@ -1,6 +1,7 @@
 /* The chat workflow's model roles, offline: the route (the intent rules
  * of seed 004), a conversational reply composed from what the user wrote
- * and what the workflow found (search facts, the local time), and
+ * and what the workflow found (search facts, the local time, what was
+ * read of the pictures that came with it), and
  * extractive summaries. The reply says plainly that it comes from the
  * offline mode and which provider would answer open questions. */
 #include "config.h"
@@ -281,20 +282,33 @@ static void offline_chat_statement(struct offline_chat *c)
 		    " For a deeper conversation, configure a model in [provider.chat].");
 }
 
+/* Pictures came with the question: what was read of them (facts.vision,
+ * which says itself what it cannot see), then any search facts. */
+static void offline_chat_vision(struct offline_chat *c, const json_t *vision, const json_t *sf)
+{
+	buf_adds(&c->out, json_string_value(vision));
+	buf_adds(&c->out, "\n");
+	if (phrase_present(sf))
+		offline_chat_search(c, sf);
+}
+
 json_t *offline_task_chat(const json_t *facts, const char *text, char *err, size_t errlen)
 {
 	struct offline_chat c = { facts, text, strcmp(text_lang(text), "zh") == 0,
 				  phrase_hash(text, "chat"), 0, NULL, NULL, { 0 } };
 	const json_t *sf = json_object_get(facts, "searchFacts"), *t = json_object_get(facts, "time");
+	const json_t *vision = json_object_get(facts, "vision");
 	json_t *j;
 
 	buf_init(&c.out, PHRASE_TEXT_MAX);
 	offline_chat_history(&c);
 	c.kw = phrase_keywords(text, 5);
 	c.h ^= c.turns;
-	if (rules_blank(text))
+	if (rules_blank(text) && !json_is_string(vision))
 		phrase_say(&c.out, c.zh, "你好像还没有输入内容。", "Your message seems empty. ");
-	if (rules_blank(text) || rules_greeting(text))
+	if (json_is_string(vision))
+		offline_chat_vision(&c, vision, sf);
+	else if (rules_blank(text) || rules_greeting(text))
 		offline_chat_greeting(&c);
 	else if (phrase_present(t))
 		offline_chat_time(&c, t);

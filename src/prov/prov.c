@@ -18,6 +18,7 @@ struct prov {
 
 static const char *const prov_status_names[PROV_NSTATUS] = {
 	"ok", "timeout", "rate_limited", "refused", "unavailable", "bad_answer", "too_large",
+	"stopped",
 };
 
 static const char *const prov_status_messages[PROV_NSTATUS] = {
@@ -25,6 +26,7 @@ static const char *const prov_status_messages[PROV_NSTATUS] = {
 	"the model service is rate limiting requests: try again later",
 	"the model service refused the request", "the model service is not available",
 	"the model service's answer could not be used", "the model service's answer is too large",
+	"the call was stopped",
 };
 
 const char *prov_status_name(enum prov_status s)
@@ -184,10 +186,11 @@ static void prov_chat_json(const struct chat_call *c, struct prov_answer *a)
 		prov_fail(a, PROV_BAD_ANSWER, "the model's reply is not a JSON object");
 }
 
-int prov_chat_many(struct prov *p, const struct chat_call *calls, size_t n,
-		   const struct prov_hooks *h, struct prov_answer *out)
+/* Chat calls answered by the vendor of a role (chat, or vision). */
+static int prov_chat_role(struct prov *p, enum conf_prov_role role, const struct chat_call *calls,
+			  size_t n, const struct prov_hooks *h, struct prov_answer *out)
 {
-	const struct prov_ops *ops = p->ops[PROV_CHAT];
+	const struct prov_ops *ops = p->ops[role];
 
 	prov_answers_init(out, n);
 	if (ops->chat == NULL) {
@@ -195,11 +198,23 @@ int prov_chat_many(struct prov *p, const struct chat_call *calls, size_t n,
 			prov_fail(&out[i], PROV_UNAVAILABLE, "%s offers no chat", ops->kind);
 		return -1;
 	}
-	ops->chat(p, &p->c->prov[PROV_CHAT], calls, n, h, out);
+	ops->chat(p, &p->c->prov[role], calls, n, h, out);
 	for (size_t i = 0; i < n; i++)
 		prov_chat_json(&calls[i], &out[i]);
-	prov_report(p, PROV_CHAT, out, n);
+	prov_report(p, role, out, n);
 	return prov_all_ok(out, n);
+}
+
+int prov_chat_many(struct prov *p, const struct chat_call *calls, size_t n,
+		   const struct prov_hooks *h, struct prov_answer *out)
+{
+	return prov_chat_role(p, PROV_CHAT, calls, n, h, out);
+}
+
+int prov_vision(struct prov *p, const struct chat_call *c, const struct prov_hooks *h,
+		struct prov_answer *out)
+{
+	return prov_chat_role(p, PROV_VISION, c, 1, h, out);
 }
 
 int prov_chat(struct prov *p, const struct chat_call *c, const struct prov_hooks *h,

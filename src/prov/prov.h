@@ -23,11 +23,12 @@ enum prov_status {
 	PROV_BAD_ANSWER,    /* answered, but not what was asked: JSON that does not
 			     * parse, no image, a failed task */
 	PROV_TOO_LARGE,     /* the answer passed the size cap */
+	PROV_STOPPED,       /* the caller's stop hook ended the call (the run was cancelled) */
 	PROV_NSTATUS
 };
 
 /* "ok", "timeout", "rate_limited", "refused", "unavailable", "bad_answer",
- * "too_large": the codes error events carry. */
+ * "too_large", "stopped": the codes error events carry. */
 const char *prov_status_name(enum prov_status s);
 /* The generic message clients get for a status. */
 const char *prov_status_message(enum prov_status s);
@@ -72,6 +73,10 @@ struct prov_hooks {
 	void (*progress)(void *ctx, int task, const char *status, double progress);
 	void (*tick)(void *ctx);                      /* at least every 200 ms: keep-alives */
 	void *ctx;
+	/* asked with each tick: nonzero stops the calls in flight (PROV_STOPPED);
+	 * what a stream said so far has gone to delta. Last, so that
+	 * initialisers without it stay valid. */
+	int (*stop)(void *ctx);
 };
 
 /* One chat completion. A real model gets messages; the offline provider
@@ -160,6 +165,12 @@ int prov_chat(struct prov *p, const struct chat_call *c, const struct prov_hooks
 	      struct prov_answer *out);
 int prov_chat_many(struct prov *p, const struct chat_call *calls, size_t n,
 		   const struct prov_hooks *h, struct prov_answer *out);
+/* A chat call about images, answered by [provider.vision]: messages whose
+ * user content is OpenAI-compatible parts ({type: text} and {type:
+ * image_url, image_url: {url}}, a data URL); offline, by the call's rules
+ * from its facts. */
+int prov_vision(struct prov *p, const struct chat_call *c, const struct prov_hooks *h,
+		struct prov_answer *out);
 int prov_image(struct prov *p, const struct image_call *c, const struct prov_hooks *h,
 	       struct prov_answer *out);
 int prov_image_many(struct prov *p, const struct image_call *calls, size_t n,

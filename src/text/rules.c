@@ -32,11 +32,15 @@ static const struct rules_pat rules_image_pats[] = {
 	{ "neg_recall", "(?:记得|想起|回忆).*?(?:画|图|生成)", 0.9, RULES_CHECK_NONE, 1 },
 	{ "neg_past", "(?:之前|上次|以前).*?(?:画|绘|生成)", 0.85, RULES_CHECK_NONE, 1 },
 	{ "neg_cannot", "(?:不能|不会|无法).*?(?:画|绘|生成)", 0.85, RULES_CHECK_NONE, 1 },
-	{ "measure", "[画绘](?:制|出)?\\s*" RULES_NUM "\\s*[张幅副帧组]", 0.95,
-	  RULES_CHECK_NONE, 0 },
-	{ "request", "(?:给我|帮我|帮忙|请|来)[画绘]", 0.95, RULES_CHECK_NONE, 0 },
-	/* 来张图 / 要一幅画 / 整两张壁纸: asking for a picture without a verb of drawing. */
-	{ "ask_picture", "(?:来|要|整|出)\\s*" "(?:" RULES_NUM ")?\\s*[张幅](?:图|画|照片|相片|插画|壁纸|头像)",
+	/* The words after the measure or the request are read too: a chart
+	 * named there (画一张流程图, 帮我画一个架构图) is not a picture. */
+	{ "measure", "[画绘](?:制|出)?\\s*" RULES_NUM "\\s*[张幅副帧组].{0,10}", 0.95,
+	  RULES_CHECK_NOCHART, 0 },
+	{ "request", "(?:给我|帮我|帮忙|请|来)[画绘].{0,12}", 0.95, RULES_CHECK_NOCHART, 0 },
+	/* 来张图 / 要一幅画 / 整两张壁纸 / 来一张城市夜景的壁纸: asking for a picture
+	 * without a verb of drawing. */
+	{ "ask_picture", "(?:来|要|整|出)\\s*" "(?:" RULES_NUM ")?\\s*[张幅](?:[^，。,.!?！？]{1,12}?的)?"
+	  "(?:图|画|照片|相片|插画|壁纸|头像)",
 	  0.9, RULES_CHECK_NOCHART, 0 },
 	{ "gen_picture", "生成.{0,8}?(?:图|画|照片|相片|插画|壁纸|头像)", 0.9,
 	  RULES_CHECK_NOCHART, 0 },
@@ -49,7 +53,7 @@ static const struct rules_pat rules_image_pats[] = {
 	  RULES_CHECK_DESC4, 0 },
 	/* 画 / 绘 as a verb, not inside a noun (动画, 画面, 画家…). */
 	{ "draw_object", "(?<![动漫壁国字书名版插原刻油水笔])[画绘](?:制|出)?"
-			 "(?![面家展册质廊框师布板笔本室])(.+)", 0.75, RULES_CHECK_OBJECT2, 0 },
+			 "(?![面家展册质廊框师布板笔本室])(?!大?饼(?![图状]))(.+)", 0.75, RULES_CHECK_OBJECT2, 0 },
 	{ "english", "\\b(?:draw|paint|sketch|illustrate)\\b|\\b(?:generate|create|make|render|design)\\b"
 		     ".{0,40}?\\b(?:image|picture|photo|illustration|drawing|painting|wallpaper|"
 		     "poster|portrait|logo|icon|artwork)s?\\b", 0.85, RULES_CHECK_NONE, 0 },
@@ -68,7 +72,7 @@ static const struct rules_pat rules_search_pats[] = {
 	{ "online", "(?:联网|上网|网上|在线)(?:搜|查)", 0.9, RULES_CHECK_NONE, 0 },
 	{ "current_price", "(?:现在|当前|目前|今天)的?.{0,6}?(?:价格|天气|汇率|股价|金价|油价|房价|气温)",
 	  0.8, RULES_CHECK_NONE, 0 },
-	{ "dated_events", "(?:19|20)\\d{2}\\s*年\\s*\\d{1,2}\\s*月.{0,12}?(?:发生|事件|新闻|大事|消息|怎么了)",
+	{ "dated_events", "(?:19|20)\\d{2}\\s*年\\s*\\d{1,2}\\s*月.{0,12}?(?:发生|事件|新闻|大事|消息|怎么了|比赛|会议|峰会|发布会?|选举|大会|地震|赛事|奥运|世界杯)",
 	  0.8, RULES_CHECK_NONE, 0 },
 	{ "english", "\\bsearch\\b|\\blook\\s+up\\b|\\bgoogle\\b|\\blatest\\b|\\bbreaking\\s+news\\b|"
 		     "\\b(?:today'?s|current)\\s+(?:news|weather|headlines|prices?|stocks?)\\b", 0.8,
@@ -95,7 +99,8 @@ static const struct rules_pat rules_time_pats[] = {
 	"代码|程序|脚本|函数|接口|sql|json|xml|html|css|正则|文章|文案|文档|文本|文字|总结|摘要|" \
 	"报告|列表|清单|大纲|提纲|方案|计划|邮件|信件|短信|故事|小说|诗|歌词|标题|回答|答案|回复|" \
 	"翻译|简历|论文|作文|日记|评论|名字|名称|口号|密码|随机数|数据|题目|试卷|笔记|字幕|剧本|" \
-	"对话|问题|句子|段落|周报|日报|合同|协议|prompt|提示词|配置|命令|音乐|歌曲|视频|语音"
+	"对话|问题|句子|段落|周报|日报|合同|协议|prompt|提示词|配置|命令|音乐|歌曲|视频|语音|" \
+	"纪要|记录|说明|教案|ppt|幻灯片|演讲稿|讲稿|公告|通知|简介|[一两几]份"
 /* Charts and diagrams: drawn by other tools, not by the image model. */
 #define RULES_CHART_KINDS \
 	"饼图|饼状图|柱状图|柱形图|条形图|折线图|曲线图|散点图|雷达图|热力图|面积图|流程图|结构图|" \
@@ -198,7 +203,11 @@ pcre2_code *rules_compile(const char *name, const char *re)
 		pcre2_get_error_message(err, msg, sizeof msg);
 		log_error("rule %s does not compile: %s at offset %zu", name, (const char *)msg,
 			  (size_t)off);
+		return NULL;
 	}
+	/* Machine code when the library has a JIT (pcre2_match uses it by
+	 * itself); without one the interpreter answers the same. */
+	pcre2_jit_compile(c, PCRE2_JIT_COMPLETE);
 	return c;
 }
 
@@ -397,10 +406,10 @@ struct rules_decision rules_route(const char *text)
 	d.m = img;
 	if (img.matched) {
 		d.kind = RULES_ROUTE_IMAGE;
-	} else if ((d.m = rules_search_intent(text)).matched) {
-		d.kind = RULES_ROUTE_SEARCH;
 	} else if ((d.m = rules_time_intent(text)).matched) {
 		d.kind = RULES_ROUTE_TIME;
+	} else if ((d.m = rules_search_intent(text)).matched) {
+		d.kind = RULES_ROUTE_SEARCH;
 	} else if (img.confidence > 0) {
 		/* An exclusion said why this is not a picture request. */
 		d.m = img;

@@ -40,7 +40,7 @@ struct rules_decision {
 	struct rules_match m;      /* the rule that chose it (for chat: the last one asked) */
 };
 
-/* The seed's order: image, then search, then time, else chat. */
+/* Seed 004 §6.1's order: image, then time, then search, else chat. */
 struct rules_decision rules_route(const char *text);
 const char *rules_route_name(enum rules_route_kind k);
 

@@ -3,6 +3,7 @@
 #include "graph/graph.h"
 #include "wf/builtin.h"
 #include "wf/graph/graph_edit.h"
+#include "wf/chat/chat.h"
 #include "wf/image/image.h"
 #include "wf/note/note.h"
 #include "wf/orch/orch.h"
@@ -13,4 +14,5 @@ void wf_builtin_register(void)
 	wf_register(&wf_note);
 	wf_register(&wf_graph_edit);
 	wf_register(&wf_orchestrate);
+	wf_register(&wf_chat);
 }

@@ -97,7 +97,7 @@ def test_health(t, w, seen):
     store = j.get("store") or {}
     t.is_(store.get("reachable"), True, "health: store reachable")
     prov = j.get("providers") or {}
-    t.is_(sorted(prov), ["chat", "embeddings", "image", "search"], "health: providers by role")
+    t.is_(sorted(prov), ["chat", "embeddings", "image", "search", "vision"], "health: providers by role")
     t.ok(all(v == "offline" for v in prov.values()), "health: offline providers by default")
     t.ok(b"api_key" not in r.body and w.store.encode() not in r.body,
          "health: no keys or store paths")

@@ -383,7 +383,9 @@ class Worker:
         s = {"store": {"dir": self.store}, "kb": {"styles": src_path("etc", "styles.json"),
                                                   "notes": src_path("etc", "notes.json"),
                                                   "words": src_path("etc", "words.txt"),
-                                                  "nodes": src_path("etc", "nodes.json")}}
+                                                  "nodes": src_path("etc", "nodes.json"),
+                                                  "agents": src_path("etc", "agents.json"),
+                                                  "templates": src_path("etc", "templates.json")}}
         for sec, keys in (settings or {}).items():
             s.setdefault(sec, {}).update(keys)
         self.conf = write_file(os.path.join(dir, name + ".conf"), conf_from_sample(s))
@@ -499,7 +501,10 @@ class Lighttpd:
         s = {"store": {"dir": os.path.join(dir, "store")},
              "kb": {"styles": src_path("etc", "styles.json"),
                     "notes": src_path("etc", "notes.json"),
-                    "words": src_path("etc", "words.txt")}}
+                    "words": src_path("etc", "words.txt"),
+                    "nodes": src_path("etc", "nodes.json"),
+                    "agents": src_path("etc", "agents.json"),
+                    "templates": src_path("etc", "templates.json")}}
         for sec, keys in (settings or {}).items():
             s.setdefault(sec, {}).update(keys)
         self.worker_conf = write_file(os.path.join(dir, "aivista.conf"), conf_from_sample(s))

@@ -469,3 +469,116 @@ class DashScopeHandler(HandlerBase):
 
 class DashScopeFake(FakeBase):
     handler_class = DashScopeHandler
+
+
+# -- an assistant behind the chat workflow -----------------------------------------------------
+
+ROUTE_REASON = "fake router"
+IMAGE_PROMPT = "a fake rewritten prompt"
+VISION_TEXT = "图中是一块纯红色的方块，没有文字。"
+ASSISTANT_PIECES = ["好的，", "这是", "流式", "回答的", "全部内容。"]
+ASSISTANT_TEXT = "".join(ASSISTANT_PIECES)
+# A stream cut inside the last piece's first character (a 3-byte UTF-8 sequence).
+CUT_KEEPS = "".join(ASSISTANT_PIECES[:-1])
+
+
+class AssistantHandler(HandlerBase):
+    """One OpenAI-compatible service for every role of the chat workflow,
+    each behaving as fake.modes says:
+      route:  "<route>:<confidence>", "badjson" or "error" (JSON-mode calls
+              whose system message asks for a route)
+      chat:   "ok" (streamed), "cut" (the connection closes in the middle of
+              a UTF-8 sequence, without [DONE]), "slow" (0.5 s between
+              pieces), "error"
+      search: "facts", "empty", "empty_once" (empty, then facts), "fail"
+      image:  "ok" or "fail" (500)
+    The image prompt rewrite (JSON mode, the other system message) answers
+    {"prompt": IMAGE_PROMPT}; a call whose user content is a list of parts
+    with image_url data URLs (vision) answers VISION_TEXT."""
+    files = {}
+
+    def post(self, body):
+        if self.path == "/v1/images/generations":
+            if self.fake.modes["image"] == "ok":
+                self.send_json(200, {"created": 1, "data": [
+                    {"b64_json": base64.b64encode(PNG_A).decode()}]})
+            else:
+                self.send_json(500, {"error": {"message": "image service down"}})
+        elif self.path == "/v1/chat/completions":
+            self.assistant(body)
+        else:
+            self.send_json(404, {"error": {"message": "not found"}})
+
+    def _system(self, body):
+        msgs = body.get("messages") or [{}]
+        return msgs[0].get("content", "") if msgs[0].get("role") == "system" else ""
+
+    def assistant(self, body):
+        if body.get("enable_search"):
+            return self.search()
+        user = (body.get("messages") or [{}])[-1].get("content")
+        if isinstance(user, list):
+            urls = [p.get("image_url", {}).get("url", "") for p in user if p.get("type") == "image_url"]
+            ok = urls and all(u.startswith("data:image/") for u in urls)
+            return self.send_json(200 if ok else 400, self.completion("m", VISION_TEXT) if ok
+                                  else {"error": {"message": "image_url parts expected"}})
+        if body.get("response_format"):
+            if "route" in self._system(body):
+                return self.route()
+            return self.send_json(200, self.completion("m", json.dumps({"prompt": IMAGE_PROMPT})))
+        mode = self.fake.modes["chat"]
+        if mode == "error":
+            return self.send_json(500, {"error": {"message": "chat down"}})
+        self.pieces(mode)
+
+    def route(self):
+        mode = self.fake.modes["route"]
+        if mode == "error":
+            return self.send_json(500, {"error": {"message": "router down"}})
+        if mode == "badjson":
+            return self.send_json(200, self.completion("m", BAD_JSON_TEXT))
+        route, conf = mode.split(":")
+        self.send_json(200, self.completion("m", json.dumps(
+            {"route": route, "confidence": float(conf), "reason": ROUTE_REASON})))
+
+    def search(self):
+        mode = self.fake.modes["search"]
+        n = self.fake.count("search")
+        if mode == "fail":
+            return self.send_json(500, {"error": {"message": "search down"}})
+        empty = mode == "empty" or (mode == "empty_once" and n == 1)
+        self.send_json(200, self.completion("m", "" if empty else SEARCH_TEXT))
+
+    def pieces(self, mode):
+        raw = b""
+        for p in ASSISTANT_PIECES:
+            ev = {"choices": [{"index": 0, "delta": {"content": p}}]}
+            raw += b"data: " + json.dumps(ev, ensure_ascii=False).encode() + b"\n\n"
+        if mode == "cut":
+            last = ASSISTANT_PIECES[-1].encode()
+            raw = raw[:raw.rindex(last) + 1]       # one byte of a three-byte character
+        else:
+            raw += b"data: [DONE]\n\n"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        try:
+            parts = raw.split(b"\n\n")
+            for i, part in enumerate(parts):
+                if part:
+                    cut_here = mode == "cut" and i == len(parts) - 1
+                    self.wfile.write(part + (b"" if cut_here else b"\n\n"))
+                    self.wfile.flush()
+                time.sleep(0.5 if mode == "slow" else 0.002)
+        except OSError:
+            pass
+
+
+class AssistantFake(FakeBase):
+    handler_class = AssistantHandler
+
+    def __init__(self, key):
+        super().__init__(key)
+        self.modes = {"route": "chat:0.9", "chat": "ok", "search": "facts", "image": "ok"}

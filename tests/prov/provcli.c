@@ -147,7 +147,7 @@ static int provcli_calls(struct provcli *pc, struct prov *p, const struct prov_h
 static int provcli_run(struct provcli *pc, const struct conf *c)
 {
 	struct prov *p = prov_new(c);
-	struct prov_hooks h = { provcli_delta, provcli_progress, provcli_tick, pc };
+	struct prov_hooks h = { provcli_delta, provcli_progress, provcli_tick, pc, NULL };
 	struct prov_answer *out = xcalloc((size_t)pc->many, sizeof *out);
 	long long t0 = clock_mono_ms();
 	int ok = 0;

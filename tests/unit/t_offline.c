@@ -292,7 +292,7 @@ static void on_delta(void *ctx, const char *text)
 static void test_stream(void)
 {
 	struct pieces p = { 0, 1, "" };
-	struct prov_hooks h = { on_delta, NULL, NULL, &p };
+	struct prov_hooks h = { on_delta, NULL, NULL, &p, NULL };
 	struct chat_call c = { 0 };
 	struct prov_answer a;
 	json_t *facts = json_pack("{s:s}", "text", "量子计算是什么？");
@@ -401,7 +401,7 @@ static void on_progress(void *ctx, int task, const char *status, double v)
 
 static int draw(const struct image_call *c, struct prov_answer *a, struct progress_log *l)
 {
-	struct prov_hooks h = { NULL, on_progress, NULL, l };
+	struct prov_hooks h = { NULL, on_progress, NULL, l, NULL };
 
 	prov_answer_init(a);
 	prov_offline_ops.image(NULL, NULL, c, 1, &h, a);

@@ -29,6 +29,8 @@ static const struct intent_case image_cases[] = {
 	{ "来张图：雪山下的小木屋", 1, "ask_picture" },
 	{ "要一幅画，春天的田野", 1, "ask_picture" },
 	{ "整两张壁纸", 1, "ask_picture" },
+	{ "给我来一张赛博朋克城市的壁纸", 1, "ask_picture" },
+	{ "要一张去北京的火车票", 0, NULL },
 	{ "来张饼图", 0, NULL },
 	/* Each positive rule. */
 	{ "绘三幅山水", 1, "measure" },
@@ -101,11 +103,18 @@ static const struct route_case route_cases[] = {
 	{ "现在几点", "time_query" },
 	{ "你好", "chat" },
 	{ "画一张今天的新闻海报", "image_gen" },   /* image before search */
-	{ "搜索一下现在几点", "web_search" },      /* search before time */
+	{ "搜索一下现在几点", "time_query" },      /* time before search (seed 004 §6.1) */
 	{ "今天的天气", "web_search" },
 	{ "今天星期几", "time_query" },
 	{ "记得上次画的图吗", "chat" },
 	{ "给我讲讲量子计算", "chat" },
+	{ "老板又在画饼了", "chat" },             /* an idiom: promises, not a picture */
+	{ "生成一份会议纪要", "chat" },
+	{ "我想起小时候画过的一幅画", "chat" },
+	{ "帮我画一个流程图", "chat" },
+	{ "画一张架构图", "chat" },
+	{ "画一张饼的图片", "image_gen" },
+	{ "2026年3月的峰会有什么消息", "web_search" },
 };
 
 struct subject_case {

@@ -430,7 +430,7 @@ static void note_gen_run(struct note_gen *g, json_t **records, const char *suffi
 	struct image_call calls[NOTE_MAX_PLANS];
 	struct prov_answer out[NOTE_MAX_PLANS];
 	char *prompts[NOTE_MAX_PLANS], ids[NOTE_MAX_PLANS][96], why[256];
-	struct prov_hooks h = { NULL, note_gen_progress, note_gen_tick, g };
+	struct prov_hooks h = { NULL, note_gen_progress, note_gen_tick, g, NULL };
 	struct note_tool t = { g->c, 0, "" };
 	const char *ref_url = NULL;
 	struct imgin ref;

@@ -10,10 +10,13 @@
 #include "conf/conf.h"
 #include "kb/kb.h"
 #include "text/msg.h"
+#include "media/imgnorm.h"
 #include "wf/orch/orch.h"
+#include "wf/orch/orch_ws.h"
 
 #define ORCH_TASK_MAX 8000
 #define ORCH_REPLANS_MAX 3
+#define ORCH_ATTACH_MAX 8
 
 static int orch_known(void *ctx, const char *agent)
 {
@@ -28,12 +31,53 @@ static const json_t *orch_template(struct step_ctx *c, const char *id)
 	return t ? kb_find(t, id) : NULL;
 }
 
+/* The attachments of the input, checked by their bytes (normalizeImageData,
+ * any file allowed) and landed in the workspace under their names; the
+ * state lists them {path, mimeType, size}. The workspace lives in the
+ * state, so it is the new state while they land. 0, or -1 with err. */
+static int orch_land(struct step_ctx *c, json_t *state, const json_t *atts, char *err,
+		     size_t errlen)
+{
+	json_t *saved = c->state, *a;
+	size_t i;
+	int rc = 0;
+
+	if (atts && !json_is_null(atts) && (!json_is_array(atts) ||
+					    json_array_size(atts) > ORCH_ATTACH_MAX))
+		return snprintf(err, errlen, "attachments: a list of at most %d files", ORCH_ATTACH_MAX),
+		       -1;
+	c->state = state;
+	json_array_foreach(atts, i, a) {
+		struct imgnorm im;
+		char why[256];
+
+		if (imgnorm_attachment_flags(c, a, IMGNORM_ANY_FILE, &im, why, sizeof why) < 0) {
+			snprintf(err, errlen, "attachments[%zu]: %s", i, why);
+			rc = -1;
+			break;
+		}
+		rc = orch_ws_put(c, im.name, im.mime, im.data, im.len, NULL, why, sizeof why);
+		if (rc == 0)
+			json_array_append_new(json_object_get(state, "attachments"), json_pack(
+				"{s:s, s:s, s:I}", "path", im.name, "mimeType", im.mime, "size",
+				(json_int_t)im.len));
+		else
+			snprintf(err, errlen, "attachments[%zu]: %s", i, why);
+		imgnorm_free(&im);
+		if (rc < 0)
+			break;
+	}
+	c->state = saved;
+	return rc;
+}
+
 static json_t *orch_init(struct step_ctx *c, const json_t *input, char *err, size_t errlen)
 {
 	const char *task = json_string_value(json_object_get(input, "task"));
 	const char *tpl = json_string_value(json_object_get(input, "template"));
 	const char *es = json_string_value(json_object_get(input, "errorStrategy"));
 	const json_t *t = orch_template(c, tpl);
+	json_t *st;
 
 	if (task == NULL || *task == '\0' || strlen(task) > ORCH_TASK_MAX)
 		return snprintf(err, errlen, "task: a text of 1 to %d bytes is required", ORCH_TASK_MAX),
@@ -44,9 +88,14 @@ static json_t *orch_init(struct step_ctx *c, const json_t *input, char *err, siz
 		return snprintf(err, errlen, "errorStrategy: retry, skip or abort"), NULL;
 	if (es == NULL)
 		es = t ? json_string_value(json_object_get(t, "errorStrategy")) : NULL;
-	return json_pack("{s:s, s:s?, s:s, s:[], s:{}, s:{}, s:i, s:i}", "task", task, "template", tpl,
-			 "errorStrategy", es ? es : "abort", "attachments", "stages", "workspace",
-			 "groupIndex", 0, "replans", 0);
+	st = json_pack("{s:s, s:s?, s:s, s:[], s:{}, s:{}, s:i, s:i}", "task", task, "template", tpl,
+		       "errorStrategy", es ? es : "abort", "attachments", "stages", "workspace",
+		       "groupIndex", 0, "replans", 0);
+	if (orch_land(c, st, json_object_get(input, "attachments"), err, errlen) < 0) {
+		json_decref(st);
+		return NULL;
+	}
+	return st;
 }
 
 static json_t *orch_plan_facts(struct step_ctx *c, struct kb *agents, struct kb *templates,

@@ -19,6 +19,7 @@
 #include "util/jnum.h"
 #include "util/xmalloc.h"
 #include "wf/orch/orch.h"
+#include "wf/orch/orch_rules.h"
 #include "wf/orch/orch_tools.h"
 
 #define ORCH_BATCH_MAX 16
@@ -46,11 +47,10 @@ json_t *orch_tool_call(struct step_ctx *c, const char *stage_id, const char *nam
 	return orch_tool_run(c, stage_id, name, args);
 }
 
-/* The agents' offline rules come with the offline agents (orch_rules.h);
- * until they are linked an agent is answered only by a real model. */
+/* An agent's offline rules (orch_rules.h); the planner's are its own. */
 prov_rules_fn orch_agent_rules(const char *agent_id)
 {
-	return NULL;
+	return orch_rules_for(agent_id);
 }
 
 static json_t *orch_stages(struct step_ctx *c)

@@ -8,7 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/clock.h"
+#include <sodium.h>
+#include "util/xmalloc.h"
 #include "wf/orch/orch.h"
+#include "wf/orch/orch_ws.h"
+
+/* Text attachments up to this size go to the agents whole. */
+#define ORCH_INLINE_MAX (256 * 1024)
 
 json_t *orch_structured(const char *text)
 {
@@ -72,6 +78,40 @@ static json_t *orch_stage_inputs(const json_t *state, const json_t *sub)
 	return out;
 }
 
+/* The run's attachments as the agents see them: {path, mimeType, size},
+ * with the bytes in base64 ("data") for pictures and for text files under
+ * ORCH_INLINE_MAX, so rules and vision models can read them. New
+ * reference. */
+static json_t *orch_stage_attachments(struct step_ctx *c)
+{
+	json_t *out = json_array(), *a;
+	size_t i;
+
+	json_array_foreach(json_object_get(c->state, "attachments"), i, a) {
+		const char *path = json_string_value(json_object_get(a, "path"));
+		json_t *e = json_deep_copy(a);
+		char *mime = NULL, *b64;
+		void *data = NULL;
+		size_t len = 0, cap;
+
+		if (path && orch_ws_get(c, path, &mime, &data, &len) == 0 && mime &&
+		    (strncmp(mime, "image/", 6) == 0 || (strncmp(mime, "text/", 5) == 0 &&
+							len < ORCH_INLINE_MAX))) {
+			cap = sodium_base64_encoded_len(len, sodium_base64_VARIANT_ORIGINAL);
+			b64 = malloc(cap);
+			if (b64) {
+				sodium_bin2base64(b64, cap, data, len, sodium_base64_VARIANT_ORIGINAL);
+				json_object_set_new(e, "data", json_string(b64));
+				free(b64);
+			}
+		}
+		free(mime);
+		free(data);
+		json_array_append_new(out, e);
+	}
+	return out;
+}
+
 json_t *orch_stage_facts(struct step_ctx *c, const json_t *agent, const char *stage_id)
 {
 	const json_t *sub = orch_subtask(c->state, stage_id);
@@ -83,12 +123,12 @@ json_t *orch_stage_facts(struct step_ctx *c, const json_t *agent, const char *st
 		json_array_append_new(ws, json_pack("{s:s, s:O?, s:O?}", "path", path, "mimeType",
 						    json_object_get(w, "mimeType"), "size",
 						    json_object_get(w, "size")));
-	return json_pack("{s:O, s:O?, s:{s:s, s:O?}, s:o, s:O, s:o, s:O, s:I, s:O, s:s}",
+	return json_pack("{s:O, s:O?, s:{s:s, s:O?}, s:o, s:o, s:o, s:O, s:I, s:O, s:s}",
 			 "agent", json_object_get(agent, "id"), "task",
 			 json_object_get(c->state, "task"), "stage", "id", stage_id, "description",
 			 json_object_get(sub, "description"), "inputs",
 			 orch_stage_inputs(c->state, sub), "attachments",
-			 json_object_get(c->state, "attachments"), "workspace", ws, "toolResults",
+			 orch_stage_attachments(c), "workspace", ws, "toolResults",
 			 json_object_get(st, "toolResults"), "iteration",
 			 json_integer_value(json_object_get(st, "iteration")) + 1, "maxIterations",
 			 json_object_get(agent, "maxIterations"), "lang", step_lang(c));
@@ -96,16 +136,37 @@ json_t *orch_stage_facts(struct step_ctx *c, const json_t *agent, const char *st
 
 json_t *orch_stage_messages(const json_t *agent, const json_t *facts)
 {
-	json_t *user = json_deep_copy(facts);
+	json_t *user = json_deep_copy(facts), *parts, *a;
+	int vision = strcmp(json_string_value(json_object_get(agent, "layer")) ?: "", "vision") == 0;
 	char *text;
 	json_t *m;
+	size_t i;
 
-	/* The tool results travel as tool messages, not in the user turn. */
+	/* The tool results travel as tool messages, not in the user turn; the
+	 * bytes of attachments as image parts (vision agents), not as text. */
 	json_object_del(user, "toolResults");
+	parts = json_array();
+	json_array_foreach(json_object_get(user, "attachments"), i, a) {
+		const char *mime = json_string_value(json_object_get(a, "mimeType")) ?: "";
+		const char *data = json_string_value(json_object_get(a, "data"));
+
+		if (vision && data && strncmp(mime, "image/", 6) == 0) {
+			char *url = xasprintf("data:%s;base64,%s", mime, data);
+
+			json_array_append_new(parts, json_pack("{s:s, s:{s:s}}", "type", "image_url",
+							       "image_url", "url", url));
+			free(url);
+		}
+		json_object_del(a, "data");
+	}
 	text = json_dumps(user, JSON_INDENT(1));
-	m = json_pack("[{s:s, s:O}, {s:s, s:s}]", "role", "system", "content",
+	json_array_insert_new(parts, 0, json_pack("{s:s, s:s}", "type", "text", "text",
+						  text ? text : "{}"));
+	m = json_pack("[{s:s, s:O}, {s:s, s:o}]", "role", "system", "content",
 		      json_object_get(agent, "systemPrompt"), "role", "user", "content",
-		      text ? text : "{}");
+		      json_array_size(parts) > 1 ? parts : json_string(text ? text : "{}"));
+	if (json_array_size(parts) <= 1)
+		json_decref(parts);
 	free(text);
 	json_decref(user);
 	return m;
