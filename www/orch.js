@@ -271,6 +271,8 @@ export function createOrchestrator(root, app) {
     }
     analysis.hidden = !analysis.textContent;
     outcome.hidden = true;
+    outcome.replaceChildren();
+    delete outcome.dataset.kind;
     board.hidden = false;
     setProgress({ group: 1, groups: order.length, done: 0, total: stages.size });
   }
@@ -398,7 +400,9 @@ export function createOrchestrator(root, app) {
   function showContext(card, ctx) {
     if (!ctx || typeof ctx !== 'object') return;
     card.body.replaceChildren();
-    const text = String(ctx.textOutput ?? '').trim();
+    // The JSON of the answer shows as structured data, below, not twice.
+    let text = String(ctx.textOutput ?? '').trim();
+    if (ctx.structuredData !== undefined) text = text.replace(/```json[\s\S]*?```/i, '').trim();
     if (text) {
       card.summary.hidden = true;
       const long = text.length > 240 || text.split('\n').length > 4;
@@ -552,6 +556,8 @@ export function createOrchestrator(root, app) {
         break;
       case 'workflow_complete':
         finished = true;
+        // The engine's own end of the run follows the workflow's, bare.
+        if (!ev.stages && !ev.files) break;
         if (ev.plan && !plan) showPlan(ev.plan);
         showWorkspace(ev.files);
         for (const [id, st] of Object.entries(ev.stages || {})) {
