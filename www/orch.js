@@ -405,9 +405,12 @@ export function createOrchestrator(root, app) {
     if (ctx.structuredData !== undefined) text = text.replace(/```json[\s\S]*?```/i, '').trim();
     if (text) {
       card.summary.hidden = true;
-      const long = text.length > 240 || text.split('\n').length > 4;
+      // A long answer folds to its first line; the rest opens below it.
+      const [first, ...more] = text.split('\n');
+      const long = text.length > 240 || more.length > 3;
+      const head = first.length > 140 ? `${first.slice(0, 140)}…` : first;
       card.body.append(long
-        ? h('details', { class: 'ov-text' }, h('summary', {}, `${text.split('\n')[0].slice(0, 120)}…`), h('div', { class: 'ov-text-all' }, text))
+        ? h('details', { class: 'ov-text' }, h('summary', {}, head), h('div', { class: 'ov-text-all' }, first.length > 140 ? text : more.join('\n').trim()))
         : h('div', { class: 'ov-text' }, text));
     }
     if (ctx.structuredData !== undefined) {

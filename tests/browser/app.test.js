@@ -1220,6 +1220,13 @@ async function testOrchPlan(ctx, base) {
   await page.waitForSelector('#orch-view .error-box:not([hidden])');
   ok(/needs a picture/.test(await page.textContent('#orch-view .error-box')), 'orch: an example that needs a picture says so when none is attached');
   is(orchPosts(api, 'stream').length, 0, 'orch: and sends nothing');
+  await shot(page, 'orch-empty-1280-en');
+  await page.click('#lang');
+  await page.setViewportSize({ width: 390, height: 844 });
+  ok(/图片/.test(await page.textContent('#orch-view .empty')) && /识别图片文字并框出/.test(await page.textContent('#orch-view .ov-template')), 'orch: the empty state and the templates in Chinese');
+  await shot(page, 'orch-empty-390-zh');
+  await page.click('#lang');
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   const pic = await textPicture(page, 'HELLO 2026');
   await attachPicture(page, 'sign.png', pic);
