@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "selfcheck.h"
+#include "store/store.h"
 
 /* The user's name, in getpwuid's buffer: one call per printf. */
 static const char *selfcheck_user(uid_t uid)
@@ -43,6 +44,21 @@ static int selfcheck_missing(const char *dir, FILE *out)
 	return ok ? 0 : 1;
 }
 
+/* The store's format version: one this build opens, or what to do. */
+static int selfcheck_version(const char *dir, FILE *out)
+{
+	char err[512];
+	int v = store_version_check(dir, err, sizeof err);
+
+	if (v < 0) {
+		fprintf(out, "store: %s\n", err);
+		return 1;
+	}
+	fprintf(out, "store: format version %d%s\n", v, v == STORE_VERSION ? "" :
+		", read as it is and marked with this version's when a worker opens it");
+	return 0;
+}
+
 int selfcheck_store(const struct conf *c, FILE *out)
 {
 	const char *dir = c->store_dir;
@@ -59,6 +75,8 @@ int selfcheck_store(const struct conf *c, FILE *out)
 		fprintf(out, "store: %s is not a directory\n", dir);
 		return 1;
 	}
+	if (selfcheck_version(dir, out) != 0)
+		return 1;
 	if (geteuid() == 0 && st.st_uid == 0) {
 		fprintf(out, "store: warning: %s belongs to root: only workers run as root can use "
 			     "it; give it to the user the workers run as (chown -R USER: %s)\n",

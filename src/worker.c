@@ -130,8 +130,13 @@ static void main_ensure_store(struct app *app)
 		store_close(app->store);
 		app->store = NULL;
 	}
-	if (app->store == NULL)
+	if (app->store == NULL) {
+		char verr[64];
+
+		app->store_too_new = store_version_compat(store_version_read(
+			app->conf.store_dir, verr, sizeof verr)) == STORE_COMPAT_NEWER;
 		log_error("%s", app->store_err);
+	}
 }
 
 static void main_serve_one(struct app *app, FCGX_Request *fr)

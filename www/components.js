@@ -3,7 +3,7 @@
 // ActionPanel offers the agent's buttons; AgentMessage says how it went.
 // A widgetType this page does not know is shown plainly, with its props.
 import { h, pretty, safeImageURL, uid } from './dom.js';
-import { tx, setT, setAttrT } from './i18n.js';
+import { tx, setT, setAttrT, label } from './i18n.js';
 import { MaskPainter } from './mask.js';
 import { openViewer, offlineChip } from './viewer.js';
 
@@ -168,7 +168,11 @@ function actionPanel(props, ctx) {
       el.append(h('span', { class: 'chip', title: pretty(a) }, String(a.label ?? a.id ?? '?')));
       continue;
     }
-    const b = h('button', { type: 'button', dataset: { action: String(a.id ?? '') } }, String(a.label ?? a.id ?? '?'));
+    // A button the page knows by its id speaks the page's language; another
+    // keeps the agent's words.
+    const b = label('button', `action.${String(a.id ?? '')}`, a.label ?? a.id ?? '?');
+    b.type = 'button';
+    b.dataset.action = String(a.id ?? '');
     b.addEventListener('click', () => ctx.onAction?.(a));
     el.append(b);
   }

@@ -28,6 +28,7 @@ extern const struct admin_cmd admin_stats_entry;
 extern const struct admin_cmd admin_backup_entry;
 extern const struct admin_cmd admin_recover_entry;
 extern const struct admin_cmd admin_prune_entry;
+extern const struct admin_cmd admin_upgrade_entry;
 
 /* Messages to stderr, prefixed with the program's name. */
 void admin_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -123,6 +123,11 @@ static int admin_backup(struct admin *a, int argc, char **argv)
 	snprintf(key, sizeof key, "%s/thread.key", dir);
 	if (access(a->conf.key_file, F_OK) == 0 && admin_backup_copy(a->conf.key_file, key) < 0)
 		return 1;
+	/* The copy is of this version's format: the store open above marked it. */
+	if (store_version_write(dir, STORE_VERSION, key, sizeof key) < 0) {
+		admin_error("%s", key);
+		return 1;
+	}
 	if (admin_backup_recover(dir) < 0)
 		return 1;
 	printf("%s: backup of %s, ready to use (its key file as thread.key)\n", dir,

@@ -2,8 +2,8 @@
  * (see graph/tid.h): one base64url key per line, the first signs, the
  * others still verify. Rotation puts a new key first and keeps the older
  * ones, so IDs already handed out stay valid; past TID_MAX_KEYS the oldest
- * go. The file is replaced atomically (a private temporary file, fsync,
- * rename, fsync of the directory) and stays 0600. */
+ * go. The file is replaced atomically (a temporary file, fsync, rename,
+ * fsync of the directory), 0600 (0660 with [store] umask 0007). */
 #include "config.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sodium.h>
 #include "admin/admin.h"
+#include "store/store.h"
 #include "graph/tid.h"
 #include "util/xmalloc.h"
 
@@ -49,14 +50,24 @@ static void admin_key_sync_dir(const char *path)
 	free(dir);
 }
 
-/* Writes text to a new private file beside path; its name in tmp. */
+/* The process's umask, left as it was. */
+static mode_t admin_key_umask(void)
+{
+	mode_t m = umask(0);
+
+	umask(m);
+	return m;
+}
+
+/* Writes text to a new file beside path (0600, or 0660 with [store]
+ * umask 0007: main.c set the umask); its name in tmp. */
 static int admin_key_write_tmp(const char *path, const char *text, char *tmp, size_t tmplen)
 {
 	size_t n = strlen(text);
 	int fd;
 
 	snprintf(tmp, tmplen, "%s.%ld.tmp", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, STORE_FILE_MODE);
 	if (fd < 0) {
 		admin_error("cannot create %s: %s", tmp, strerror(errno));
 		return -1;
@@ -105,7 +116,7 @@ static int admin_key_create(const char *path)
 			free(dir);
 			return 1;
 		}
-		if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		if (mkdir(dir, STORE_DIR_MODE) < 0 && errno != EEXIST) {
 			admin_error("cannot create %s: %s", dir, strerror(errno));
 			free(dir);
 			return 1;
@@ -131,7 +142,7 @@ static int admin_key_create(const char *path)
 	}
 	unlink(tmp);
 	admin_key_sync_dir(path);
-	printf("%s: created (mode 0600)\n", path);
+	printf("%s: created (mode %04o)\n", path, (unsigned)(STORE_FILE_MODE & ~admin_key_umask()));
 	return 0;
 }
 

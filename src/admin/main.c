@@ -21,7 +21,7 @@
 
 static const struct admin_cmd *const admin_cmds[] = {
 	&admin_key_entry, &admin_stats_entry, &admin_backup_entry, &admin_recover_entry,
-	&admin_prune_entry,
+	&admin_prune_entry, &admin_upgrade_entry,
 };
 #define ADMIN_NCMDS (sizeof admin_cmds / sizeof admin_cmds[0])
 
@@ -133,6 +133,7 @@ int main(int argc, char **argv)
 	if (admin_config(&a, conf_path) < 0)
 		return 1;
 	log_set_level(LOG_LV_WARN);
+	store_umask_apply(&a.conf);
 	if (sodium_init() < 0) {
 		admin_error("libsodium cannot be initialised");
 		return 1;

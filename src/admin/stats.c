@@ -20,6 +20,7 @@ static void admin_stats_text(const struct store_stats *st, const char *key_file,
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", localtime(&t));
 	}
 	printf("store             %s\n", st->dir);
+	printf("format version    %d (this AiVista: %d)\n", st->version, STORE_VERSION);
 	printf("threads           %lld (", st->threads);
 	for (int i = 0; i < STORE_NSTATUS; i++)
 		printf("%s%s %lld", i ? ", " : "", store_stats_status_name(i), st->threads_by_status[i]);
@@ -50,7 +51,7 @@ static void admin_stats_json(const struct store_stats *st, const char *key_file,
 				    json_integer(st->threads_by_status[i]));
 	json_object_set_new(by, "other", json_integer(st->threads_other));
 	j = json_pack("{s:s, s:I, s:o, s:I, s:I, s:{s:I, s:I}, s:I, s:{s:I, s:I}, s:{s:I, s:I},"
-		      " s:{s:I, s:I}, s:I, s:I, s:{s:s, s:i}}",
+		      " s:{s:I, s:I}, s:I, s:I, s:{s:s, s:i}, s:i}",
 		      "store", st->dir, "threads", (json_int_t)st->threads, "threadsByStatus", by,
 		      "checkpoints", (json_int_t)st->checkpoints, "events", (json_int_t)st->events,
 		      "assets", "count", (json_int_t)st->assets, "bytes", (json_int_t)st->asset_bytes,
@@ -63,7 +64,7 @@ static void admin_stats_json(const struct store_stats *st, const char *key_file,
 		      (json_int_t)st->region_bytes,
 		      "transactionsOpen", (json_int_t)st->active_txns,
 		      "lastCheckpoint", (json_int_t)st->last_checkpoint,
-		      "keyFile", "path", key_file, "keys", keys);
+		      "keyFile", "path", key_file, "keys", keys, "version", st->version);
 	json_dumpf(j, stdout, JSON_INDENT(2));
 	putchar('\n');
 	json_decref(j);

@@ -189,7 +189,7 @@ enum problem api_asset_png(struct req *r, const char *format)
 	if (p != PB_OK)
 		return p;
 	if (r->app->store == NULL)
-		return req_fail(r, PB_STORE_UNAVAILABLE, APP_STORE_DOWN);
+		return req_fail(r, APP_STORE_PROBLEM(r->app), APP_STORE_DOWN);
 	rc = store_asset_get(r->app->store, id, &ctype, &data, &len);
 	if (rc == DB_NOTFOUND)
 		return req_fail(r, PB_NOT_FOUND, "no asset %s", id);

@@ -42,7 +42,7 @@ enum problem api_asset_get(struct req *r)
 		return p;
 	}
 	if (r->app->store == NULL)
-		return req_fail(r, PB_STORE_UNAVAILABLE, APP_STORE_DOWN);
+		return req_fail(r, APP_STORE_PROBLEM(r->app), APP_STORE_DOWN);
 	/* Looked up first: a 304 says the asset exists, so only one that does gets it. */
 	rc = store_asset_get(r->app->store, r->captures[0], &ctype, &data, &len);
 	if (rc == DB_NOTFOUND)

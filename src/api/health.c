@@ -20,7 +20,8 @@ static json_t *api_health_store(struct app *app)
 	if (ok)
 		return json_pack("{s:b, s:s}", "reachable", 1, "durability", app->conf.durability);
 	log_warn("health: the store is not available: %s", app->store ? err : app->store_err);
-	return json_pack("{s:b, s:s}", "reachable", 0, "error", APP_STORE_DOWN);
+	return json_pack("{s:b, s:s, s:s}", "reachable", 0, "error", APP_STORE_DOWN, "code",
+			 problem_code(APP_STORE_PROBLEM(app)));
 }
 
 enum problem api_health(struct req *r)

@@ -67,6 +67,7 @@ static const struct conf_key conf_keys[] = {
 	K_STR("store", "dir", store_dir, AV_LOCALSTATEDIR "/lib/aivista"),
 	K_STR("store", "key_file", key_file, ""),
 	K_ENUM("store", "durability", durability, "write_nosync", "sync|write_nosync"),
+	K_ENUM("store", "umask", store_umask, "0077", "0077|0007"),
 	K_LONG("store", "thread_ttl", thread_ttl, "1800", 1, 31536000),
 	K_LONG("store", "done_ttl", done_ttl, "604800", 1, 315360000),
 	K_LONG("store", "history", history, "20", 1, 100000),

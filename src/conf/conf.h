@@ -44,6 +44,7 @@ struct conf {
 	char *store_dir;
 	char *key_file;
 	char *durability;    /* sync | write_nosync */
+	char *store_umask;   /* 0077 | 0007: the umask of whoever creates store files */
 	long thread_ttl;
 	long done_ttl;
 	long history;

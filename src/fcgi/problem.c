@@ -50,6 +50,9 @@ static const struct problem_def problem_table[PB_COUNT] = {
 	[PB_BAD_PARAM] = { 400, "bad_param", "Bad query parameter" },
 	[PB_NOT_CONVERTIBLE] = { 415, "not_convertible", "This asset cannot be given in that format" },
 	[PB_RENDER_FAILED] = { 422, "render_failed", "The picture could not be drawn" },
+	[PB_STORE_TOO_NEW] = { 503, "store_too_new", "Store written by a newer version", 60,
+		"the store was written by a newer version of AiVista than this worker: the workers "
+		"must be upgraded (the worker's log says which version)" },
 };
 
 int problem_status(enum problem p)

@@ -22,7 +22,7 @@ static void entry_run_init(struct run *run, struct req *r)
 static enum problem entry_store(struct req *r)
 {
 	if (r->app->store == NULL)
-		return req_fail(r, PB_STORE_UNAVAILABLE, APP_STORE_DOWN);
+		return req_fail(r, APP_STORE_PROBLEM(r->app), APP_STORE_DOWN);
 	return PB_OK;
 }
 

@@ -96,7 +96,8 @@ static void tid_sync_dir(const char *path)
 	}
 }
 
-/* Writes a new key file atomically: a private temporary file, then link(),
+/* Writes a new key file atomically: a temporary file (0666 less the
+ * umask the store set: [store] umask), then link(),
  * which fails if another worker got there first (its key then wins). */
 static int tid_keys_create(const char *path, char *err, size_t errlen)
 {
@@ -109,7 +110,7 @@ static int tid_keys_create(const char *path, char *err, size_t errlen)
 	sodium_bin2base64(line, sizeof line, key, sizeof key, TID_B64);
 	sodium_memzero(key, sizeof key);
 	strcat(line, "\n");
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line) || fsync(fd) < 0) {
 		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 		rc = -1;

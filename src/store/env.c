@@ -100,7 +100,7 @@ static int store_open_dbs(struct store *s)
 		rc = db_create(dbs[i].db, s->env, 0);
 		if (rc == 0)
 			rc = (*dbs[i].db)->open(*dbs[i].db, NULL, dbs[i].file, NULL, DB_BTREE,
-						DB_CREATE | DB_AUTO_COMMIT | DB_THREAD, 0600);
+						DB_CREATE | DB_AUTO_COMMIT | DB_THREAD, STORE_FILE_MODE);
 	}
 	return rc;
 }
@@ -173,7 +173,7 @@ static int store_env_failchk(struct store *s)
 	if (rc == 0)
 		rc = store_configure(s, s->conf);
 	if (rc == 0)
-		rc = s->env->open(s->env, s->conf->store_dir, flags, 0600);
+		rc = s->env->open(s->env, s->conf->store_dir, flags, STORE_FILE_MODE);
 	if (rc == 0 && (rc = s->env->failchk(s->env, 0)) != 0 && rc != DB_RUNRECOVERY)
 		rc = s->env->failchk(s->env, 0);
 	if (rc != 0)
@@ -234,7 +234,7 @@ static int store_env_open(struct store *s)
 	if (rc == 0)
 		rc = store_configure(s, s->conf);
 	if (rc == 0)
-		rc = s->env->open(s->env, s->conf->store_dir, flags, 0600);
+		rc = s->env->open(s->env, s->conf->store_dir, flags, STORE_FILE_MODE);
 	close(lock);
 	if (rc == 0)
 		rc = store_open_dbs(s);
@@ -251,23 +251,48 @@ static void store_env_close(struct store *s)
 	s->env = NULL;
 }
 
+mode_t store_umask_apply(const struct conf *c)
+{
+	mode_t m = (mode_t)strtol(c->store_umask ? c->store_umask : "0077", NULL, 8);
+
+	return umask(m & 0777);
+}
+
 struct store *store_open(const struct conf *c, char *err, size_t errlen)
 {
 	struct store *s = xcalloc(1, sizeof *s);
-	int rc;
+	char path[4200];
+	int rc, fresh;
 
-	if (mkdir(c->store_dir, 0700) < 0 && errno != EEXIST) {
+	store_umask_apply(c);
+	if (mkdir(c->store_dir, STORE_DIR_MODE) < 0 && errno != EEXIST) {
 		snprintf(err, errlen, "cannot create %s: %s", c->store_dir, strerror(errno));
 		free(s);
 		return NULL;
 	}
 	s->conf = c;
+	snprintf(path, sizeof path, "%s/threads.db", c->store_dir);
+	fresh = access(path, F_OK) != 0;
+	s->version_found = store_version_check(c->store_dir, err, errlen);
+	if (s->version_found < 0) {
+		free(s);
+		return NULL;
+	}
 	rc = store_env_open(s);
 	if (rc != 0) {
 		snprintf(err, errlen, "cannot open the store in %s: %s", c->store_dir, db_strerror(rc));
 		free(s);
 		return NULL;
 	}
+	if (s->version_found != STORE_VERSION &&
+	    store_version_write(c->store_dir, STORE_VERSION, err, errlen) < 0) {
+		store_env_close(s);
+		free(s);
+		return NULL;
+	}
+	if (s->version_found != STORE_VERSION && !fresh)
+		log_info("the store in %s was version %d: its records are read as they are, and it "
+			 "is marked version %d", c->store_dir, s->version_found, STORE_VERSION);
 	/* A recovery this open ran panics the other processes' handles, not
 	 * this new one. */
 	s->panicked = 0;

@@ -143,6 +143,7 @@ int store_stats(struct store *s, struct store_stats *st, char *err, size_t errle
 	memset(st, 0, sizeof *st);
 	if (s->env->get_home(s->env, &home) == 0 && home)
 		snprintf(st->dir, sizeof st->dir, "%s", home);
+	st->version = home ? store_version_read(home, err, errlen) : -1;
 	rc = store_stats_threads(s, st);
 	if (rc == 0)
 		rc = store_stats_count(s->ckpts, &st->checkpoints, NULL);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <db.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <jansson.h>
 #include "conf/conf.h"
 
@@ -30,9 +31,53 @@ struct store {
 	int panicked;            /* DB_RUNRECOVERY seen and not yet reopened */
 	int reopens;             /* times the environment was reopened after a panic */
 	const struct conf *conf; /* what it was opened with (it outlives the store) */
+	int version_found;       /* the version it had before this open (1: none recorded) */
 };
 
-/* Opens (creating) the environment in conf->store_dir. NULL on failure,
+/* Modes the store's files and directory are created with: the umask of
+ * [store] umask (0077 or 0007, set by store_umask_apply) takes away the
+ * rest, so they come out 0600/0700 or 0660/0770. */
+#define STORE_FILE_MODE 0666
+#define STORE_DIR_MODE 0777
+/* Sets the process's umask to c's [store] umask (octal); returns the
+ * previous one. The workers and aivista-admin call it before they create
+ * anything in the store; store_open calls it too. */
+mode_t store_umask_apply(const struct conf *c);
+
+/* --- the format version (version.c) ---------------------------------------
+ * The store's records carry a format version: the number in the file
+ * STORE_VERSION_FILE of the store directory. A store without the file is
+ * version 1. A worker opens stores from STORE_VERSION_OLDEST to
+ * STORE_VERSION as they are (marking an older one STORE_VERSION: its
+ * records are read as they are) and refuses a newer one; one older than
+ * STORE_VERSION_OLDEST needs aivista-admin upgrade. Version 2: version 1's
+ * records, and the version file. */
+#define STORE_VERSION 2
+#define STORE_VERSION_OLDEST 1
+#define STORE_VERSION_FILE "store.version"
+enum store_compat {
+	STORE_COMPAT_SAME,     /* this version's */
+	STORE_COMPAT_MARK,     /* older, read as it is; opening marks it STORE_VERSION */
+	STORE_COMPAT_UPGRADE,  /* older than STORE_VERSION_OLDEST: aivista-admin upgrade */
+	STORE_COMPAT_NEWER,    /* written by a newer version: refused */
+	STORE_COMPAT_BAD,      /* not a version (< 1) */
+};
+/* The version in text ("2" or "2\n"), or -1. */
+int store_version_parse(const char *text);
+/* dir's version: 1 without a version file; -1 with err filled when the
+ * file cannot be read or holds no version. */
+int store_version_read(const char *dir, char *err, size_t errlen);
+/* Writes version as dir's (a new file renamed over the old one). 0, or -1
+ * with err filled. */
+int store_version_write(const char *dir, int version, char *err, size_t errlen);
+enum store_compat store_version_compat(int version);
+/* dir's version when this build opens it as it is (SAME or MARK); else -1
+ * with err filled, saying what to do. */
+int store_version_check(const char *dir, char *err, size_t errlen);
+
+/* Opens (creating) the environment in conf->store_dir, after checking
+ * its version (store_version_check: a newer store is refused before its
+ * environment is touched) and marking an older one. NULL on failure,
  * with err filled. c must outlive the store. */
 struct store *store_open(const struct conf *c, char *err, size_t errlen);
 void store_close(struct store *s);
@@ -139,6 +184,7 @@ struct store_stats {
 	long long checkpoints, events, assets, asset_bytes, cache_entries;
 	long long db_files, db_bytes, log_files, log_bytes, region_files, region_bytes;
 	long long active_txns, last_checkpoint;   /* time of the last checkpoint (s), 0: none */
+	int version;                               /* the store's format version */
 };
 /* Counts what the store holds, read-only (aivista-admin stats). 0, or -1
  * with err filled. */

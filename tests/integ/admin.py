@@ -401,6 +401,65 @@ def test_cron(t, d, conf):
           "the backups' directory is made 0700")
 
 
+def test_versions(t, d):
+    """A store written without the version record (as before versions
+    were recorded) is read by this version and marked; one marked with a
+    newer version is refused by the worker (503 store_too_new), by -t and
+    by aivista-admin, and left as it is."""
+    store = os.path.join(d, "vstore")
+    vfile = os.path.join(store, "store.version")
+    w = avtest.Worker(t, d, name="v1", binary=TEST_WORKER,
+                      settings={"store": {"dir": store}}).start()
+    conf = w.conf
+    tid, _ = start(w, topic="old")
+    w.kill()
+    t.is_(open(vfile).read() if os.path.exists(vfile) else None, "2\n",
+          "versions: a new store is version 2")
+    os.unlink(vfile)
+    rc, out, err = admin(conf, "stats")
+    t.ok(rc == 0 and re.search(r"(?m)^format version\s+2 \(this AiVista: 2\)", out),
+         "versions: a store without its version record: stats reads it, marked 2 (%s)"
+         % (err.strip() or "ok"))
+    os.unlink(vfile)
+    w = avtest.Worker(t, d, name="v2", binary=TEST_WORKER,
+                      settings={"store": {"dir": store}}).start()
+    t.is_(w.request("GET", "/api/threads/" + tid).status, 200,
+          "versions: the worker reads the thread of a store without its version record")
+    t.is_(open(vfile).read() if os.path.exists(vfile) else None, "2\n",
+          "versions: ...and marks the store version 2")
+    t.is_(stats(t, conf, "versions").get("version"), 2, "versions: stats --json says version 2")
+    rc, out, err = admin(conf, "upgrade")
+    t.ok(rc == 0 and "nothing to do" in out, "versions: upgrade of a version 2 store: nothing to do")
+    w.kill()
+    os.unlink(vfile)
+    rc, out, err = admin(conf, "upgrade")
+    t.ok(rc == 0 and "format version 1, now 2" in out,
+         "versions: upgrade of a store without its version record: %s" % out.strip())
+    avtest.write_file(vfile, "3\n", 0o600)
+    before = sorted(os.listdir(store))
+    w = avtest.Worker(t, d, name="v3", binary=TEST_WORKER,
+                      settings={"store": {"dir": store}}).start()
+    r = w.request("GET", "/api/health")
+    body = avtest.problem(r.body) or {}
+    t.ok(r.status == 503 and (body.get("store") or {}).get("code") == "store_too_new",
+         "versions: a newer store: /api/health 503, store code store_too_new (%s)" % r.status)
+    r = w.request("GET", "/api/threads/" + tid)
+    t.ok(r.status == 503 and (avtest.problem(r.body) or {}).get("code") == "store_too_new",
+         "versions: a newer store: a request gets 503 store_too_new (%s)" % r.status)
+    w.kill()
+    p = subprocess.run([TEST_WORKER, "-t", "-c", conf], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, env=avtest.clean_env())
+    out = p.stdout.decode(errors="replace")
+    t.ok(p.returncode == 1 and "version 3, newer than this AiVista knows (2)" in out,
+         "versions: -t says the store is newer: %s" % out.strip().splitlines()[-1:])
+    for cmd in ("stats", "upgrade"):
+        rc, out, err = admin(conf, cmd)
+        t.ok(rc == 1 and "newer than this AiVista" in err,
+             "versions: aivista-admin %s refuses a newer store: %s" % (cmd, err.strip()))
+    t.ok(open(vfile).read() == "3\n" and sorted(os.listdir(store)) == before,
+         "versions: the newer store is left as it was")
+
+
 def main(t):
     for p in (TEST_WORKER, ADMIN):
         if not os.access(p, os.X_OK):
@@ -414,6 +473,7 @@ def main(t):
     test_keys(t, d)
     test_prune(t, d)
     test_recover(t, d)
+    test_versions(t, d)
     if os.geteuid() == 0:
         test_as_root(t, d)
     else:

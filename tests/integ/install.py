@@ -97,6 +97,10 @@ def test_man_pages(t):
     undocumented = [o for o in opts + ["-h"] if ".B \\%s" % o not in fcgi8 and
                     ".BI \\%s" % o not in fcgi8]
     t.is_(undocumented, [], "aivista.fcgi(8) documents every option of the worker")
+    usage = re.sub(r"\s+", " ", p.stdout.decode().split("\n  -")[0]).replace("usage: ", "").strip()
+    readme = re.search(r"(?m)^    (aivista\.fcgi \[.*)$", open(avtest.src_path("README.md")).read())
+    t.is_(readme and readme.group(1).strip(), usage,
+          "README's synopsis of the worker is its -h usage line")
     for page in ("aivista.fcgi.8", "aivista.conf.5", "aivista-admin.8"):
         p = subprocess.run(["man", "--warnings", "-l", "-Tutf8", avtest.src_path("man", page)],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,

@@ -1449,7 +1449,165 @@ struct st_case {
 	void (*run)(void);
 };
 
+/* Writes text as dir's version file (NULL: removes it). */
+static void st_version_file(const char *dir, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, STORE_VERSION_FILE);
+	if (text == NULL) {
+		unlink(path);
+		return;
+	}
+	f = fopen(path, "w");
+	if (f == NULL)
+		tap_bail("%s: %s", path, strerror(errno));
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *st_read_file(const char *dir, const char *name)
+{
+	static char buf[64];
+	char path[256];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return NULL;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* The version file as found by a worker: what it reads, how it judges it,
+ * whether it opens the store, and what the file says after. */
+static void t_version(void)
+{
+	static const struct {
+		const char *file;      /* NULL: none (a store from before versions) */
+		int read;              /* store_version_read */
+		enum store_compat compat;
+		int opens;
+		const char *after;     /* the file after the open */
+		const char *err;       /* in the error, when it does not open */
+	} cases[] = {
+		{ NULL, 1, STORE_COMPAT_MARK, 1, "2\n", NULL },
+		{ "1\n", 1, STORE_COMPAT_MARK, 1, "2\n", NULL },
+		{ "2\n", 2, STORE_COMPAT_SAME, 1, "2\n", NULL },
+		{ "2", 2, STORE_COMPAT_SAME, 1, "2", NULL },
+		{ "3\n", 3, STORE_COMPAT_NEWER, 0, "3\n", "version 3, newer than this AiVista knows (2)" },
+		{ "40\n", 40, STORE_COMPAT_NEWER, 0, "40\n", "upgrade the workers" },
+		{ "0\n", -1, STORE_COMPAT_BAD, 0, "0\n", "does not hold a store version" },
+		{ "", -1, STORE_COMPAT_BAD, 0, "", "does not hold a store version" },
+		{ "2x\n", -1, STORE_COMPAT_BAD, 0, "2x\n", "does not hold a store version" },
+		{ "-2\n", -1, STORE_COMPAT_BAD, 0, "-2\n", "does not hold a store version" },
+		{ "2\n\n", -1, STORE_COMPAT_BAD, 0, "2\n\n", "does not hold a store version" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *name = cases[i].file ? cases[i].file : "(no file)";
+		char err[512] = "", *after;
+		struct fx f;
+
+		fx_init(&f, 1800, 604800, 20);
+		st_version_file(f.dir, cases[i].file);
+		is_int(store_version_read(f.dir, err, sizeof err), cases[i].read,
+		       "version file %s: read as %d", name, cases[i].read);
+		is_int(store_version_compat(store_version_read(f.dir, err, sizeof err)),
+		       cases[i].compat, "version file %s: judged %d", name, cases[i].compat);
+		err[0] = '\0';
+		f.s = store_open(&f.conf, err, sizeof err);
+		is_int(f.s != NULL, cases[i].opens, "version file %s: the store %s", name,
+		       cases[i].opens ? "opens" : "is refused");
+		if (cases[i].err)
+			ok(strstr(err, cases[i].err) != NULL, "version file %s: the error says \"%s\" (%s)",
+			   name, cases[i].err, err);
+		if (!cases[i].opens)
+			ok(st_read_file(f.dir, "__db.001") == NULL && st_read_file(f.dir,
+										     "threads.db") == NULL,
+			   "version file %s: the refused store's environment is not touched", name);
+		after = st_read_file(f.dir, STORE_VERSION_FILE);
+		is_str(after ? after : "(none)", cases[i].after, "version file %s: after the open",
+		       name);
+		fx_done(&f);
+	}
+}
+
+/* A store written before versions were recorded (a thread, no version
+ * file) is read by this version as it is, and marked. */
+static void t_version_old_store(void)
+{
+	uint8_t tid[STORE_TID];
+	struct store_stats st;
+	char err[512];
+	struct fx f;
+
+	fx_init(&f, 1800, 604800, 20);
+	fx_open(&f);
+	st_tid(tid, 7);
+	is_int(st_put_thread(f.s, tid, "paused", ST_T0), 0, "old store: a thread written");
+	store_close(f.s);
+	f.s = NULL;
+	st_version_file(f.dir, NULL);
+	fx_open(&f);
+	is_int(f.s->version_found, 1, "old store: found without a version (1)");
+	is_str(st_status(f.s, tid), "paused", "old store: its thread is read as it is");
+	is_str(st_read_file(f.dir, STORE_VERSION_FILE), "2\n", "old store: marked version 2");
+	is_int(store_stats(f.s, &st, err, sizeof err), 0, "old store: stats");
+	is_int(st.version, STORE_VERSION, "old store: stats show version %d", STORE_VERSION);
+	store_close(f.s);
+	f.s = NULL;
+	fx_open(&f);
+	is_int(f.s->version_found, 2, "old store: the next open finds version 2");
+	fx_done(&f);
+}
+
+/* [store] umask: the modes of what the store creates. */
+static void t_umask(void)
+{
+	static const struct { const char *umask; int file, dir; } cases[] = {
+		{ "0077", 0600, 0700 },
+		{ "0007", 0660, 0770 },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char sub[128], path[256];
+		struct stat st;
+		struct fx f;
+		mode_t old = umask(022);
+
+		fx_init(&f, 1800, 604800, 20);
+		st_set(&f.conf.store_umask, cases[i].umask);
+		snprintf(sub, sizeof sub, "%s/store", f.dir);
+		st_set(&f.conf.store_dir, sub);
+		fx_open(&f);
+		is_int(stat(sub, &st) == 0 ? (int)(st.st_mode & 0777) : -1, cases[i].dir,
+		       "umask %s: the store directory is %04o", cases[i].umask, cases[i].dir);
+		for (const char *const *n = (const char *const[]){ "threads.db", "__db.001",
+								     "log.0000000001",
+								     STORE_VERSION_FILE, NULL }; *n; n++) {
+			snprintf(path, sizeof path, "%s/%s", sub, *n);
+			is_int(stat(path, &st) == 0 ? (int)(st.st_mode & 0777) : -1, cases[i].file,
+			       "umask %s: %s is %04o", cases[i].umask, *n, cases[i].file);
+		}
+		store_close(f.s);
+		f.s = NULL;
+		rmdir(sub);
+		nftw(sub, fx_rm, 16, FTW_DEPTH | FTW_PHYS);
+		fx_done(&f);
+		umask(old);
+	}
+}
+
 static const struct st_case st_cases[] = {
+	{ "version", t_version },
+	{ "version old store", t_version_old_store },
+	{ "umask", t_umask },
 	{ "open", t_open },
 	{ "threads", t_threads },
 	{ "prune", t_prune },
