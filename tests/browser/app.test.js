@@ -1230,6 +1230,15 @@ async function testOrchPlan(ctx, base) {
 
   const pic = await textPicture(page, 'HELLO 2026');
   await attachPicture(page, 'sign.png', pic);
+  // A file dropped on the picker is attached too, and can be removed.
+  await page.$eval('#orch-view .ov-form .drop-zone', (zone) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(['int main(void) { return 0; }\n'], 'dropped.c', { type: 'text/x-c' }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await page.waitForSelector('#orch-view .ov-attach li[data-name="dropped.c"] .ov-filechip');
+  await page.click('#orch-view .ov-attach li[data-name="dropped.c"] button');
+  is(await page.$$eval('#orch-view .ov-attach li', (els) => els.map((e) => e.dataset.name)), ['sign.png'], 'orch: a dropped file is attached (a chip for a source file) and removed again');
   await page.click('#orch-view .empty .example >> nth=0');
   await page.waitForSelector('#orch-view .pause-card[data-kind="plan"][data-state="open"]', { timeout: 20000 });
   const start = orchPosts(api, 'stream')[0];
@@ -1288,6 +1297,37 @@ async function testOrchPlan(ctx, base) {
 
   await shot(page, 'orch-replanned-1280-en');
   is(errors, [], 'orch plan: no script errors');
+  await page.close();
+}
+
+// Code review and fix offline: source files attached, a group of two
+// stages side by side, the files the agents wrote to read in the page.
+async function testOrchCode(ctx, base) {
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${base}#/orch`);
+  await page.click('#orch-view .view-head button');
+  const src = '#include <stdlib.h>\n#include <string.h>\n\nchar *copy(const char *s)\n{\n\tchar *p = malloc(strlen(s) + 1);\n\tstrcpy(p, s);\n\treturn p;\n}\n';
+  await page.setInputFiles('#orch-view .ov-form .file-picker input[type="file"]', { name: 'copy.c', mimeType: 'text/x-c', buffer: Buffer.from(src) });
+  await page.waitForSelector('#orch-view .ov-attach li[data-name="copy.c"] .ov-filechip');
+  await page.click('#orch-view .empty .example >> nth=2');
+  await page.waitForSelector('#orch-view .pause-card[data-kind="plan"][data-state="open"]', { timeout: 20000 });
+  is(await page.$$eval('#orch-view .ov-col', (els) => els.map((e) => e.querySelectorAll('.ov-stage').length)), [1, 2, 1], 'orch code: review, then fix and tests side by side, then the summary');
+  ok(/2 steps at the same time/.test(await page.textContent('#orch-view .ov-col[data-group="2"] .ov-col-head')), 'orch code: the parallel group says so');
+  await page.click('#orch-view .pause-card[data-state="open"] [data-action="approve"]');
+  await page.waitForSelector('#orch-view .ov-outcome[data-kind]', { timeout: 60000 });
+  const states = await stageStates(page);
+  ok(states.every(([, st]) => ['done', 'failed', 'skipped'].includes(st)) && states.some(([, st]) => st === 'done'), `orch code: every stage ended (${states.map((x) => x.join(':')).join(' ')})`);
+  const files = await page.$$eval('#orch-view .ov-files > li', (els) => els.map((e) => [e.dataset.path, !!e.querySelector('[data-act="view"]')]));
+  ok(files.some(([p, v]) => p === 'copy.c' && v) && files.length > 1, `orch code: the attached source and what the agents wrote, each to view (${files.map((f) => f[0]).join(', ')})`);
+  await page.click('#orch-view .ov-files li[data-path="copy.c"] [data-act="view"]');
+  await page.waitForFunction(() => /strcpy\(p, s\)/.test(document.querySelector('#orch-view .ov-files li[data-path="copy.c"] .ov-file-view pre')?.textContent || ''));
+  ok(true, 'orch code: a source file is read in the page as it was attached');
+  await noNull(page, 'orch code');
+  await shot(page, 'orch-code-1280-en');
+  is(errors, [], 'orch code: no script errors');
   await page.close();
 }
 
@@ -1485,6 +1525,7 @@ async function main() {
   else skip('graph editor: three nodes by chat, a node moved, undo, redo, a refused change', 'the server has no graph_edit workflow yet');
   await run('orch-plan', () => testOrchPlan(ctx, stack.base));
   await run('orch-run', () => testOrchRun(ctx, stack.base, null));
+  await run('orch-code', () => testOrchCode(ctx, stack.base));
   await run('orch-model', () => testOrchRun(ctx, slow.base, fake));
   await run('kill', () => testKill(ctx, slow.base, fake));
   await run('offline', () => testOffline(ctx, slow.base, fake));
