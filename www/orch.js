@@ -489,6 +489,8 @@ export function createOrchestrator(root, app) {
       onAnswer: (a, p, hk) => stream.confirm(ev.interruptId, a, p, hk),
     });
     card.el.classList.add('ov-plan');
+    const note = card.el.querySelector(':scope > .field textarea');
+    if (note) setAttrT(note, 'placeholder', 'orch.plan.note.ph');
     pauses.push(card);
     plans.append(card.el);
     return card;

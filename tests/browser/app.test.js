@@ -1250,6 +1250,7 @@ async function testOrchPlan(ctx, base) {
   ok(!/vision-(analyzer|annotator)|image-ocr-annotate/.test(body), 'orch: no agent id or template id in the page');
   is(await page.$$eval('#orch-view .ov-col', (els) => els.map((e) => e.querySelectorAll('.ov-stage').length)), [1, 1], 'orch: the plan\'s two groups are two columns of one stage each');
   is((await stageStates(page)).map((x) => x[1]), ['waiting', 'waiting'], 'orch: every stage waits while the plan is asked about');
+  ok(/box each word/.test(await page.getAttribute('#orch-view .pause-card[data-state="open"] > .field textarea', 'placeholder')), 'orch: the plan card\'s note suggests a note about the plan');
   await noNull(page, 'orch plan');
   await shot(page, 'orch-plan-1280-en');
 
