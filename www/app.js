@@ -1,6 +1,7 @@
 // AiVista's single-page app: the views (one per workflow), the list of
 // recent threads and the server status, routed by the URL hash
-// (#/image/<threadId>, #/note/<threadId>, #/graph/<threadId>, #/orch/<threadId>) so a reload or a shared link
+// (#/image/<threadId>, #/note/<threadId>, #/graph/<threadId>, #/chat/<threadId>,
+// #/orch/<threadId>) so a reload or a shared link
 // opens the same thread. A workflow's view is one row of VIEWS: its
 // navigation entry, its section and its route come from there.
 import { h } from './dom.js';
@@ -11,6 +12,7 @@ import { createThreadList } from './threads.js';
 import { createImageStudio } from './image.js';
 import { createNoteWriter } from './note.js';
 import { createGraphEditor } from './graph.js';
+import { createChat } from './chat.js';
 import { createOrchestrator } from './orch.js';
 
 const $ = (id) => document.getElementById(id);
@@ -40,6 +42,7 @@ const VIEWS = [
   { id: 'image', workflow: 'image', icon: '▣', create: createImageStudio },
   { id: 'note', workflow: 'note', icon: '✎', create: createNoteWriter },
   { id: 'graph', workflow: 'graph_edit', icon: '⬡', create: createGraphEditor },
+  { id: 'chat', workflow: 'chat', icon: '💬', create: createChat },
   { id: 'orch', workflow: 'orchestrate', icon: '◫', create: createOrchestrator },
 ];
 
@@ -174,6 +177,13 @@ function setupChrome() {
 }
 
 setupChrome();
+// The navigation's height on a phone (a bar at the bottom, taller when a
+// name takes two lines): what sits above it keeps clear of it.
+new ResizeObserver(() => {
+  const nav = $('studios');
+  const fixed = getComputedStyle(nav).position === 'fixed';
+  document.documentElement.style.setProperty('--nav-h', fixed ? `${nav.offsetHeight}px` : '0px');
+}).observe($('studios'));
 window.addEventListener('hashchange', route);
 route();
 checkHealth();

@@ -1,11 +1,12 @@
 // The file picker every view uses for pictures: a drop zone that opens the
 // system's chooser when clicked, takes files dropped on it, and pictures
-// pasted anywhere in the view (pasteTarget) while it is shown. The file
-// input itself is kept (keyboard, screen readers, tests), styled away.
+// pasted anywhere in the view (pasteTarget) while it is shown; files
+// dropped on a larger area (dropTarget, such as a whole composer) too. The
+// file input itself is kept (keyboard, screen readers, tests), styled away.
 import { h, uid } from './dom.js';
 import { setT } from './i18n.js';
 
-export function filePicker({ labelKey, hintKey, hintParams, accept = 'image/png,image/jpeg,image/webp,image/gif', multiple = true, pasteTarget, onFiles }) {
+export function filePicker({ labelKey, hintKey, hintParams, accept = 'image/png,image/jpeg,image/webp,image/gif', multiple = true, pasteTarget, dropTarget, onFiles }) {
   const id = uid('files');
   const input = h('input', { id, type: 'file', accept, multiple, class: 'visually-hidden' });
   const title = setT(h('span', { class: 'drop-title' }), labelKey);
@@ -24,14 +25,20 @@ export function filePicker({ labelKey, hintKey, hintParams, accept = 'image/png,
     input.value = '';
     give(picked);
   });
+  const area = dropTarget || zone;
+  const carriesFiles = (e) => [...(e.dataTransfer?.types || [])].includes('Files');
   for (const type of ['dragenter', 'dragover']) {
-    zone.addEventListener(type, (e) => {
+    area.addEventListener(type, (e) => {
+      if (area !== zone && !carriesFiles(e)) return;
       e.preventDefault();
       zone.dataset.over = 'true';
     });
   }
-  zone.addEventListener('dragleave', () => { delete zone.dataset.over; });
-  zone.addEventListener('drop', (e) => {
+  area.addEventListener('dragleave', (e) => {
+    if (!area.contains(e.relatedTarget)) delete zone.dataset.over;
+  });
+  area.addEventListener('drop', (e) => {
+    if (area !== zone && !carriesFiles(e)) return;
     e.preventDefault();
     delete zone.dataset.over;
     give(e.dataTransfer?.files);
@@ -44,4 +51,33 @@ export function filePicker({ labelKey, hintKey, hintParams, accept = 'image/png,
     give(files);
   });
   return { el, input, focus: () => input.focus() };
+}
+
+// A picture file as a data URL; one larger than maxBytes (or a GIF, whose
+// frames the server does not take apart) is drawn again as a JPEG at most
+// 1600 pixels on its longer side.
+export function readImage(file, maxBytes) {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onerror = () => reject(r.error);
+    r.onload = () => {
+      const url = String(r.result);
+      if (file.size <= maxBytes && file.type !== 'image/gif') {
+        resolve(url);
+        return;
+      }
+      const img = new Image();
+      img.onerror = () => reject(new Error('not an image'));
+      img.onload = () => {
+        const k = Math.min(1, 1600 / Math.max(img.naturalWidth, img.naturalHeight));
+        const c = document.createElement('canvas');
+        c.width = Math.max(1, Math.round(img.naturalWidth * k));
+        c.height = Math.max(1, Math.round(img.naturalHeight * k));
+        c.getContext('2d').drawImage(img, 0, 0, c.width, c.height);
+        resolve(c.toDataURL('image/jpeg', 0.85));
+      };
+      img.src = url;
+    };
+    r.readAsDataURL(file);
+  });
 }

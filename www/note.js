@@ -11,7 +11,7 @@ import { pauseCard } from './hitl.js';
 import { saveThread, setThreadStatus, forgetThread } from './store.js';
 import { streamStatus, errorBox } from './ui.js';
 import { examples } from './empty.js';
-import { filePicker } from './files.js';
+import { filePicker, readImage } from './files.js';
 import { openViewer, offlineChip } from './viewer.js';
 
 const MAX_REFS = 4;
@@ -117,7 +117,7 @@ export function createNoteWriter(root, app) {
         continue;
       }
       try {
-        refs.push({ name: f.name || 'image', dataUrl: await readImage(f) });
+        refs.push({ name: f.name || 'image', dataUrl: await readImage(f, MAX_REF_BYTES) });
       } catch {
         errors.say('note.refs.bad', null);
       }
@@ -626,31 +626,4 @@ function scores(obj) {
   }
   if (Object.keys(rest).length) list.append(fields(rest));
   return list;
-}
-
-// A reference picture as a data URL, scaled down when large.
-function readImage(file) {
-  return new Promise((resolve, reject) => {
-    const r = new FileReader();
-    r.onerror = () => reject(r.error);
-    r.onload = () => {
-      const url = String(r.result);
-      if (file.size <= MAX_REF_BYTES && file.type !== 'image/gif') {
-        resolve(url);
-        return;
-      }
-      const img = new Image();
-      img.onerror = () => reject(new Error('not an image'));
-      img.onload = () => {
-        const k = Math.min(1, 1600 / Math.max(img.naturalWidth, img.naturalHeight));
-        const c = document.createElement('canvas');
-        c.width = Math.max(1, Math.round(img.naturalWidth * k));
-        c.height = Math.max(1, Math.round(img.naturalHeight * k));
-        c.getContext('2d').drawImage(img, 0, 0, c.width, c.height);
-        resolve(c.toDataURL('image/jpeg', 0.85));
-      };
-      img.src = url;
-    };
-    r.readAsDataURL(file);
-  });
 }

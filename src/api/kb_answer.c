@@ -7,13 +7,15 @@
 #include <sodium.h>
 #include "api/kb_answer.h"
 #include "fcgi/req.h"
+#include "app.h"
 #include "kb/kb.h"
+#include "kb/retrieve.h"
 #include "util/jnum.h"
 
-/* The ETag: the file's digest, or a digest of it, the query and the
- * limit. */
-static void api_kb_etag(const struct kb *kb, const char *q, size_t limit, char *out,
-			size_t outlen)
+/* The ETag: the file's digest, or a digest of it, the query, the limit
+ * and how the search was made (method: "bm25", "hybrid", "fallback"). */
+static void api_kb_etag(const struct kb *kb, const char *q, size_t limit, const char *method,
+			char *out, size_t outlen)
 {
 	unsigned char h[16];
 	char hex[33], lim[32];
@@ -23,7 +25,7 @@ static void api_kb_etag(const struct kb *kb, const char *q, size_t limit, char *
 		snprintf(out, outlen, "\"%s\"", kb_digest(kb));
 		return;
 	}
-	snprintf(lim, sizeof lim, "&limit=%zu", limit);
+	snprintf(lim, sizeof lim, "&limit=%zu&method=%s", limit, method);
 	crypto_generichash_init(&st, NULL, 0, sizeof h);
 	crypto_generichash_update(&st, (const unsigned char *)kb_digest(kb), strlen(kb_digest(kb)));
 	crypto_generichash_update(&st, (const unsigned char *)"?q=", 3);
@@ -80,29 +82,44 @@ static int api_kb_limit(const struct req *r, size_t *limit)
 	return bad ? -1 : 0;
 }
 
-/* The body: new reference. */
-static json_t *api_kb_body(const struct kb *kb, const char *list_key, const char *q,
-			   size_t limit)
+/* The body: new reference; *method says how a search was made. The
+ * search is made first (its query vector is cached): the ETag depends on
+ * how it was made. */
+static json_t *api_kb_body(struct req *r, struct kb *kb, const char *list_key, const char *q,
+			   size_t limit, enum kb_method *method)
 {
-	if (q)
-		return json_pack("{s:s, s:o}", "query", q, "results", kb_search(kb, q, limit, 0));
-	return json_pack("{s:O, s:I}", list_key, kb_items(kb), "count", (json_int_t)kb_count(kb));
+	struct kb_retrieve_info info;
+	json_t *res;
+
+	*method = KB_METHOD_BM25;
+	if (q == NULL)
+		return json_pack("{s:O, s:I}", list_key, kb_items(kb), "count",
+				 (json_int_t)kb_count(kb));
+	res = kb_retrieve(r->app, kb, q, limit, 0, &info);
+	*method = info.method;
+	return json_pack("{s:s, s:s, s:b, s:o}", "query", q, "method",
+			 info.method == KB_METHOD_HYBRID ? "hybrid" : "bm25", "fallback",
+			 info.method == KB_METHOD_FALLBACK, "results", res);
 }
 
-static void api_kb_send(struct req *r, const struct kb *kb, const char *list_key,
-			const char *q, size_t limit)
+static void api_kb_send(struct req *r, struct kb *kb, const char *list_key, const char *q,
+			size_t limit)
 {
 	char etag[40], extra[160];
-	json_t *j;
+	enum kb_method method;
+	json_t *j = api_kb_body(r, kb, list_key, q, limit, &method);
 	char *s;
 
-	api_kb_etag(kb, q, limit, etag, sizeof etag);
-	snprintf(extra, sizeof extra, "ETag: %s\r\nCache-Control: public, max-age=300\r\n", etag);
+	api_kb_etag(kb, q, limit, kb_method_name(method), etag, sizeof etag);
+	/* Results found without the embeddings are not kept: the next
+	 * request may have them again. */
+	snprintf(extra, sizeof extra, "ETag: %s\r\nCache-Control: %s\r\n", etag,
+		 method == KB_METHOD_FALLBACK ? "no-store" : "public, max-age=300");
 	if (api_kb_fresh(r, etag)) {
+		json_decref(j);
 		req_send_headers(r, 304, "application/json", extra);
 		return;
 	}
-	j = api_kb_body(kb, list_key, q, limit);
 	s = json_dumps(j, JNUM_DUMP);
 	json_decref(j);
 	if (s && req_send_headers(r, 200, "application/json", extra) == 0 &&
@@ -111,7 +128,7 @@ static void api_kb_send(struct req *r, const struct kb *kb, const char *list_key
 	free(s);
 }
 
-enum problem api_kb_answer(struct req *r, const struct kb *kb, const char *list_key)
+enum problem api_kb_answer(struct req *r, struct kb *kb, const char *list_key)
 {
 	char *q = req_query_get(r, "q");
 	size_t limit;

@@ -14,10 +14,13 @@ struct kb;
 #define API_KB_RESULTS 10
 #define API_KB_RESULTS_MAX 50
 
-/* Answers r from kb (borrowed): {list_key: [documents], "count"} or, with
- * q, {"query", "results": [{"id", the shown fields, "similarity"}]}, best
- * first, at most ?limit of them; 304 when If-None-Match names the ETag.
- * PB_OK, or the problem of a bad q or limit (already reported). */
-enum problem api_kb_answer(struct req *r, const struct kb *kb, const char *list_key);
+/* Answers r from kb (borrowed; retrieval may keep its document vectors):
+ * {list_key: [documents], "count"} or, with q, {"query", "method":
+ * "bm25"|"hybrid", "fallback": bool, "results": [{"id", the shown fields,
+ * "similarity", "method", "scores"}]} as kb_retrieve finds them
+ * (kb/retrieve.h), best first, at most ?limit of them; 304 when
+ * If-None-Match names the ETag. PB_OK, or the problem of a bad q or limit
+ * (already reported). */
+enum problem api_kb_answer(struct req *r, struct kb *kb, const char *list_key);
 
 #endif

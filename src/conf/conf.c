@@ -135,9 +135,38 @@ const char *conf_role_name(enum conf_prov_role r)
 	return conf_role_names[r];
 }
 
-static void *conf_field(struct conf *c, const struct conf_key *k)
+#define K_NAMED(n, t, f, d, lo, hi, ch) \
+	{ "provider.*", n, t, offsetof(struct conf_provider, f), d, lo, hi, ch }
+/* The keys of a named provider section: a chat provider's. */
+static const struct conf_key conf_named_keys[] = {
+	K_NAMED("kind", CT_ENUM, kind, "offline", 0, 0, "offline|openai"),
+	K_NAMED("base_url", CT_STR, base_url, "", 0, 0, NULL),
+	K_NAMED("model", CT_STR, model, "", 0, 0, NULL),
+	K_NAMED("api_key_env", CT_STR, api_key_env, "", 0, 0, NULL),
+	K_NAMED("api_key", CT_STR, api_key, "", 0, 0, NULL),
+	K_NAMED("timeout_ms", CT_LONG, timeout_ms, "30000", 100, 600000, NULL),
+	K_NAMED("connect_timeout_ms", CT_LONG, connect_timeout_ms, "5000", 100, 60000, NULL),
+	K_NAMED("retries", CT_LONG, retries, "2", 0, 10, NULL),
+	K_NAMED("max_response_bytes", CT_LONG, max_response_bytes, "33554432", 1024, 1L << 30, NULL),
+};
+#define CONF_NNAMED_KEYS (sizeof conf_named_keys / sizeof conf_named_keys[0])
+
+const struct conf_provider *conf_provider_named(const struct conf *c, const char *name)
 {
-	return (char *)c + k->off;
+	for (int r = 0; name && r < PROV_NROLES; r++)
+		if (strcmp(conf_role_names[r], name) == 0)
+			return &c->prov[r];
+	for (size_t i = 0; name && i < c->nnamed; i++)
+		if (strcmp(c->named[i].name, name) == 0)
+			return &c->named[i].p;
+	return NULL;
+}
+
+/* The field of a key in the struct it belongs to (struct conf, or a
+ * named section's struct conf_provider). */
+static void *conf_field(void *base, const struct conf_key *k)
+{
+	return (char *)base + k->off;
 }
 
 static int conf_enum_ok(const char *choices, const char *v)
@@ -156,7 +185,7 @@ static int conf_enum_ok(const char *choices, const char *v)
 }
 
 /* A number with a fraction, within [min, max]. */
-static int conf_set_real(struct conf *c, const struct conf_key *k, const char *v, char *why,
+static int conf_set_real(void *c, const struct conf_key *k, const char *v, char *why,
 			 size_t whylen)
 {
 	char *end;
@@ -179,7 +208,7 @@ static int conf_set_real(struct conf *c, const struct conf_key *k, const char *v
 }
 
 /* Sets one key from its text; on a bad value, writes why to why[]. */
-static int conf_set(struct conf *c, const struct conf_key *k, const char *v, char *why, size_t whylen)
+static int conf_set(void *c, const struct conf_key *k, const char *v, char *why, size_t whylen)
 {
 	if (k->type == CT_BOOL) {
 		static const char *const yes[] = { "yes", "true", "on", "1" }, *const no[] = { "no", "false", "off", "0" };
@@ -254,6 +283,12 @@ void conf_free(struct conf *c)
 	for (size_t i = 0; i < CONF_NKEYS; i++)
 		if (conf_keys[i].type == CT_STR || conf_keys[i].type == CT_ENUM)
 			free(*(char **)conf_field(c, &conf_keys[i]));
+	for (size_t n = 0; n < c->nnamed; n++) {
+		for (size_t i = 0; i < CONF_NNAMED_KEYS; i++)
+			if (conf_named_keys[i].type == CT_STR || conf_named_keys[i].type == CT_ENUM)
+				free(*(char **)conf_field(&c->named[n].p, &conf_named_keys[i]));
+		free(c->named[n].name);
+	}
 	free(c->path);
 	memset(c, 0, sizeof *c);
 }
@@ -304,6 +339,62 @@ static void conf_error(struct conf_parse *p, const char *fmt, const char *a, con
 	p->nerr++;
 }
 
+/* A name a named provider section may have. */
+static int conf_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 1 && n <= CONF_NAME_MAX && strspn(s, "abcdefghijklmnopqrstuvwxyz"
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == n;
+}
+
+/* The named section NAME, made with its defaults the first time; NULL
+ * when the table is full. */
+static struct conf_named *conf_named_get(struct conf *c, const char *name)
+{
+	char why[160];
+	struct conf_named *nd;
+
+	for (size_t i = 0; i < c->nnamed; i++)
+		if (strcmp(c->named[i].name, name) == 0)
+			return &c->named[i];
+	if (c->nnamed == CONF_NAMED_MAX)
+		return NULL;
+	nd = &c->named[c->nnamed++];
+	nd->name = xstrdup(name);
+	for (size_t i = 0; i < CONF_NNAMED_KEYS; i++)
+		if (conf_set(&nd->p, &conf_named_keys[i], conf_named_keys[i].def, why, sizeof why) < 0)
+			abort(); /* a bad default is a bug in the table */
+	return nd;
+}
+
+/* A key of [provider.NAME] for a NAME that is no role. */
+static int conf_named_key(struct conf_parse *p, const char *section, const char *name,
+			  const char *value)
+{
+	const char *nm = section + strlen("provider.");
+	struct conf_named *nd;
+	char why[200];
+
+	if (!conf_name_ok(nm)) {
+		conf_error(p, "[%s]: a provider's name is 1 to 32 letters, digits, '_' or '-'%s",
+			   section, "");
+		return 1;
+	}
+	if ((nd = conf_named_get(p->c, nm)) == NULL) {
+		conf_error(p, "[%s]: at most 8 named provider sections%s", section, "");
+		return 1;
+	}
+	for (size_t i = 0; i < CONF_NNAMED_KEYS; i++)
+		if (strcmp(conf_named_keys[i].name, name) == 0) {
+			if (conf_set(&nd->p, &conf_named_keys[i], value, why, sizeof why) < 0)
+				conf_error(p, "%s: %s", name, why);
+			return 1;
+		}
+	conf_error(p, "unknown key '%s' in [%s]", name, section);
+	return 1;
+}
+
 static int conf_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct conf_parse *p = user;
@@ -312,6 +403,8 @@ static int conf_handler(void *user, const char *section, const char *name, const
 
 	if (name == NULL)
 		return 1; /* a section header alone */
+	if (strncmp(section, "provider.", 9) == 0 && !conf_section_known(section))
+		return conf_named_key(p, section, name, value);
 	k = conf_find(section, name);
 	if (k == NULL) {
 		if (conf_section_known(section))
@@ -366,6 +459,27 @@ static int conf_apply_env(struct conf *c, struct buf *errs)
 	return nerr ? -1 : 0;
 }
 
+/* A provider's key from the environment, masked in the log; a real
+ * provider without one is an error. */
+static int conf_finish_prov(struct conf_provider *pv, const char *name, struct buf *errs)
+{
+	if (pv->api_key[0] == '\0' && pv->api_key_env[0] != '\0') {
+		const char *k = getenv(pv->api_key_env);
+
+		if (k) {
+			free(pv->api_key);
+			pv->api_key = xstrdup(k);
+		}
+	}
+	log_add_secret(pv->api_key);
+	if (strcmp(pv->kind, "offline") != 0 && pv->api_key[0] == '\0') {
+		buf_printf(errs, "[provider.%s] kind = %s needs an API key: set api_key or the "
+			   "variable named by api_key_env (%s)\n", name, pv->kind, pv->api_key_env);
+		return -1;
+	}
+	return 0;
+}
+
 /* Derived values: the key file beside the store, provider keys from the
  * environment, and the keys registered with the log so they are masked. */
 static int conf_finish(struct conf *c, struct buf *errs)
@@ -374,25 +488,12 @@ static int conf_finish(struct conf *c, struct buf *errs)
 		free(c->key_file);
 		c->key_file = xasprintf("%s/thread.key", c->store_dir);
 	}
-	for (int r = 0; r < PROV_NROLES; r++) {
-		struct conf_provider *pv = &c->prov[r];
-
-		if (pv->api_key[0] == '\0' && pv->api_key_env[0] != '\0') {
-			const char *k = getenv(pv->api_key_env);
-
-			if (k) {
-				free(pv->api_key);
-				pv->api_key = xstrdup(k);
-			}
-		}
-		log_add_secret(pv->api_key);
-		if (strcmp(pv->kind, "offline") != 0 && pv->api_key[0] == '\0') {
-			buf_printf(errs, "[provider.%s] kind = %s needs an API key: set api_key or the "
-				   "variable named by api_key_env (%s)\n", conf_role_names[r], pv->kind,
-				   pv->api_key_env);
+	for (int r = 0; r < PROV_NROLES; r++)
+		if (conf_finish_prov(&c->prov[r], conf_role_names[r], errs) < 0)
 			return -1;
-		}
-	}
+	for (size_t i = 0; i < c->nnamed; i++)
+		if (conf_finish_prov(&c->named[i].p, c->named[i].name, errs) < 0)
+			return -1;
 	return 0;
 }
 

@@ -23,6 +23,15 @@ struct conf_provider {
 	long poll_max;          /* image: polls before giving up */
 };
 
+/* A [provider.NAME] section of any other name (an agent's modelOverride
+ * names it): the keys of a chat provider. */
+#define CONF_NAMED_MAX 8
+#define CONF_NAME_MAX 32
+struct conf_named {
+	char *name;                /* NAME, [A-Za-z0-9_-], 1 to CONF_NAME_MAX bytes */
+	struct conf_provider p;
+};
+
 struct conf {
 	char *path;          /* the file read, or NULL when only defaults apply */
 	/* [server] */
@@ -97,6 +106,9 @@ struct conf {
 	char *kb_templates;       /* orchestrate's plan templates (JSON) */
 	/* [provider.*] */
 	struct conf_provider prov[PROV_NROLES];
+	/* [provider.NAME] of other names, in the order of the file */
+	struct conf_named named[CONF_NAMED_MAX];
+	size_t nnamed;
 };
 
 /* Fills defaults. */
@@ -109,5 +121,8 @@ int conf_load(struct conf *c, const char *path, struct buf *errs);
 /* Same, from a string (tests); name is used in messages. */
 int conf_load_string(struct conf *c, const char *text, const char *name, struct buf *errs);
 const char *conf_role_name(enum conf_prov_role r);
+/* The provider section [provider.NAME]: a role's ("chat", "vision", ...)
+ * or a named one; NULL when there is none. Borrowed from c. */
+const struct conf_provider *conf_provider_named(const struct conf *c, const char *name);
 
 #endif

@@ -132,6 +132,9 @@ static void run_pause(struct run *run, struct commit *c, json_t *intr, const cha
 	json_object_set(ask, "editable", json_object_get(intr, "editable"));
 	if (json_object_get(intr, "deadline"))
 		json_object_set(ask, "deadline", json_object_get(intr, "deadline"));
+	/* Why a pause came again (an edit that did not pass its checks). */
+	if (json_object_get(intr, "errors"))
+		json_object_set(ask, "errors", json_object_get(intr, "errors"));
 	json_array_append_new(c->events, ask);
 	paused = run_event(run, "workflow_paused", node);
 	json_object_set_new(paused, "interruptId", json_string(iid));

@@ -331,6 +331,7 @@ void kb_free(struct kb *kb)
 	free(kb->dl);
 	json_decref(kb->docs);
 	json_decref(kb->vectors);
+	free(kb->vectors_tag);
 	free(kb->name);
 	free(kb);
 }

@@ -88,8 +88,15 @@ json_t *kb_embed_texts(const struct kb *kb);
  * the library is embedded once per worker. Steals vectors, also on error.
  * 0, or -1 with err when their count or shape is wrong. */
 int kb_vectors_set_new(struct kb *kb, json_t *vectors, char *err, size_t errlen);
+/* Same, remembering what they were computed with (tag, copied; NULL for
+ * nothing): retrieval keeps them under the cache key of the library's
+ * version and the embeddings model (retrieve.h). */
+int kb_vectors_keep_new(struct kb *kb, json_t *vectors, const char *tag, char *err,
+			size_t errlen);
 /* The vectors kept: borrowed reference, or NULL. */
 json_t *kb_vectors(const struct kb *kb);
+/* The tag they were kept with (lent), or NULL. */
+const char *kb_vectors_tag(const struct kb *kb);
 /* Search by cosine similarity (negative cosines count as 0). query_vec and
  * doc_vecs are borrowed; doc_vecs NULL means the vectors kept. New
  * reference with the same shape as kb_search, or NULL with err when the

@@ -37,6 +37,8 @@ struct kb {
 	size_t nslots;
 	char digest[33];
 	json_t *vectors;        /* kept document vectors, or NULL */
+	char *vectors_tag;      /* what they were computed with (retrieve.c), or NULL */
+	long long vectors_retry_ms;  /* after a failure, not asked for again before this */
 };
 
 /* The index of a term, or KB_NONE. */

@@ -188,13 +188,26 @@ static int kb_vecs_check(const struct kb *kb, const json_t *vecs, size_t dim, ch
 
 int kb_vectors_set_new(struct kb *kb, json_t *vectors, char *err, size_t errlen)
 {
+	return kb_vectors_keep_new(kb, vectors, NULL, err, errlen);
+}
+
+int kb_vectors_keep_new(struct kb *kb, json_t *vectors, const char *tag, char *err,
+			size_t errlen)
+{
 	if (kb_vecs_check(kb, vectors, 0, err, errlen) < 0) {
 		json_decref(vectors);
 		return -1;
 	}
 	json_decref(kb->vectors);
 	kb->vectors = vectors;
+	free(kb->vectors_tag);
+	kb->vectors_tag = tag ? xstrdup(tag) : NULL;
 	return 0;
+}
+
+const char *kb_vectors_tag(const struct kb *kb)
+{
+	return kb->vectors ? kb->vectors_tag : NULL;
 }
 
 json_t *kb_vectors(const struct kb *kb)

@@ -258,28 +258,30 @@ static int openai_chat(struct prov *p, const struct conf_provider *cf, const str
 {
 	struct http *hh = http_new(prov_conf(p), h);
 	struct openai_chat *st = xcalloc(n ? n : 1, sizeof *st);
-	char *url = http_url(cf->base_url, "chat/completions");
 	int ok;
 
 	for (size_t i = 0; i < n; i++) {
-		json_t *body = openai_chat_body(cf, &calls[i]);    /* new */
-		struct http_xfer *x = http_add(hh, cf, calls[i].timeout_ms, &openai_chat_cb, &st[i],
+		/* A call may name its own provider (chat_call.provider). */
+		const struct conf_provider *pc = calls[i].provider ? calls[i].provider : cf;
+		char *url = http_url(pc->base_url, "chat/completions");
+		json_t *body = openai_chat_body(pc, &calls[i]);    /* new */
+		struct http_xfer *x = http_add(hh, pc, calls[i].timeout_ms, &openai_chat_cb, &st[i],
 					       &out[i]);
 
 		st[i].call = &calls[i];
 		st[i].a = &out[i];
-		sse_delta_init(&st[i].sse, (size_t)cf->max_response_bytes, h ? h->delta : NULL,
+		sse_delta_init(&st[i].sse, (size_t)pc->max_response_bytes, h ? h->delta : NULL,
 			       h ? h->ctx : NULL);
 		http_xfer_send(x, "POST", url, body,
 			       HTTP_AUTH | (calls[i].stream && !calls[i].tools ? HTTP_STREAM : 0), 0);
 		json_decref(body);
+		free(url);
 	}
 	http_run(hh);
 	http_free(hh);
 	for (size_t i = 0; i < n; i++)
 		sse_delta_free(&st[i].sse);
 	free(st);
-	free(url);
 	ok = openai_count_ok(out, n);
 	return ok;
 }

@@ -186,19 +186,46 @@ static void prov_chat_json(const struct chat_call *c, struct prov_answer *a)
 		prov_fail(a, PROV_BAD_ANSWER, "the model's reply is not a JSON object");
 }
 
-/* Chat calls answered by the vendor of a role (chat, or vision). */
+/* The calls of one batch that one vendor answers: those whose provider
+ * (theirs, else the role's) is of its kind, all at once. */
+static void prov_chat_kind(struct prov *p, enum conf_prov_role role, const struct prov_ops *ops,
+			   const struct chat_call *calls, size_t n, const struct prov_hooks *h,
+			   struct prov_answer *out)
+{
+	const struct conf_provider *rcf = &p->c->prov[role];
+	struct chat_call *sub = xcalloc(n, sizeof *sub);
+	struct prov_answer *ans = xcalloc(n, sizeof *ans);
+	size_t *at = xcalloc(n, sizeof *at), k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (prov_ops_for((calls[i].provider ? calls[i].provider : rcf)->kind) == ops) {
+			sub[k] = calls[i];
+			at[k++] = i;
+		}
+	if (k && ops->chat == NULL) {
+		for (size_t j = 0; j < k; j++)
+			prov_fail(&out[at[j]], PROV_UNAVAILABLE, "%s offers no chat", ops->kind);
+	} else if (k) {
+		ops->chat(p, rcf, sub, k, h, ans);
+		for (size_t j = 0; j < k; j++)
+			out[at[j]] = ans[j];   /* the answer's contents move */
+	}
+	free(sub);
+	free(ans);
+	free(at);
+}
+
+/* Chat calls answered by the vendor of a role (chat, or vision), or by
+ * the providers the calls name. */
 static int prov_chat_role(struct prov *p, enum conf_prov_role role, const struct chat_call *calls,
 			  size_t n, const struct prov_hooks *h, struct prov_answer *out)
 {
-	const struct prov_ops *ops = p->ops[role];
+	static const struct prov_ops *const kinds[] = { &prov_offline_ops, &prov_openai_ops,
+							 &prov_dashscope_ops };
 
 	prov_answers_init(out, n);
-	if (ops->chat == NULL) {
-		for (size_t i = 0; i < n; i++)
-			prov_fail(&out[i], PROV_UNAVAILABLE, "%s offers no chat", ops->kind);
-		return -1;
-	}
-	ops->chat(p, &p->c->prov[role], calls, n, h, out);
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+		prov_chat_kind(p, role, kinds[k], calls, n, h, out);
 	for (size_t i = 0; i < n; i++)
 		prov_chat_json(&calls[i], &out[i]);
 	prov_report(p, role, out, n);

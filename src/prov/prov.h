@@ -108,6 +108,11 @@ struct chat_call {
 	 * "tool_calls" (arguments as JSON strings) and "tool" messages with
 	 * "tool_call_id". */
 	const json_t *tools;
+	/* The provider that answers this call instead of the role's (an
+	 * agent's modelOverride: a [provider.NAME] section, its model
+	 * possibly replaced), borrowed; NULL: the role's. Calls of one batch
+	 * may name different providers; each kind gets its calls at once. */
+	const struct conf_provider *provider;
 };
 
 /* One image. With base and mask it is an inpainting: the new content goes

@@ -23,6 +23,7 @@ import socket
 import threading
 import time
 import uuid
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import avpng
@@ -64,6 +65,26 @@ CHAT_MODELS = {
     "search": "facts, if enable_search was sent (else 400)",
     "script": "the next of the replies the test queued with script() (400 when none is left)",
 }
+
+
+# Embeddings ("emb-tri"): words stand for the meaning they are listed
+# with, so that texts sharing no word can share a meaning.
+MEANINGS = {"dusk": "evening", "sunset": "evening", "twilight": "evening", "evening": "evening",
+            "kitten": "cat", "feline": "cat", "cat": "cat",
+            "blizzard": "snow", "frost": "snow", "snow": "snow"}
+EMBED_DIM = 256
+
+
+def trigram_vector(text):
+    """A deterministic vector: each word (its meaning when MEANINGS has
+    one; each CJK character on its own) adds its character trigrams,
+    hashed into EMBED_DIM numbers."""
+    vec = [0.0] * EMBED_DIM
+    for word in re.findall(r"[a-z0-9]+|[^\x00-\x7f]", text.lower()):
+        word = "#%s#" % MEANINGS.get(word, word)
+        for i in range(max(1, len(word) - 2)):
+            vec[zlib.crc32(word[i:i + 3].encode()) % EMBED_DIM] += 1.0
+    return vec
 
 
 class _Server(ThreadingHTTPServer):
@@ -374,12 +395,28 @@ class OpenAIHandler(HandlerBase):
         self.send_json(200, {"created": 1700000000, "data": [item]})
 
     def embeddings(self, body):
+        """By model: "emb-tri" meaning-like vectors (trigram_vector),
+        "emb-fail" 500 always, "emb-dim" the trigram vectors but a single
+        text (a query) cut to 8 numbers, "emb-bad" a reply without data;
+        any other model [length, index, 0.5]."""
         texts = body.get("input")
+        model = body.get("model")
         if not isinstance(texts, list) or len(texts) > 10:
             self.send_json(400, {"error": {"message": "input: a list of at most 10 texts"}})
             return
-        data = [{"object": "embedding", "index": i,
-                 "embedding": [float(len(t)), float(i), 0.5]} for i, t in enumerate(texts)]
+        if model == "emb-fail":
+            self.send_json(500, {"error": {"message": "the embeddings service is down"}})
+            return
+        if model == "emb-bad":
+            self.send_json(200, {"object": "list", "model": model})
+            return
+        if model in ("emb-tri", "emb-dim"):
+            vecs = [trigram_vector(t) for t in texts]
+            if model == "emb-dim" and len(texts) == 1:
+                vecs = [v[:8] for v in vecs]
+        else:
+            vecs = [[float(len(t)), float(i), 0.5] for i, t in enumerate(texts)]
+        data = [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vecs)]
         data.reverse()    # the order of the list is not the order of the input
         self.send_json(200, {"object": "list", "data": data, "model": body.get("model"),
                              "usage": {"prompt_tokens": 3, "total_tokens": 3}})
@@ -582,3 +619,89 @@ class AssistantFake(FakeBase):
     def __init__(self, key):
         super().__init__(key)
         self.modes = {"route": "chat:0.9", "chat": "ok", "search": "facts", "image": "ok"}
+
+
+# -- the agents of an orchestrate run ------------------------------------------------------------
+
+def orch_facts(body):
+    """The facts of an orchestrate call: the JSON of its first user turn
+    (a string, or the text part of a list of parts); {} when it holds none."""
+    for m in body.get("messages") or []:
+        if m.get("role") != "user":
+            continue
+        c = m.get("content")
+        if isinstance(c, list):
+            c = next((p.get("text") for p in c if p.get("type") == "text"), "")
+        try:
+            j = json.loads(c or "")
+        except ValueError:
+            return {}
+        return j if isinstance(j, dict) else {}
+    return {}
+
+
+class OrchHandler(HandlerBase):
+    """An OpenAI-compatible service answering an orchestrate run's calls.
+    A call whose facts list "agents" is the planner's: it gets the next of
+    fake.plans (each a dict, sent as JSON; the last one repeated). Any
+    other call is a stage's (facts.stage.id); it gets the next of
+    fake.stages[id], a list of replies (the last one repeated):
+      {"answer": text}                      the final answer
+      {"tools": [[name, arguments], ...]}   tool calls, arguments a dict or a raw string
+      {"error": http status}                an error answer
+    after fake.delay seconds. fake.on_call(stage, n), when set, is called
+    as the n-th call of a stage arrives, before the delay. Every call is
+    in fake.calls: {stage, agent, n, model, start, end, facts, body, tools}."""
+    files = {}
+
+    def post(self, body):
+        if self.path != "/v1/chat/completions":
+            return self.send_json(404, {"error": {"message": "not found"}})
+        facts = orch_facts(body)
+        stage = "plan" if "agents" in facts else (facts.get("stage") or {}).get("id", "?")
+        n = self.fake.count("stage:" + stage)
+        call = {"stage": stage, "agent": facts.get("agent"), "n": n, "model": body.get("model"),
+                "start": time.monotonic(), "facts": facts, "body": body,
+                "tools": [t["function"]["name"] for t in body.get("tools") or []]}
+        if self.fake.on_call:
+            self.fake.on_call(stage, n)
+        time.sleep(self.fake.delay)
+        if stage == "plan":
+            plans = self.fake.plans
+            reply = {"answer": json.dumps(plans[min(n, len(plans)) - 1])} if plans else {"error": 400}
+        else:
+            replies = self.fake.stages.get(stage) or [{"answer": "done: " + stage}]
+            reply = replies[min(n, len(replies)) - 1]
+        call["end"] = time.monotonic()
+        with self.fake._lock:
+            self.fake.calls.append(call)
+        if "error" in reply:
+            return self.send_json(reply["error"], {"error": {"message": "fake failure"}})
+        if "tools" in reply:
+            tcs = [{"id": "call_%d" % (i + 1), "type": "function",
+                    "function": {"name": name, "arguments": a if isinstance(a, str) else json.dumps(a)}}
+                   for i, (name, a) in enumerate(reply["tools"])]
+            return self.send_json(200, {"id": "chatcmpl-orch", "object": "chat.completion",
+                                        "model": body.get("model"), "usage": USAGE,
+                                        "choices": [{"index": 0, "finish_reason": "tool_calls",
+                                                     "message": {"role": "assistant", "content": None,
+                                                                 "tool_calls": tcs}}]})
+        self.send_json(200, self.completion(body.get("model"), reply["answer"]))
+
+
+class OrchFake(FakeBase):
+    handler_class = OrchHandler
+
+    def __init__(self, key):
+        super().__init__(key)
+        self.plans, self.stages, self.delay, self.on_call, self.calls = [], {}, 0.0, None, []
+
+    def reset(self):
+        super().reset()
+        with self._lock:
+            self.plans, self.stages, self.delay, self.on_call, self.calls = [], {}, 0.0, None, []
+
+    def of(self, stage):
+        """The calls of a stage, in order."""
+        with self._lock:
+            return [c for c in self.calls if c["stage"] == stage]

@@ -38,6 +38,20 @@ static const struct conf_case cases[] = {
 	      "by api_key_env (AV_TEST_NO_SUCH_VAR)\n" },
 	{ "provider kind not offered for the role", "[provider.chat]\nkind = dashscope\n", -1,
 	  "t.conf:2: kind: 'dashscope' is not one of offline|openai\n" },
+	{ "named provider", "[provider.alt]\nkind = openai\napi_key = k\nmodel = m\n", 0, "" },
+	{ "named provider: unknown key", "[provider.alt]\npoll_max = 3\n", -1,
+	  "t.conf:2: unknown key 'poll_max' in [provider.alt]\n" },
+	{ "named provider: bad value", "[provider.alt]\nretries = 99\n", -1,
+	  "t.conf:2: retries: 99 is out of range [0, 10]\n" },
+	{ "named provider: bad name", "[provider.a b]\nkind = offline\n", -1,
+	  "t.conf:2: [provider.a b]: a provider's name is 1 to 32 letters, digits, '_' or '-'\n" },
+	{ "named provider without a key", "[provider.alt]\nkind = openai\n", -1,
+	  "[provider.alt] kind = openai needs an API key: set api_key or the variable named "
+	      "by api_key_env ()\n" },
+	{ "named providers: at most 8", "[provider.a1]\nretries = 1\n[provider.a2]\nretries = 1\n"
+	  "[provider.a3]\nretries = 1\n[provider.a4]\nretries = 1\n[provider.a5]\nretries = 1\n"
+	  "[provider.a6]\nretries = 1\n[provider.a7]\nretries = 1\n[provider.a8]\nretries = 1\n"
+	  "[provider.a9]\nretries = 1\n", -1, "t.conf:18: [provider.a9]: at most 8 named provider sections\n" },
 };
 
 int main(void)
@@ -67,6 +81,18 @@ int main(void)
 	conf_load_string(&c, "[server]\nmax_body_bytes = 4096\n[store]\ndir = /srv/av\n", "t.conf", &errs);
 	is_int(c.max_body_bytes, 4096, "file value read");
 	is_str(c.key_file, "/srv/av/thread.key", "key file defaults beside the store");
+	conf_free(&c);
+
+	conf_init(&c);
+	buf_reset(&errs);
+	conf_load_string(&c, "[provider.alt]\nkind = openai\napi_key = k\nmodel = m2\n"
+			 "[provider.chat]\nmodel = c1\n", "t.conf", &errs);
+	is_int(c.nnamed, 1, "named provider: one section");
+	is_str(conf_provider_named(&c, "alt") ? conf_provider_named(&c, "alt")->model : "", "m2",
+	       "named provider: found by its name, its model read");
+	is_int(conf_provider_named(&c, "alt")->timeout_ms, 30000, "named provider: defaults");
+	is_str(conf_provider_named(&c, "chat")->model, "c1", "a role's section found by its name");
+	ok(conf_provider_named(&c, "nope") == NULL, "no section: NULL");
 	conf_free(&c);
 
 	setenv("AIVISTA_SERVER_MAX_BODY_BYTES", "8192", 1);

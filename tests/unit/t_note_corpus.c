@@ -144,12 +144,12 @@ static void test_search(void)
 	struct kb *kb = kb_from_json(docs, fields, "fixture", err, sizeof err);
 
 	ok(kb != NULL, "the fixture loads as a library");
-	hits = note_corpus_search(kb, "春游", 10);
+	hits = note_corpus_search(NULL, kb, "春游", 10, NULL);
 	ok(json_array_size(hits) == 3 && json_integer_value(json_object_get(json_array_get(hits, 0), "likes")) > 0 &&
 	   json_is_number(json_object_get(json_array_get(hits, 0), "similarity")),
 	   "search 春游: the three notes about it, whole, with a similarity");
 	json_decref(hits);
-	hits = note_corpus_search(kb, "量子物理", 10);
+	hits = note_corpus_search(NULL, kb, "量子物理", 10, NULL);
 	is_int(json_array_size(hits), 0, "search for what no note says: nothing");
 	json_decref(hits);
 	hits = note_corpus_by_tag(kb, "赏花", 10);
@@ -180,7 +180,7 @@ static void test_shipped(void)
 	tags = note_corpus_top_tags(kb_items(kb), 1000);
 	ok(json_array_size(tags) >= 60, "varied: %zu different tags", json_array_size(tags));
 	json_decref(tags);
-	tags = note_corpus_search(kb, "春游", 50);
+	tags = note_corpus_search(NULL, kb, "春游", 50, NULL);
 	ok(json_array_size(tags) >= 5, "spring outings are there (%zu)", json_array_size(tags));
 	json_decref(tags);
 	kb_free(kb);

@@ -58,6 +58,39 @@ static void test_plan_checks(void)
 	}
 }
 
+/* The messages of plan errors in the thread's language (codes stay). */
+static void test_plan_lang(void)
+{
+	static const struct {
+		const char *lang, *plan, *code, *message;
+	} cases[] = {
+		{ "zh", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"poet\"}],\"executionOrder\":[[\"a\"]]}",
+		  "unknown_agent", "子任务 a 指定的智能体 poet 不存在" },
+		{ "en", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"poet\"}],\"executionOrder\":[[\"a\"]]}",
+		  "unknown_agent", "subtask a names an unknown agent poet" },
+		{ "zh", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"coder\"}],\"executionOrder\":[[\"a\"],[]]}",
+		  "empty_group", "执行顺序的第 2 组为空" },
+		{ "zh", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"coder\",\"inputs\":[7]}],\"executionOrder\":[[\"a\"]]}",
+		  "unknown_input", "a 的输入 非字符串的值 不是子任务" },
+		{ "en", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"]}],\"executionOrder\":[[\"a\",\"b\"]]}",
+		  "input_not_earlier", "b takes input from a, which does not run in an earlier group" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		json_t *plan = json_loads(cases[i].plan, 0, NULL), *errors = json_array();
+		json_t *e;
+
+		orch_plan_check_lang(plan, known, NULL, cases[i].lang, errors);
+		e = json_array_get(errors, 0);
+		is_str(json_string_value(json_object_get(e, "code")), cases[i].code, "plan errors %s %zu: code",
+		       cases[i].lang, i);
+		is_str(json_string_value(json_object_get(e, "message")), cases[i].message,
+		       "plan errors %s %zu: message", cases[i].lang, i);
+		json_decref(plan);
+		json_decref(errors);
+	}
+}
+
 static void test_structured(void)
 {
 	static const struct {
@@ -174,6 +207,7 @@ static void test_plan_rules(void)
 int main(void)
 {
 	test_plan_checks();
+	test_plan_lang();
 	test_structured();
 	test_registry();
 	test_plan_rules();

@@ -145,7 +145,7 @@ static char *chat_search_corpus(struct step_ctx *c, const char *query)
 {
 	char err[256] = "";
 	struct kb *kb = kb_shelf_get(step_app(c), &note_corpus_def, err, sizeof err);
-	json_t *hits = kb ? note_corpus_search(kb, query, CHAT_CORPUS_HITS) : NULL, *h;
+	json_t *hits = kb ? note_corpus_search(step_app(c), kb, query, CHAT_CORPUS_HITS, NULL) : NULL, *h;
 	struct buf b;
 	size_t i;
 

@@ -11,6 +11,7 @@
 #include "app.h"
 #include "conf/conf.h"
 #include "kb/kb.h"
+#include "kb/retrieve.h"
 #include "text/msg.h"
 #include "util/buf.h"
 #include "util/jnum.h"
@@ -82,6 +83,7 @@ enum node_rc graph_edit_retrieve(struct step_ctx *c)
 	const char *name_key = strcmp(step_lang(c), "zh") == 0 ? "name_zh" : "name_en";
 	char err[256];
 	struct kb *kb = graph_nodes(step_app(c), err, sizeof err);
+	struct kb_retrieve_info info;
 	json_t *types = json_array(), *hits, *h, *n;
 	struct buf names;
 	size_t i;
@@ -90,7 +92,7 @@ enum node_rc graph_edit_retrieve(struct step_ctx *c)
 		json_decref(types);
 		return step_fail(c, "library_unavailable", "%s", msg_error(step_lang(c), "library_unavailable"));
 	}
-	hits = kb_search(kb, text, GRAPH_EDIT_RETRIEVE, 0.0);
+	hits = kb_retrieve(step_app(c), kb, text, GRAPH_EDIT_RETRIEVE, 0.0, &info);
 	buf_init(&names, 4096);
 	json_array_foreach(hits, i, h) {
 		ge_add_type(types, json_string_value(json_object_get(h, "id")));
@@ -98,9 +100,11 @@ enum node_rc graph_edit_retrieve(struct step_ctx *c)
 			   json_string_value(json_object_get(h, name_key)) ?: "");
 	}
 	if (json_array_size(hits) > 0)
-		graph_edit_say(c, "thought_log", "graph.retrieve.found", (int)json_array_size(hits), names.data);
+		graph_edit_say(c, "thought_log", "graph.retrieve.found", (int)json_array_size(hits),
+			       kb_method_words(step_lang(c), info.method), names.data);
 	else
-		graph_edit_say(c, "thought_log", "graph.retrieve.none");
+		graph_edit_say(c, "thought_log", "graph.retrieve.none",
+			       kb_method_words(step_lang(c), info.method));
 	json_array_foreach(json_object_get(json_object_get(c->state, "workflow"), "nodes"), i, n)
 		if (json_is_string(json_object_get(n, "type")) &&
 		    graph_nodes_find(kb, json_string_value(json_object_get(n, "type"))))

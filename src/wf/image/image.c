@@ -10,6 +10,7 @@
 #include "app.h"
 #include "conf/conf.h"
 #include "kb/kb.h"
+#include "kb/retrieve.h"
 #include "media/imgin.h"
 #include "prov/prov.h"
 #include "text/rules.h"
@@ -444,22 +445,32 @@ static enum node_rc image_planner(struct step_ctx *c)
 	return NODE_NEXT;
 }
 
-/* Retrieval: cached per query; a failure keeps the original prompt. */
-static json_t *image_retrieve(struct step_ctx *c, const char *query, double min_sim)
+/* Retrieval (kb/retrieve.h): cached per query and way of searching; a
+ * search that fell back to keywords is not cached, so the next one tries
+ * the embeddings again. *method says how the hits were found. A failure
+ * keeps the original prompt. */
+static json_t *image_retrieve(struct step_ctx *c, const char *query, double min_sim,
+			      enum kb_method *method)
 {
 	const struct conf *cf = step_conf(c);
+	const struct conf_provider *emb = &cf->prov[PROV_EMBEDDINGS];
 	struct kb *kb = kb_styles(step_app(c));
-	char key[1100];
+	struct kb_retrieve_info info;
+	char key[1400];
 	json_t *hits = NULL;
+	int embeds = strcmp(emb->kind, "offline") != 0;
 
+	*method = embeds ? KB_METHOD_HYBRID : KB_METHOD_BM25;
 	if (kb == NULL)
 		return NULL;
-	snprintf(key, sizeof key, "%.2f|%s", min_sim, query);
+	snprintf(key, sizeof key, "%.2f|%s|%s|%s", min_sim, embeds ? emb->model : "bm25",
+		 embeds ? emb->base_url : "", query);
 	if (cf->cache_retrieval_ttl > 0 && step_store(c) &&
 	    store_cache_get(step_store(c), "rag", key, &hits) == 0)
 		return hits;
-	hits = kb_search(kb, query, IMAGE_RAG_LIMIT, min_sim);
-	if (hits && cf->cache_retrieval_ttl > 0 && step_store(c))
+	hits = kb_retrieve(step_app(c), kb, query, IMAGE_RAG_LIMIT, min_sim, &info);
+	*method = info.method;
+	if (hits && info.method != KB_METHOD_FALLBACK && cf->cache_retrieval_ttl > 0 && step_store(c))
 		store_cache_put(step_store(c), "rag", key, hits, cf->cache_retrieval_ttl * 1000LL);
 	return hits;
 }
@@ -550,6 +561,7 @@ static enum node_rc image_rag(struct step_ctx *c)
 	double min_sim = IMAGE_RAG_MIN - 0.1 * (double)retry;
 	json_t *hits, *h, *retrieved = json_array();
 	const char *original = *text ? text : subject;
+	enum kb_method method;
 	char *restyle = NULL;
 	size_t i;
 
@@ -564,21 +576,22 @@ static enum node_rc image_rag(struct step_ctx *c)
 		image_thought(c, "image.restyle", style, subject);
 	}
 	snprintf(query, sizeof query, "%s %s %s", style, subject, restyle ? "" : text);
-	hits = image_retrieve(c, query, min_sim < 0.3 ? 0.3 : min_sim);
+	hits = image_retrieve(c, query, min_sim < 0.3 ? 0.3 : min_sim, &method);
 	if (hits == NULL)
 		image_thought(c, "image.rag.unavailable");
 	json_array_foreach(hits, i, h) {
-		json_array_append_new(retrieved, json_pack("{s:O, s:O, s:O}", "style",
+		json_array_append_new(retrieved, json_pack("{s:O, s:O, s:O, s:O*}", "style",
 			json_object_get(h, image_zh(c->state) ? "name_zh" : "name_en"), "prompt",
-			json_object_get(h, "prompt"), "similarity", json_object_get(h, "similarity")));
+			json_object_get(h, "prompt"), "similarity", json_object_get(h, "similarity"),
+			"method", json_object_get(h, "method")));
 		snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
 			 json_string_value(json_object_get(h, image_zh(c->state) ? "name_zh" : "name_en")) ?: "");
 	}
 	if (hits && json_array_size(hits) > 0)
-		image_thought(c, "image.rag.found",
-			      (int)json_array_size(hits), names);
+		image_thought(c, "image.rag.found", (int)json_array_size(hits),
+			      kb_method_words(step_lang(c), method), names);
 	else if (hits)
-		image_thought(c, "image.rag.none");
+		image_thought(c, "image.rag.none", kb_method_words(step_lang(c), method));
 	final = image_join_prompt(original, hits, !strcmp(json_string_value(json_object_get(intent,
 								"action")) ?: "", "inpainting"));
 	json_object_set_new(c->state, "enhancedPrompt", json_pack("{s:s, s:o, s:s}", "original",

@@ -222,9 +222,14 @@ extern const struct kb_def note_corpus_def;
 /* Checks the documents' likes (whole numbers >= 0) and dates (YYYY-MM-DD).
  * 0, or -1 with err. */
 int note_corpus_check(const json_t *docs, char *err, size_t errlen);
-/* Notes matching query (BM25), whole documents plus "similarity", best
- * first. New reference. */
-json_t *note_corpus_search(const struct kb *kb, const char *query, size_t limit);
+/* Notes matching query, whole documents plus "similarity", "method" and
+ * "scores", best first, as kb_retrieve finds them (kb/retrieve.h: BM25,
+ * fused with cosine when embeddings are configured; app NULL: BM25). info
+ * (may be NULL) says how. New reference. */
+struct app;
+struct kb_retrieve_info;
+json_t *note_corpus_search(struct app *app, struct kb *kb, const char *query, size_t limit,
+			   struct kb_retrieve_info *info);
 /* Notes carrying a tag. New reference. */
 json_t *note_corpus_by_tag(const struct kb *kb, const char *tag, size_t limit);
 /* Tags of the notes, by number of notes then likes: [{tag, count,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "conf/conf.h"
 #include "kb/kb.h"
+#include "kb/retrieve.h"
 #include "kb/shelf.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -70,9 +71,11 @@ const struct kb_def note_corpus_def = {
 	.check = note_corpus_check,
 };
 
-json_t *note_corpus_search(const struct kb *kb, const char *query, size_t limit)
+json_t *note_corpus_search(struct app *app, struct kb *kb, const char *query, size_t limit,
+			   struct kb_retrieve_info *info)
 {
-	json_t *hits = kb_search(kb, query ? query : "", limit, NOTE_SEARCH_MIN), *out = json_array();
+	json_t *hits = kb_retrieve(app, kb, query ? query : "", limit, NOTE_SEARCH_MIN, info);
+	json_t *out = json_array();
 	json_t *h;
 	size_t i;
 
@@ -83,6 +86,8 @@ json_t *note_corpus_search(const struct kb *kb, const char *query, size_t limit)
 			json_t *d = json_deep_copy(doc);
 
 			json_object_set(d, "similarity", json_object_get(h, "similarity"));
+			json_object_set(d, "method", json_object_get(h, "method"));
+			json_object_set(d, "scores", json_object_get(h, "scores"));
 			json_array_append_new(out, d);
 		}
 	}

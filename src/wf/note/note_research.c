@@ -14,6 +14,7 @@
 #include <string.h>
 #include "conf/conf.h"
 #include "kb/kb.h"
+#include "kb/retrieve.h"
 #include "kb/shelf.h"
 #include "prov/prov.h"
 #include "util/buf.h"
@@ -200,17 +201,18 @@ static json_t *note_items(const json_t *notes)
 
 	json_array_foreach(notes, i, d)
 		if (i < NOTE_SHOW_ITEMS)
-			json_array_append_new(out, json_pack("{s:O, s:O, s:O, s:O, s:O}", "id",
+			json_array_append_new(out, json_pack("{s:O, s:O, s:O, s:O, s:O, s:O*}", "id",
 				json_object_get(d, "id"), "title", json_object_get(d, "title"), "likes",
 				json_object_get(d, "likes"), "tags", json_object_get(d, "tags"), "date",
-				json_object_get(d, "date")));
+				json_object_get(d, "date"), "method", json_object_get(d, "method")));
 	return out;
 }
 
 /* searchNotes: the matching notes (new reference). */
-static json_t *note_tool_search(struct note_tool *t, const struct kb *kb, const json_t *words,
+static json_t *note_tool_search(struct note_tool *t, struct kb *kb, const json_t *words,
 				const json_t *own, const char *err, int widened)
 {
+	struct kb_retrieve_info info = { 0 };
 	char *kw = note_join(words, " ");
 	json_t *notes = json_array(), *w, *found;
 	size_t i;
@@ -220,16 +222,17 @@ static json_t *note_tool_search(struct note_tool *t, const struct kb *kb, const 
 	if (kb) {
 		json_array_foreach(own, i, w)
 			note_add_notes(notes, note_corpus_having(kb, json_string_value(w), NOTE_SEARCH_LIMIT));
-		note_add_notes(notes, note_corpus_search(kb, kw, NOTE_SEARCH_LIMIT));
+		note_add_notes(notes, note_corpus_search(step_app(t->c), kb, kw, NOTE_SEARCH_LIMIT, &info));
 		json_array_foreach(words, i, w)
 			if (widened || json_array_size(notes) < 5)
 				note_add_notes(notes, note_corpus_by_tag(kb, json_string_value(w), 20));
 		found = notes;
 		notes = note_corpus_relevant(kb_items(kb), found, own, NOTE_RELEVANCE_FLOOR);
-		note_tool_result(t, NULL, "searchNotes", json_pack("{s:s, s:O, s:f, s:I, s:I, s:o}", "keyword", kw,
-			"topicWords", own, "relevanceFloor", NOTE_RELEVANCE_FLOOR, "matched",
+		note_tool_result(t, NULL, "searchNotes", json_pack("{s:s, s:O, s:f, s:I, s:I, s:o, s:s, s:s}",
+			"keyword", kw, "topicWords", own, "relevanceFloor", NOTE_RELEVANCE_FLOOR, "matched",
 			(json_int_t)json_array_size(found), "total", (json_int_t)json_array_size(notes),
-			"items", note_items(notes)));
+			"items", note_items(notes), "method", kb_method_name(info.method), "retrieval",
+			kb_method_words(step_lang(t->c), info.method)));
 		json_decref(found);
 	} else {
 		note_tool_result(t, NULL, "searchNotes", json_pack("{s:s, s:s, s:[]}", "keyword", kw, "error",

@@ -10,6 +10,8 @@
 #include "conf/conf.h"
 #include "kb/kb.h"
 #include "text/msg.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
 #include "media/imgnorm.h"
 #include "wf/orch/orch.h"
 #include "wf/orch/orch_ws.h"
@@ -123,7 +125,7 @@ static json_t *orch_plan_ask(struct step_ctx *c, struct kb *agents, struct kb *t
 	json_t *facts = orch_plan_facts(c, agents, templates, errors);
 	const json_t *planner = kb_find(agents, "planner");
 	char *text = json_dumps(facts, JSON_COMPACT);
-	json_t *msgs = json_pack("[{s:O, s:s}, {s:s, s:s}]", "role", "system", "content",
+	json_t *msgs = json_pack("[{s:s, s:O}, {s:s, s:s}]", "role", "system", "content",
 				 json_object_get(planner, "systemPrompt"), "role", "user", "content",
 				 text ? text : "{}");
 	struct chat_call call = { .task = "plan", .rules = orch_plan_rules, .messages = msgs,
@@ -206,22 +208,51 @@ static enum node_rc orch_plan_node(struct step_ctx *c)
 		free(e);
 		json_decref(plan);
 		json_decref(errors);
-		return step_fail(c, "bad_plan", "the plan could not be used: %s", err);
+		{
+			char *m = msg_fmt(step_lang(c), "orch.error.bad_plan", err);
+			enum node_rc rc = step_fail(c, "bad_plan", "%s", m);
+
+			free(m);
+			return rc;
+		}
 	}
 	json_decref(errors);
 	orch_plan_set(c, plan, agents);
 	return orch_plan_ready(c);
 }
 
+/* The errors' messages joined, for the question. New string. */
+static char *orch_error_list(const json_t *errors)
+{
+	struct buf b;
+	size_t i;
+	json_t *e;
+	char *out;
+
+	buf_init(&b, 1 << 14);
+	json_array_foreach(errors, i, e)
+		buf_printf(&b, "%s%s", i ? "; " : "", json_string_value(json_object_get(e, "message")) ?: "");
+	out = xstrdup(b.data ? b.data : "");
+	buf_free(&b);
+	return out;
+}
+
+/* The pause on the plan; with errors (an edit that did not pass), the
+ * question says them and the interrupt carries them. */
 static enum node_rc orch_pause(struct step_ctx *c, const json_t *errors)
 {
 	json_t *plan = json_object_get(c->state, "plan");
+	char *list = errors ? orch_error_list(errors) : NULL;
+	char *q = list ? msg_fmt(step_lang(c), "orch.ask.plan_again", list)
+		       : xstrdup(msg_get(step_lang(c), "orch.ask.plan"));
 
-	c->interrupt = step_interrupt_new("plan", msg_get(step_lang(c), "orch.ask.plan"), "approve",
+	c->interrupt = step_interrupt_new("plan", q, "approve",
 					  json_pack("{s:O, s:O}", "subtasks", json_object_get(plan, "subtasks"),
 						    "executionOrder", json_object_get(plan, "executionOrder")));
 	if (errors)
 		json_object_set(c->interrupt, "errors", (json_t *)errors);
+	free(q);
+	free(list);
 	return NODE_INTERRUPT;
 }
 
@@ -239,7 +270,7 @@ static enum node_rc orch_modify(struct step_ctx *c, const json_t *payload)
 		json_object_set(plan, "subtasks", json_object_get(payload, "subtasks"));
 	if (json_object_get(payload, "executionOrder"))
 		json_object_set(plan, "executionOrder", json_object_get(payload, "executionOrder"));
-	if (orch_plan_check(plan, orch_known, agents, errors)) {
+	if (orch_plan_check_lang(plan, orch_known, agents, step_lang(c), errors)) {
 		json_decref(plan);
 		rc = orch_pause(c, errors);
 	} else {
@@ -262,7 +293,13 @@ static enum node_rc orch_approve(struct step_ctx *c)
 		return orch_pause(c, NULL);
 	if (strcmp(action, "reject") == 0) {
 		if (n >= ORCH_REPLANS_MAX)
-			return step_fail(c, "replan_limit", "the plan was rejected %d times", ORCH_REPLANS_MAX);
+		{
+			char *m = msg_fmt(step_lang(c), "orch.error.replan_limit", ORCH_REPLANS_MAX);
+			enum node_rc rc = step_fail(c, "replan_limit", "%s", m);
+
+			free(m);
+			return rc;
+		}
 		json_object_set_new(c->state, "replans", json_integer(n + 1));
 		json_object_set_new(c->state, "feedback", json_string(fb ? fb : ""));
 		json_object_del(c->state, "template");

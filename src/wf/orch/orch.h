@@ -33,6 +33,10 @@ int orch_agents_tool_known(const char *name);
  * returns their number. */
 size_t orch_plan_check(const json_t *plan, int (*known)(void *ctx, const char *agent), void *ctx,
 		       json_t *errors);
+/* The same with the messages in lang ("zh", "en"; orch_plan_check: "en",
+ * what the planner reads), from the message catalogue. */
+size_t orch_plan_check_lang(const json_t *plan, int (*known)(void *ctx, const char *agent),
+			    void *ctx, const char *lang, json_t *errors);
 /* The planner's offline rules (prov_rules_fn): facts {task, attachments:
  * [{path, mimeType}], agents: [{id, description}], templates: [{id,
  * subtasks, executionOrder, needsImage}], feedback?}. New reference. */

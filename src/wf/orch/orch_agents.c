@@ -142,9 +142,30 @@ const struct kb_def orch_templates_def = {
 	.check = orch_templates_check,
 };
 
+/* Every modelOverride names a provider section of the configuration. */
+static int orch_agents_providers(struct app *app, struct kb *kb, char *err, size_t errlen)
+{
+	size_t i;
+	json_t *d;
+
+	json_array_foreach(kb_items(kb), i, d) {
+		const char *pv = json_string_value(json_object_get(json_object_get(d, "modelOverride"),
+								   "provider"));
+
+		if (pv && conf_provider_named(&app->conf, pv) == NULL)
+			return snprintf(err, errlen, "%s: agent %zu (%s): modelOverride.provider \"%s\" "
+					"is not a [provider.%s] section of the configuration",
+					orch_agents_def.file, i + 1,
+					json_string_value(json_object_get(d, "id")) ?: "?", pv, pv), -1;
+	}
+	return 0;
+}
+
 struct kb *orch_agents(struct app *app, char *err, size_t errlen)
 {
-	return kb_shelf_get(app, &orch_agents_def, err, errlen);
+	struct kb *kb = kb_shelf_get(app, &orch_agents_def, err, errlen);
+
+	return kb && orch_agents_providers(app, kb, err, errlen) == 0 ? kb : NULL;
 }
 
 struct kb *orch_templates(struct app *app, char *err, size_t errlen)

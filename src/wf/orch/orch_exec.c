@@ -15,6 +15,7 @@
 #include "app.h"
 #include "conf/conf.h"
 #include "kb/kb.h"
+#include "text/msg.h"
 #include "util/clock.h"
 #include "util/jnum.h"
 #include "util/xmalloc.h"
@@ -133,7 +134,7 @@ static int orch_stage_failed(struct step_ctx *c, const char *id, json_t *st, con
 {
 	const char *strategy = json_string_value(json_object_get(c->state, "errorStrategy")) ?: "abort";
 	json_int_t attempts = json_integer_value(json_object_get(st, "attempts")) + 1;
-	char msg[300];
+	char *msg;
 
 	json_object_set_new(st, "attempts", json_integer(attempts));
 	json_object_set_new(st, "error", json_pack("{s:s, s:s}", "code", code, "message", why));
@@ -143,8 +144,9 @@ static int orch_stage_failed(struct step_ctx *c, const char *id, json_t *st, con
 		orch_stage_begin(c, id, st, agent);
 		return 0;
 	}
-	snprintf(msg, sizeof msg, "stage %s failed: %s", id, why);
+	msg = msg_fmt(step_lang(c), "orch.stage.failed", id, why);
 	orch_stage_end(c, id, st, strcmp(strategy, "skip") == 0 ? "skipped" : "failed", msg);
+	free(msg);
 	if (strcmp(strategy, "skip") == 0 || strcmp(strategy, "retry") == 0)
 		return strcmp(strategy, "skip") == 0 ? 0 : -1;
 	return -1;
@@ -182,16 +184,21 @@ static void orch_run_tools(struct step_ctx *c, const char *id, json_t *st, const
 		const char *name = json_string_value(json_object_get(tc, "name"));
 		const json_t *args = json_object_get(tc, "arguments");
 		json_t *ev = orch_ev(c, "tool_call", id), *res;
-		char *dump;
+		json_int_t n = json_integer_value(json_object_get(c->state, "toolCalls")) + 1;
+		char *dump, eid[96];
 
+		/* The model's ids are its own (two stages may both say
+		 * "call_1"): the events number the thread's calls. */
+		json_object_set_new(c->state, "toolCalls", json_integer(n));
+		snprintf(eid, sizeof eid, "%.64s-%lld", id, (long long)n);
 		json_object_set_new(ev, "tool", json_string(name));
-		json_object_set(ev, "toolCallId", json_object_get(tc, "id"));
+		json_object_set_new(ev, "toolCallId", json_string(eid));
 		json_object_set(ev, "toolInput", (json_t *)args);
 		step_emit(c, ev);
 		res = orch_tool_call(c, id, name, args);
 		ev = orch_ev(c, "tool_result", id);
 		json_object_set_new(ev, "tool", json_string(name));
-		json_object_set(ev, "toolCallId", json_object_get(tc, "id"));
+		json_object_set_new(ev, "toolCallId", json_string(eid));
 		json_object_set(ev, "toolOutput", res);
 		step_emit(c, ev);
 		dump = json_dumps(res, JSON_COMPACT);
@@ -218,7 +225,7 @@ static int orch_stage_answer(struct step_ctx *c, const char *id, json_t *st, con
 		orch_run_tools(c, id, st, a);
 		if (it >= max)
 			return orch_stage_failed(c, id, st, agent, "max_iterations",
-						 "the agent was still calling tools at its last iteration");
+						 msg_get(step_lang(c), "orch.stage.max_iterations"));
 		return 0;
 	}
 	json_object_set_new(st, "context", orch_stage_context(c, id, st, a->text));
@@ -238,8 +245,36 @@ struct orch_batch {
 	char tasks[ORCH_BATCH_MAX][64];
 	struct chat_call calls[ORCH_BATCH_MAX];
 	json_t *facts[ORCH_BATCH_MAX], *tools[ORCH_BATCH_MAX];
+	struct conf_provider provs[ORCH_BATCH_MAX];
 	struct prov_answer out[ORCH_BATCH_MAX];
 };
+
+/* The provider of an agent's calls: its modelOverride's [provider.NAME]
+ * with the model it names; a vision agent without one, [provider.vision]
+ * when that is a real model; else NULL (the chat role's). The model is
+ * borrowed from the agent. */
+static const struct conf_provider *orch_provider(struct step_ctx *c, const json_t *agent,
+						 struct conf_provider *slot)
+{
+	const json_t *mo = json_object_get(agent, "modelOverride");
+	const struct conf *cf = step_conf(c);
+	const struct conf_provider *pv;
+	const char *model;
+
+	if (mo == NULL) {
+		pv = &cf->prov[PROV_VISION];
+		return strcmp(json_string_value(json_object_get(agent, "layer")) ?: "", "vision") == 0 &&
+		       strcmp(pv->kind, "offline") != 0 ? pv : NULL;
+	}
+	pv = conf_provider_named(cf, json_string_value(json_object_get(mo, "provider")));
+	if (pv == NULL)
+		return NULL;   /* orch_agents() refuses such a registry */
+	*slot = *pv;
+	model = json_string_value(json_object_get(mo, "model"));
+	if (model && *model)
+		slot->model = (char *)model;
+	return slot;
+}
 
 static void orch_batch_add(struct step_ctx *c, struct orch_batch *b, const char *id, json_t *st,
 			   const json_t *agent)
@@ -259,6 +294,7 @@ static void orch_batch_add(struct step_ctx *c, struct orch_batch *b, const char 
 	b->calls[i].facts = b->facts[i];
 	b->calls[i].tools = b->tools[i];
 	b->calls[i].temperature = 0.2;
+	b->calls[i].provider = orch_provider(c, agent, &b->provs[i]);
 }
 
 static void orch_batch_free(struct orch_batch *b)
@@ -347,8 +383,13 @@ enum node_rc orch_execute(struct step_ctx *c)
 		}
 	orch_batch_free(b);
 	free(b);
-	if (abort)
-		return step_fail(c, "stage_failed", "stage %s failed and the error strategy is abort", err);
+	if (abort) {
+		char *m = msg_fmt(step_lang(c), "orch.error.stage_failed", err);
+		enum node_rc rc = step_fail(c, "stage_failed", "%s", m);
+
+		free(m);
+		return rc;
+	}
 	c->next = "execute";
 	return NODE_NEXT;
 }

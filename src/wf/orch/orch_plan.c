@@ -8,22 +8,37 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include "text/msg.h"
 #include "wf/orch/orch.h"
 
 #define ORCH_PLAN_MAX 32
 
-__attribute__((format(printf, 4, 5)))
-static void orch_plan_err(json_t *errors, const char *code, const char *subtask, const char *fmt,
-			  ...)
+/* A check's output: the errors (borrowed array) and the language of
+ * their messages. */
+struct orch_check {
+	json_t *errors;
+	const char *lang;
+};
+
+/* One problem: its code, the subtask it is about, and the catalogue's
+ * message "orch.plan.<what>" formatted with the arguments. */
+static void orch_plan_err(struct orch_check *k, const char *code, const char *subtask,
+			  const char *what, ...)
 {
-	char msg[256];
+	char id[64], *msg = NULL;
 	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	snprintf(id, sizeof id, "orch.plan.%s", what);
+	va_start(ap, what);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	if (vasprintf(&msg, msg_get(k->lang, id), ap) < 0)
+		msg = NULL;
+#pragma GCC diagnostic pop
 	va_end(ap);
-	json_array_append_new(errors, json_pack("{s:s, s:s?, s:s}", "code", code, "subtask", subtask,
-						"message", msg));
+	json_array_append_new(k->errors, json_pack("{s:s, s:s?, s:s}", "code", code, "subtask",
+						   subtask, "message", msg ? msg : what));
+	free(msg);
 }
 
 /* The group each subtask is in (-1: none), by index in subtasks. */
@@ -51,7 +66,7 @@ static const json_t *orch_plan_find(const json_t *subtasks, const char *id)
 }
 
 static void orch_plan_check_subtasks(const json_t *subtasks, int (*known)(void *, const char *),
-				     void *ctx, json_t *errors)
+				     void *ctx, struct orch_check *chk)
 {
 	size_t i;
 	json_t *s;
@@ -61,18 +76,18 @@ static void orch_plan_check_subtasks(const json_t *subtasks, int (*known)(void *
 		const char *agent = json_string_value(json_object_get(s, "agent"));
 
 		if (id == NULL || *id == '\0') {
-			orch_plan_err(errors, "bad_subtask", NULL, "subtask %zu has no id", i + 1);
+			orch_plan_err(chk, "bad_subtask", NULL, "no_id", i + 1);
 			continue;
 		}
 		if (orch_plan_find(subtasks, id) != s)
-			orch_plan_err(errors, "duplicate_subtask", id, "subtask id %s is used twice", id);
+			orch_plan_err(chk, "duplicate_subtask", id, "duplicate_subtask", id);
 		if (!json_is_string(json_object_get(s, "description")))
-			orch_plan_err(errors, "bad_subtask", id, "subtask %s has no description", id);
+			orch_plan_err(chk, "bad_subtask", id, "no_description", id);
 		if (agent == NULL || !known(ctx, agent) || strcmp(agent, "planner") == 0)
-			orch_plan_err(errors, "unknown_agent", id, "subtask %s names an unknown agent %s",
-				      id, agent ? agent : "(none)");
+			orch_plan_err(chk, "unknown_agent", id, "unknown_agent", id,
+				      agent ? agent : msg_get(chk->lang, "orch.plan.none"));
 		if (json_object_get(s, "inputs") && !json_is_array(json_object_get(s, "inputs")))
-			orch_plan_err(errors, "bad_subtask", id, "the inputs of %s must be an array", id);
+			orch_plan_err(chk, "bad_subtask", id, "bad_inputs", id);
 	}
 }
 
@@ -90,15 +105,14 @@ static size_t orch_plan_count(const json_t *order, const char *id)
 
 /* Every id of the order is a subtask, once (a repeat is reported at its
  * first place); no group is empty. */
-static void orch_plan_check_order(const json_t *subtasks, const json_t *order, json_t *errors)
+static void orch_plan_check_order(const json_t *subtasks, const json_t *order, struct orch_check *chk)
 {
 	size_t g, k, j;
 	json_t *grp, *v, *w;
 
 	json_array_foreach(order, g, grp) {
 		if (!json_is_array(grp) || json_array_size(grp) == 0) {
-			orch_plan_err(errors, "empty_group", NULL, "group %zu of executionOrder is empty",
-				      g + 1);
+			orch_plan_err(chk, "empty_group", NULL, "empty_group", g + 1);
 			continue;
 		}
 		json_array_foreach(grp, k, v) {
@@ -106,9 +120,8 @@ static void orch_plan_check_order(const json_t *subtasks, const json_t *order, j
 			size_t first = k;
 
 			if (id == NULL || orch_plan_find(subtasks, id) == NULL) {
-				orch_plan_err(errors, "unknown_subtask", id,
-					      "executionOrder names %s, which is no subtask",
-					      id ? id : "a non-string");
+				orch_plan_err(chk, "unknown_subtask", id, "unknown_subtask",
+					      id ? id : msg_get(chk->lang, "orch.plan.nonstring"));
 				continue;
 			}
 			json_array_foreach(grp, j, w)
@@ -118,15 +131,14 @@ static void orch_plan_check_order(const json_t *subtasks, const json_t *order, j
 				}
 			if (orch_plan_count(order, id) > 1 && orch_plan_group_of(order, id) == (long)g &&
 			    first == k)
-				orch_plan_err(errors, "duplicate_in_order", id,
-					      "%s appears %zu times in executionOrder", id,
+				orch_plan_err(chk, "duplicate_in_order", id, "duplicate_in_order", id,
 					      orch_plan_count(order, id));
 		}
 	}
 }
 
 /* Every subtask is in the order; its inputs are subtasks of earlier groups. */
-static void orch_plan_check_inputs(const json_t *subtasks, const json_t *order, json_t *errors)
+static void orch_plan_check_inputs(const json_t *subtasks, const json_t *order, struct orch_check *chk)
 {
 	size_t i, k;
 	json_t *s, *in;
@@ -139,19 +151,16 @@ static void orch_plan_check_inputs(const json_t *subtasks, const json_t *order, 
 			continue;
 		g = orch_plan_group_of(order, id);
 		if (g < 0)
-			orch_plan_err(errors, "missing_from_order", id,
-				      "subtask %s is in no group of executionOrder", id);
+			orch_plan_err(chk, "missing_from_order", id, "missing_from_order", id);
 		json_array_foreach(json_object_get(s, "inputs"), k, in) {
 			const char *src = json_string_value(in);
 			long gs = src ? orch_plan_group_of(order, src) : -1;
 
 			if (src == NULL || orch_plan_find(subtasks, src) == NULL)
-				orch_plan_err(errors, "unknown_input", id, "%s takes input from %s, which is no subtask",
-					      id, src ? src : "a non-string");
+				orch_plan_err(chk, "unknown_input", id, "unknown_input", id,
+					      src ? src : msg_get(chk->lang, "orch.plan.nonstring"));
 			else if (g >= 0 && (gs < 0 || gs >= g))
-				orch_plan_err(errors, "input_not_earlier", id,
-					      "%s takes input from %s, which does not run in an earlier group",
-					      id, src);
+				orch_plan_err(chk, "input_not_earlier", id, "input_not_earlier", id, src);
 		}
 	}
 }
@@ -159,24 +168,31 @@ static void orch_plan_check_inputs(const json_t *subtasks, const json_t *order, 
 size_t orch_plan_check(const json_t *plan, int (*known)(void *ctx, const char *agent), void *ctx,
 		       json_t *errors)
 {
+	return orch_plan_check_lang(plan, known, ctx, "en", errors);
+}
+
+size_t orch_plan_check_lang(const json_t *plan, int (*known)(void *ctx, const char *agent),
+			    void *ctx, const char *lang, json_t *errors)
+{
+	struct orch_check k = { errors, lang };
 	const json_t *subtasks = json_object_get(plan, "subtasks");
 	const json_t *order = json_object_get(plan, "executionOrder");
 	size_t before = json_array_size(errors);
 
 	if (!json_is_object(plan)) {
-		orch_plan_err(errors, "bad_plan", NULL, "the plan is not a JSON object");
+		orch_plan_err(&k, "bad_plan", NULL, "bad_plan");
 		return 1;
 	}
 	if (!json_is_array(subtasks) || json_array_size(subtasks) == 0 ||
 	    json_array_size(subtasks) > ORCH_PLAN_MAX)
-		orch_plan_err(errors, "no_subtasks", NULL, "the plan needs 1 to %d subtasks", ORCH_PLAN_MAX);
+		orch_plan_err(&k, "no_subtasks", NULL, "no_subtasks", ORCH_PLAN_MAX);
 	if (!json_is_array(order) || json_array_size(order) == 0)
-		orch_plan_err(errors, "bad_order", NULL, "executionOrder must be a non-empty array of groups");
+		orch_plan_err(&k, "bad_order", NULL, "bad_order");
 	if (json_array_size(errors) > before)
 		return json_array_size(errors) - before;
-	orch_plan_check_subtasks(subtasks, known, ctx, errors);
-	orch_plan_check_order(subtasks, order, errors);
-	orch_plan_check_inputs(subtasks, order, errors);
+	orch_plan_check_subtasks(subtasks, known, ctx, &k);
+	orch_plan_check_order(subtasks, order, &k);
+	orch_plan_check_inputs(subtasks, order, &k);
 	return json_array_size(errors) - before;
 }
 

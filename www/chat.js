@@ -1,0 +1,516 @@
+// The assistant (workflow "chat", seed 004): a conversation in which each
+// message is routed (a picture, a web search, the clock, or a plain
+// conversation) and answered. Replies stream in piece by piece
+// (message_delta, never stored) and are then replaced by the whole reply
+// (message, stored), so a reconnect or a reload shows each reply once,
+// whole. Every answer carries a badge saying which way it went, whether the
+// model or the keyword rules chose it, and why; a picture made opens full
+// size; pictures can be attached (chosen, pasted or dropped); a reply can
+// be stopped, and a failed one sent again.
+import { h, uid, safeImageURL } from './dom.js';
+import { t, tx, setT, setAttrT, onLang } from './i18n.js';
+import { ApiError, getThread, byteLength, request, problemOf } from './api.js';
+import { ThreadStream } from './stream.js';
+import { saveThread, setThreadStatus, turnsOf, saveTurn, forgetThread } from './store.js';
+import { streamStatus, errorBox } from './ui.js';
+import { examples } from './empty.js';
+import { filePicker, readImage } from './files.js';
+import { openViewer, offlineChip } from './viewer.js';
+
+const MAX_TEXT_BYTES = 8000;        // the server's limit on a message, in UTF-8 bytes
+const MAX_PICTURES = 4;             // pictures one message may carry
+const MAX_PICTURE_BYTES = 1500000;  // larger pictures are scaled down first
+export const ROUTE_ICONS = { image_gen: '🎨', web_search: '🔍', time_query: '🕒', chat: '💬' };
+
+export function createChat(root, app) {
+  const stream = new ThreadStream({ onEvent, onState });
+  const status = streamStatus();
+  const errors = errorBox();
+  const conversation = h('ol', { class: 'conversation chat-list', 'aria-live': 'polite' });
+  const empty = examples('chat', (text) => {
+    input.value = text;
+    count();
+    form.requestSubmit();
+  });
+
+  // -- the composer: text, its byte count, pictures, send and stop ----------
+  const textId = uid('chat-text');
+  const input = h('textarea', { id: textId, rows: 2, 'aria-describedby': `${textId}-hint ${textId}-count` });
+  setAttrT(input, 'placeholder', 'chat.placeholder');
+  const counter = h('span', { id: `${textId}-count`, class: 'counter muted', 'aria-live': 'polite' });
+  setAttrT(counter, 'title', 'composer.count.title');
+  // What the server counts: bytes of UTF-8 (a Chinese character is 3).
+  function count() {
+    const n = byteLength(input.value);
+    counter.textContent = `${n} / ${MAX_TEXT_BYTES}`;
+    counter.dataset.over = String(n > MAX_TEXT_BYTES);
+    return n;
+  }
+  input.addEventListener('input', count);
+  const hint = setT(h('span', { id: `${textId}-hint`, class: 'muted hint' }), 'chat.hint');
+  const sendBtn = setT(h('button', { type: 'submit', class: 'primary chat-send' }), 'chat.send');
+  const stopBtn = setT(h('button', { type: 'button', class: 'chat-stop', hidden: true }), 'chat.stop');
+  stopBtn.addEventListener('click', () => cancel());
+  const thumbs = h('ul', { class: 'chat-attachments' });
+  const form = h('form', { class: 'composer chat-composer', novalidate: true });
+  const picker = filePicker({
+    labelKey: 'chat.attach',
+    hintKey: 'chat.attach.hint',
+    hintParams: { n: MAX_PICTURES },
+    pasteTarget: root,
+    dropTarget: form,
+    onFiles: (list) => addPictures(list),
+  });
+  picker.el.classList.add('chat-picker');
+  form.append(setT(h('label', { for: textId, class: 'visually-hidden' }), 'chat.prompt'), thumbs, input,
+    h('div', { class: 'composer-row' }, picker.el, hint, counter, sendBtn, stopBtn));
+  count();
+
+  const newBtn = setT(h('button', { type: 'button', onclick: () => app.go('chat') }), 'chat.new');
+  const title = setT(h('h2', {}), 'chat.title');
+  root.classList.add('chat-view');
+  root.append(h('div', { class: 'view-head' }, title, status.el, newBtn), errors.el, empty, conversation, form);
+
+  // The badges' sentences name routes inside them: written again.
+  onLang(() => { for (const x of turns) if (x.intent || x.done) showRoute(x); });
+
+  let threadId = null;
+  let turns = [];
+  let current = null;
+  let pictures = [];        // to send with the next message: [{name, dataUrl, mimeType}]
+  let known = [];           // what each turn asked, from this browser: {text, pictures}
+  let replayTo = 0;         // the last event id of the thread when it was opened
+  let lastText = null;      // the text of the thread's last turn, from its state
+
+  async function addPictures(list) {
+    for (const f of list) {
+      if (pictures.length >= MAX_PICTURES) {
+        errors.say('chat.attach.toomany', null, [], { n: MAX_PICTURES });
+        break;
+      }
+      if (!f.type.startsWith('image/')) {
+        errors.say('chat.attach.bad', null);
+        continue;
+      }
+      try {
+        const dataUrl = await readImage(f, MAX_PICTURE_BYTES);
+        pictures.push({ name: f.name || 'image', dataUrl, mimeType: /^data:([^;,]+)/.exec(dataUrl)?.[1] || f.type });
+      } catch {
+        errors.say('chat.attach.bad', null);
+      }
+    }
+    showPictures();
+  }
+
+  function showPictures() {
+    thumbs.replaceChildren(...pictures.map((p, i) => {
+      const rm = h('button', { type: 'button', class: 'icon chat-thumb-remove' }, '×');
+      setAttrT(rm, 'aria-label', 'chat.attach.remove', { name: p.name });
+      setAttrT(rm, 'title', 'chat.attach.remove', { name: p.name });
+      rm.addEventListener('click', () => { pictures.splice(i, 1); showPictures(); input.focus(); });
+      return h('li', { class: 'chat-thumb' }, h('img', { src: p.dataUrl, alt: p.name }), rm);
+    }));
+  }
+
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    if (stream.busy) return;
+    const text = input.value.trim();
+    if (!text && !pictures.length) {
+      errors.say('chat.need_text', null);
+      input.focus();
+      return;
+    }
+    if (count() > MAX_TEXT_BYTES) {
+      errors.say('err.too_long', 'err.too_long.next', [], { max: MAX_TEXT_BYTES });
+      input.focus();
+      return;
+    }
+    // The box empties at once; a message the server refuses comes back.
+    const sent = pictures;
+    input.value = '';
+    pictures = [];
+    showPictures();
+    count();
+    send({ text, pictures: sent }).then((ok) => {
+      if (ok) return;
+      if (!input.value) input.value = text;
+      if (!pictures.length) {
+        pictures = sent;
+        showPictures();
+      }
+      count();
+    });
+  });
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
+      e.preventDefault();
+      form.requestSubmit();
+    }
+  });
+
+  function reset() {
+    stream.reset();
+    threadId = null;
+    turns = [];
+    current = null;
+    known = [];
+    replayTo = 0;
+    lastText = null;
+    conversation.replaceChildren();
+    errors.hide();
+    status.set('idle');
+    empty.hidden = false;
+    busy(false);
+  }
+
+  function busy(on) {
+    sendBtn.hidden = on;
+    stopBtn.hidden = !on || !threadId;
+    stopBtn.disabled = false;
+    setT(stopBtn, 'chat.stop');
+  }
+
+  // -- a turn: the message, then the answer ----------------------------------
+  function newTurn(asked) {
+    const user = h('div', { class: 'bubble user' });
+    const progressText = setT(h('span', {}), 'chat.thinking');
+    const progress = h('div', { class: 'turn-progress', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), progressText);
+    const reply = h('p', { class: 'chat-text' });
+    const media = h('div', { class: 'chat-media' });
+    const note = h('div', { class: 'chat-note', hidden: true });
+    const route = h('div', { class: 'route-line', hidden: true });
+    const el = h('li', { class: 'turn chat-turn', dataset: { state: 'running' } }, user,
+      h('div', { class: 'bubble agent' }, progress, reply, media, note, route));
+    conversation.append(el);
+    empty.hidden = true;
+    const turn = { el, user, progress, progressText, reply, media, note, route, routed: false, intent: null,
+      done: null, deltas: 0, messages: 0, ended: false, events: 0, sent: null, asked: null };
+    showAsked(turn, asked);
+    turns.push(turn);
+    follow(turn);
+    return turn;
+  }
+
+  // The user's side: the text and the pictures it carried.
+  function showAsked(turn, asked) {
+    turn.asked = asked;
+    turn.user.replaceChildren();
+    if (asked?.text) turn.user.append(h('p', {}, asked.text));
+    else if (!asked) turn.user.append(tx('chat.request_unknown', null, 'p'));
+    if (asked?.dataUrls?.length) {
+      turn.user.append(h('ul', { class: 'chat-sent-pictures' }, asked.dataUrls.map((u) => h('li', {}, h('img', { src: u, alt: '' })))));
+    } else if (asked?.pictures) {
+      turn.user.append(setT(h('span', { class: 'chip' }), 'chat.attach.count', { n: asked.pictures }));
+    }
+    turn.user.dataset.known = String(!!asked);
+  }
+
+  function turnAsked(i) {
+    return known[i] || null;
+  }
+
+  function endTurn(turn, state) {
+    if (!turn || turn.ended) return;
+    turn.ended = true;
+    turn.el.dataset.state = state;
+    turn.progress.hidden = true;
+    delete turn.reply.dataset.live;
+    if (!turn.reply.textContent) turn.reply.hidden = true;
+  }
+
+  // The badge under an answer: its route's icon and name, who chose it,
+  // and why, in words, behind a toggle.
+  function showRoute(turn) {
+    const it = turn.intent || {};
+    const answered = turn.done?.route || it.route;
+    if (!answered) return;
+    const source = turn.done?.routeSource || it.source;
+    const known = (r) => (ROUTE_ICONS[r] ? r : 'chat');
+    const chosen = known(it.route || answered);
+    const routeName = (r) => [h('span', { class: 'route-icon', 'aria-hidden': 'true' }, ROUTE_ICONS[known(r)]), tx(`chat.route.${known(r)}`)];
+    // After a fallback: the route first chosen, then the one that answered.
+    const badge = h('span', { class: 'route-badge', dataset: { route: known(answered), chosen, source: source || '' } },
+      chosen !== known(answered) ? [h('s', { class: 'route-from' }, routeName(chosen)), ' → '] : null,
+      routeName(answered), source ? ' · ' : null,
+      source ? tx(`chat.source.${source === 'model' ? 'model' : 'rules'}`) : null);
+    const why = h('div', { class: 'route-why-text' });
+    const pct = typeof it.confidence === 'number' ? Math.round(it.confidence * 100) : null;
+    const vision = (turn.done?.toolCalls || []).some((c) => c?.tool === 'vision');
+    if (it.source === 'model') {
+      why.append(setT(h('p', {}), 'chat.why.model', { pct: pct ?? '?' }));
+      if (it.reason) why.append(h('blockquote', { class: 'route-reason' }, String(it.reason)));
+    } else {
+      if (vision) why.append(setT(h('p', {}), 'chat.why.rules.vision'));
+      why.append(setT(h('p', {}), `chat.why.rules.${chosen}`));
+      if (pct != null) why.append(setT(h('p', { class: 'muted' }), 'chat.why.sure', { pct }));
+      why.append(setT(h('p', { class: 'muted' }), 'chat.why.rules.how'));
+    }
+    if (chosen !== known(answered)) {
+      why.append(setT(h('p', {}), 'chat.why.fallback', { from: t(`chat.route.${chosen}`), to: t(`chat.route.${known(answered)}`) }));
+    }
+    const details = h('details', { class: 'route-why' }, setT(h('summary', {}), 'chat.why'), why);
+    const wasOpen = turn.route.querySelector('details')?.open;
+    if (wasOpen) details.open = true;
+    turn.route.replaceChildren(badge, details);
+    turn.route.hidden = false;
+  }
+
+  // A picture the assistant made: inline, opening full size.
+  function showPicture(turn, url) {
+    const src = safeImageURL(url);
+    if (!src || turn.media.querySelector(`img[src="${CSS.escape(src)}"]`)) return;
+    const img = h('img', { src, alt: '' });
+    setAttrT(img, 'alt', 'chat.picture.alt', { text: (turn.asked?.text || '').slice(0, 80) });
+    const open = h('button', { type: 'button', class: 'chat-picture-open' }, img);
+    setAttrT(open, 'aria-label', 'chat.picture');
+    setAttrT(open, 'title', 'chat.picture');
+    open.addEventListener('click', () => openViewer(src, { alt: img.alt, opener: open }));
+    turn.media.append(h('figure', { class: 'chat-picture' }, open, offlineChip(src)));
+  }
+
+  function showNote(turn, key, retry) {
+    turn.note.replaceChildren(setT(h('p', {}), key));
+    if (retry) {
+      const b = setT(h('button', { type: 'button', class: 'small chat-retry' }), 'chat.retry');
+      b.addEventListener('click', () => retry());
+      turn.note.append(b);
+    }
+    turn.note.hidden = false;
+    turn.note.dataset.kind = key.replace(/^chat\./, '');
+  }
+
+  // Keeps the newest words in view while the person has not scrolled away.
+  function follow(turn) {
+    if (turn !== turns[turns.length - 1]) return;
+    const r = form.getBoundingClientRect();
+    if (r.top < innerHeight + 200) turn.el.scrollIntoView?.({ block: 'end' });
+  }
+
+  function onEvent(ev, meta = {}) {
+    if (ev.type === 'thread_start') {
+      threadId = ev.threadId;
+      if (ev.workflow && ev.workflow !== 'chat') {
+        app.go(app.viewOf(ev.workflow), threadId);
+        return;
+      }
+      if (current?.asked && !known[0]) {
+        known[0] = { text: current.asked.text, pictures: current.asked.dataUrls?.length || 0 };
+        saveTurn(threadId, 0, known[0]);
+      }
+      saveThread(threadId, { workflow: 'chat', title: titleOf(known[0]?.text ?? lastText), status: 'running' });
+      app.setThread('chat', threadId);
+      busy(stream.busy);
+      return;
+    }
+    // Every turn begins with the router.
+    if (ev.type === 'agent_start' && ev.node === 'router') {
+      if (!current || current.routed) current = newTurn(turnAsked(turns.length));
+      current.routed = true;
+    }
+    if (!current) current = newTurn(turnAsked(turns.length));
+    const turn = current;
+    turn.events++;
+    switch (ev.type) {
+      case 'intent_detected':
+        turn.intent = ev;
+        showRoute(turn);
+        break;
+      case 'progress':
+        if (ev.content) turn.progressText.replaceChildren(String(ev.content));
+        delete turn.progressText.dataset.i18n;
+        break;
+      case 'message_delta':
+        if (turn.ended || typeof ev.content !== 'string') break;
+        turn.reply.hidden = false;
+        turn.reply.dataset.live = 'true';
+        turn.progress.hidden = true;
+        turn.reply.append(ev.content);
+        turn.deltas++;
+        follow(turn);
+        break;
+      case 'message':
+        if (ev.role && ev.role !== 'assistant') break;
+        turn.reply.hidden = false;
+        turn.reply.textContent = String(ev.content ?? '');
+        delete turn.reply.dataset.live;
+        turn.messages++;
+        follow(turn);
+        break;
+      case 'state_update': {
+        // The conversation so far: its last user message is this turn's.
+        const msgs = ev.changes?.messages;
+        if (!turn.asked && Array.isArray(msgs)) {
+          const u = [...msgs].reverse().find((m) => m?.role === 'user');
+          if (u && typeof u.content === 'string') showAsked(turn, { text: u.content });
+        }
+        break;
+      }
+      case 'error':
+        if (ev.code === 'cancelled') {
+          endTurn(turn, 'stopped');
+          showNote(turn, 'chat.stopped');
+        } else if (ev.code === 'reply_cut') {
+          turn.cut = true;
+          showNote(turn, 'chat.cut');
+        } else {
+          turn.failed = ev;
+          endTurn(turn, 'failed');
+          showNote(turn, 'chat.failed', () => retry(turn));
+          if (ev.message) turn.note.append(h('p', { class: 'muted' }, String(ev.message)));
+        }
+        follow(turn);
+        break;
+      case 'workflow_complete':
+        turn.done = ev;
+        if (!turn.messages && typeof ev.content === 'string' && ev.content) {
+          turn.reply.hidden = false;
+          turn.reply.textContent = ev.content;
+        }
+        if (ev.generatedImageUrl) showPicture(turn, ev.generatedImageUrl);
+        showRoute(turn);
+        endTurn(turn, turn.failed ? 'failed' : 'done');
+        follow(turn);
+        break;
+      default:
+        break;
+    }
+    // The whole log is in: the last turn's message, if this browser did not
+    // send it, comes from the thread's state.
+    if (replayTo && meta.id != null && meta.id >= replayTo) {
+      replayTo = 0;
+      const last = turns[turns.length - 1];
+      if (last && !last.asked && lastText != null) showAsked(last, { text: lastText });
+    }
+  }
+
+  function onState(state, info) {
+    const last = current;
+    const stopped = last?.el.dataset.state === 'stopped';
+    status.set(state === 'done' && last?.failed ? 'error' : state === 'done' && stopped ? 'stopped' : state, info);
+    busy(stream.busy);
+    if (threadId) {
+      const s = { connecting: 'running', streaming: 'running', reconnecting: 'running', offline: 'running', paused: 'paused', done: 'done' }[state];
+      if (s) setThreadStatus(threadId, s === 'done' && last?.failed ? 'error' : s === 'done' && stopped ? 'aborted' : s);
+    }
+    if (state === 'done' && last && !last.ended) endTurn(last, last.failed ? 'failed' : 'done');
+    if (state === 'failed') errors.show(info.error, [{ key: 'stream.retry', onclick: () => resume() }]);
+    if (state === 'streaming' || state === 'connecting') errors.hide();
+  }
+
+  async function resume() {
+    errors.hide();
+    await stream.join().catch((e) => openFailed(e));
+  }
+
+  // POST /api/threads/{id}/cancel: the run stops at its next safe point and
+  // keeps what was said; its stream then ends by itself.
+  async function cancel() {
+    if (!threadId) return;
+    stopBtn.disabled = true;
+    setT(stopBtn, 'chat.stopping');
+    try {
+      const res = await request(`threads/${encodeURIComponent(threadId)}/cancel`, { method: 'POST' });
+      if (!res.ok) {
+        const e = await problemOf(res);
+        if (e.code !== 'not_running') errors.show(e);
+        stopBtn.disabled = false;
+        setT(stopBtn, 'chat.stop');
+      }
+    } catch (e) {
+      errors.show(e);
+      stopBtn.disabled = false;
+      setT(stopBtn, 'chat.stop');
+    }
+  }
+
+  async function send(asked) {
+    if (stream.busy) return false;
+    errors.hide();
+    const i = turns.length;
+    const turn = newTurn({ text: asked.text, dataUrls: asked.pictures.map((p) => p.dataUrl) });
+    current = turn;
+    if (threadId) {
+      known[i] = { text: asked.text, pictures: asked.pictures.length };
+      saveTurn(threadId, i, known[i]);
+    }
+    turn.sent = { text: asked.text };
+    if (asked.pictures.length) turn.sent.attachments = asked.pictures.map((p) => ({ name: p.name, data: p.dataUrl, mimeType: p.mimeType }));
+    turn.pictures = asked.pictures;
+    busy(true);
+    try {
+      if (!threadId) await stream.start('chat', turn.sent);
+      else await stream.turn(turn.sent);
+    } catch (e) {
+      turn.el.remove();
+      turns.pop();
+      current = turns[turns.length - 1] || null;
+      if (!turns.length) empty.hidden = false;
+      errors.show(e, e.code === 'thread_busy' ? [{ key: 'stream.follow', onclick: () => resume() }] : []);
+      status.set(threadId ? 'done' : 'idle');
+      busy(false);
+      return false;
+    }
+    if (!turn.events && threadId) errors.say('chat.not_received', 'chat.not_received.next');
+    return true;
+  }
+
+  // A failed turn, sent again as the next turn of the thread.
+  function retry(turn) {
+    if (stream.busy) return;
+    if (turn.sent) send({ text: turn.sent.text, pictures: turn.pictures || [] });
+    else if (turn.asked?.text) send({ text: turn.asked.text, pictures: [] });
+    else errors.say('chat.need_text', null);
+  }
+
+  function openFailed(e) {
+    const gone = e instanceof ApiError && [403, 404, 410].includes(e.status);
+    if (gone && threadId) forgetThread(threadId);
+    errors.show(e, gone ? [{ key: 'chat.new', onclick: () => app.go('chat') }] : [{ key: 'stream.retry', onclick: () => resume() }]);
+    status.set('failed');
+  }
+
+  // A thread from the start: its whole log replayed, then live.
+  async function open(id) {
+    reset();
+    threadId = id;
+    empty.hidden = true;
+    known = turnsOf(id);
+    stream.reset(id, 0);
+    try {
+      const th = await getThread(id);
+      if (th.workflow && th.workflow !== 'chat') {
+        app.go(app.viewOf(th.workflow), id);
+        return;
+      }
+      const text = th.state?.userInput?.text;
+      lastText = typeof text === 'string' ? text : null;
+      replayTo = Number(th.lastEventId) || 0;
+      const firstUser = (th.state?.messages || []).find((m) => m?.role === 'user')?.content;
+      saveThread(id, { workflow: 'chat', status: th.status, updatedAt: th.updatedAt, title: titleOf(known[0]?.text ?? firstUser ?? lastText) });
+    } catch (e) {
+      if (e instanceof ApiError && !e.transient) {
+        openFailed(e);
+        return;
+      }
+    }
+    if (threadId !== id) return;
+    await stream.join().catch((e) => openFailed(e));
+  }
+
+  return {
+    show(id) {
+      if (id && id === threadId) return;
+      if (id) open(id);
+      else if (threadId || turns.length) reset();
+    },
+    focus() { input.focus(); },
+    get threadId() { return threadId; },
+    stream,
+  };
+}
+
+function titleOf(text) {
+  const s = String(text ?? '').trim();
+  return s ? s.slice(0, 80) : t('chat.title.pictures');
+}
