@@ -749,7 +749,8 @@ export function planEditor(values, { agentName, agentIds }) {
 
   function renderForm() {
     const nums = number();
-    const ids = [...new Set([...agentIds(), ...rows.map((r) => r.agent)])].filter(Boolean);
+    // The planner plans; it is not one of the steps (the server refuses it).
+    const ids = [...new Set([...agentIds().filter((a) => a !== 'planner'), ...rows.map((r) => r.agent)])].filter(Boolean);
     const maxGroup = Math.min(rows.length, Math.max(1, ...rows.map((r) => r.group)) + 1);
     formView.replaceChildren(...rows.map((r, i) => {
       const fid = uid('ov-step');

@@ -1578,8 +1578,10 @@ async function testOrchPlan(ctx, base) {
   await page.click('#orch-view .pause-card[data-state="open"] [data-action="modify"]');
   const rows = await page.$$eval('#orch-view .pause-card[data-state="open"] .ov-step-edit', (els) => els.map((e) => e.dataset.stage));
   is(rows.length, 2, 'orch: the plan opens as a form, one row per step');
-  ok(await page.$eval('#orch-view .pause-card[data-state="open"] .ov-step-edit select[data-field="agent"]', (e) => [...e.options].every((o) => !/-/.test(o.textContent)) && e.options.length >= 12),
-    'orch: a step\'s agent is picked from the registry by name');
+  ok(await page.$eval('#orch-view .pause-card[data-state="open"] .ov-step-edit select[data-field="agent"]', (e) => [...e.options].every((o) => !/-/.test(o.textContent)) && e.options.length === 11),
+    'orch: a step\'s agent is picked by name from the registry\'s eleven that take steps');
+  ok(await page.$eval('#orch-view .pause-card[data-state="open"] .ov-step-edit select[data-field="agent"]', (e) => ![...e.options].some((o) => o.value === 'planner')),
+    'orch: the planner is not offered as a step\'s agent');
   await shot(page, 'orch-plan-edit-1280-en');
   await page.click(`#orch-view .pause-card[data-state="open"] .ov-remove[data-stage="${rows[1]}"]`);
   ok(/"executionOrder"/.test(await page.$eval('#orch-view .pause-card[data-state="open"] .ov-plan-json pre', (e) => e.textContent)), 'orch: the edited plan as JSON is behind a summary');
@@ -1618,6 +1620,33 @@ async function testOrchPlan(ctx, base) {
 
   await shot(page, 'orch-replanned-1280-en');
   is(errors, [], 'orch plan: no script errors');
+  await page.close();
+}
+
+// A plan edited into one the server refuses comes back with its reasons.
+async function testOrchRefused(ctx, base) {
+  const page = await ctx.newPage();
+  const id = 'v1.CCCCCCCCCCCCCCCCCCCCCC.DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD';
+  const plan = { subtasks: [{ id: 'a', description: 'Look', agent: 'vision-analyzer', inputs: [], priority: 1 },
+    { id: 'b', description: 'Draw', agent: 'vision-annotator', inputs: ['a'], priority: 1 }], executionOrder: [['a', 'b']] };
+  const reason = 'subtask b uses a, which does not run in an earlier group';
+  const events = [
+    { type: 'thread_start', threadId: id, workflow: 'orchestrate' },
+    { type: 'plan_ready', analysis: 'Two steps', ...plan },
+    { type: 'ask_user', question: 'The plan is ready: run it?', context: { kind: 'plan' }, interruptId: 'int-2-aa', options: [{ id: 'approve' }, { id: 'reject' }, { id: 'modify' }],
+      editable: plan, errors: [{ code: 'input_not_earlier', subtask: 'b', message: reason }] },
+    { type: 'workflow_paused', interruptId: 'int-2-aa' },
+  ];
+  const body = events.map((e, i) => `id: ${i + 1}\ndata: ${JSON.stringify({ timestamp: 1, ...e })}\n\n`).join('');
+  await page.route(/\/api\/threads\/v1\.CCCC/, (route) => route.fulfill({ status: 200, contentType: 'application/json',
+    body: JSON.stringify({ threadId: id, workflow: 'orchestrate', status: 'paused', state: { task: 'Look and draw' } }) }));
+  await page.route(/\/api\/agent\/stream\?threadId=v1\.CCCC/, (route) => route.fulfill({ status: 200, contentType: 'text/event-stream', body }));
+  await page.goto(`${base}#/orch/${id}`);
+  await page.waitForSelector('#orch-view .pause-card[data-kind="plan"][data-state="open"] .pause-errors');
+  is(await page.$$eval('#orch-view .pause-errors li', (els) => els.map((e) => e.textContent)), [reason], 'orch: a refused edit comes back with the server\'s reasons on the card');
+  is(await page.$$eval('#orch-view .ov-col', (els) => els.map((e) => e.querySelectorAll('.ov-stage').length)), [2], 'orch: the plan as it stands, one group of two');
+  is(await page.textContent('#orch-view .ov-request p'), 'Look and draw', 'orch: a thread opened from its link names its task from the thread\'s state');
+  await noNull(page, 'orch refused');
   await page.close();
 }
 
@@ -1862,6 +1891,7 @@ async function main() {
     skip('chat stream: pieces before the message, stop, reload in the middle', 'the server has no chat workflow yet');
   }
   await run('orch-plan', () => testOrchPlan(ctx, stack.base));
+  await run('orch-refused', () => testOrchRefused(ctx, stack.base));
   await run('orch-run', () => testOrchRun(ctx, stack.base, null));
   await run('orch-code', () => testOrchCode(ctx, stack.base));
   await run('orch-model', () => testOrchRun(ctx, slow.base, fake));
