@@ -21,6 +21,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
+import deploydoc  # noqa: E402
 from avtest import SSEReader  # noqa: E402
 from avevents import durable, events  # noqa: E402
 
@@ -326,21 +327,6 @@ def test_as_root(t, d):
          "as root: the backup directory is made for the store's owner")
 
 
-def cron_lines(text, after):
-    """The indented block that follows the line ending in `after`."""
-    lines = text.splitlines()
-    for i, line in enumerate(lines):
-        if line.rstrip().endswith(after):
-            block = []
-            for l in lines[i + 1:]:
-                if l.startswith("    "):
-                    block.append(l[4:])
-                elif block:
-                    break
-            return block
-    return []
-
-
 def cron_command(field):
     """What cron runs for a job's command field: "\\%" is "%", and an
     unescaped "%" ends the command (the rest is its standard input)."""
@@ -362,8 +348,7 @@ def test_cron(t, d, conf):
     cron runs it: its environment (PATH only from the crontab), /bin/sh,
     "%" handling. The staged aivista-admin in sbin stands for the installed
     one (with the test's configuration), and /var/backups is the test's."""
-    doc = open(avtest.src_path("docs", "deploy.md")).read()
-    block = cron_lines(doc, "backups, one directory per weekday:")
+    block = deploydoc.block("backup-cron")
     man = subprocess.run(["man", "-l", "-Tutf8", avtest.src_path("man", "aivista-admin.8")],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          env=avtest.clean_env(MANWIDTH="200")).stdout.decode(errors="replace")

@@ -1,25 +1,32 @@
-"""Apache with mod_fcgid, configured from contrib/apache/aivista-fcgid.conf
-(the file users deploy), spawning the test worker: the stream checks every
+"""Apache with mod_fcgid, set up by docs/deploy.md's lines run as written
+(a2enmod on an /etc/apache2 of the test's own, contrib/apache/aivista-fcgid.conf
+copied as the installed example and included inside the site's
+VirtualHost), spawning the test worker: the stream checks every
 deployment passes (tests/lib/webservers.py), with the server's limits set
 small (FcgidIOTimeout 2 s, FcgidBusyTimeout 8 s checked every second);
 compression on for the whole site; request bodies the size of a mask.
 Then the same configuration with keep-alives slower than FcgidIOTimeout
 (the stream is cut: the limit is real), and the shared-hosting variant
-(contrib/apache/htaccess and its wrapper) under a host's default mod_fcgid
-settings.
+(contrib/apache/htaccess and its wrapper, put in place by the document's
+shared hosting lines run as written, HOME the test's account directory)
+under a host's default mod_fcgid settings.
 """
 
 import json
 import shutil
 import os
+import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
+import deploydoc  # noqa: E402
 import webservers as ws  # noqa: E402
 
 WORKERS = 2
+# docs/deploy.md's blocks the server is set up by.
+DOC = ("apache-fcgid", "apache-fcgid-site")
 BUSY_S = 8
 MAX_BODY = 2 << 20
 LABEL = "mod_fcgid"
@@ -28,9 +35,12 @@ LABEL = "mod_fcgid"
 class SharedHost(ws.Apache):
     """A host's Apache: mod_fcgid with its defaults, .htaccess allowed in the
     user's web directory, nothing about AiVista in the server configuration.
-    The user's part: the app, .htaccess and the wrapper in htdocs/aivista,
-    the worker, its configuration and store in home/ (outside the web
-    root)."""
+    The user's part, as docs/deploy.md's block shared-app puts it, run as
+    written with HOME the account's directory: the app, .htaccess and the
+    wrapper in ~/public_html/aivista (the site's document root), copied
+    from what make install --prefix=$HOME/aivista leaves in ~/aivista
+    (outside the web root), where the worker, its configuration and store
+    are."""
 
     modules = ws.Apache.modules + ["fcgid"]
     label = "shared hosting"
@@ -38,23 +48,34 @@ class SharedHost(ws.Apache):
     def __init__(self, t, dir, user, binary):
         super().__init__(t, dir, user)
         self.home = os.path.join(dir, "home")
-        os.makedirs(os.path.join(self.home, "etc"), exist_ok=True)
-        worker, www, styles = ws.stage_files(self.home, binary)
-        self.store = os.path.join(self.home, "store")
-        self.worker_conf = ws.worker_conf(os.path.join(self.home, "etc"), self.store, styles,
+        # What make install --prefix=$HOME/aivista leaves (the test worker
+        # as the worker; the wrapper naming it, as make install writes it).
+        prefix = os.path.join(self.home, "aivista")
+        worker, www, styles = ws.stage_files(prefix, binary)
+        os.makedirs(os.path.join(prefix, "etc"), exist_ok=True)
+        self.store = os.path.join(prefix, "store")
+        self.worker_conf = ws.worker_conf(os.path.join(prefix, "etc"), self.store, styles,
                                           ws.worker_settings())
-        self.app = os.path.join(self.docroot, "aivista")
-        os.makedirs(self.app, exist_ok=True)
-        for n in os.listdir(www):
-            shutil.copy2(os.path.join(www, n), os.path.join(self.app, n))
-        with open(avtest.src_path("contrib", "apache", "htaccess")) as f:
-            avtest.write_file(os.path.join(self.app, ".htaccess"), f.read())
+        shutil.copytree(www, os.path.join(prefix, "share", "aivista", "www"))
+        examples = os.path.join(prefix, "share", "doc", "aivista", "examples", "apache")
+        os.makedirs(examples)
+        shutil.copy2(avtest.src_path("contrib", "apache", "htaccess"), examples)
         with open(avtest.src_path("contrib", "apache", "api")) as f:
             wrapper = f.read()
         wrapper = ws.replace_lines(wrapper, "contrib/apache/api", r"(?m)^%s=.*$",
                                    {"AIVISTA_WORKER": worker, "AIVISTA_CONF": self.worker_conf},
                                    lambda k, v: "%s=%s" % (k, v))
-        avtest.write_file(os.path.join(self.app, "api"), wrapper, 0o755)
+        avtest.write_file(os.path.join(examples, "api"), wrapper, 0o644)
+        self.docroot = os.path.join(self.home, "public_html")
+        self.app = os.path.join(self.docroot, "aivista")
+        env = avtest.clean_env(HOME=self.home)
+        for line in deploydoc.commands("shared-app"):
+            p = subprocess.run(["/bin/sh", "-c", line], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                               timeout=60)
+            t.ok(p.returncode == 0, "%s: docs/deploy.md as written: %s" % (self.label, line))
+            if p.returncode:
+                raise avtest.SetupError(p.stdout.decode(errors="replace"))
         self.before = "\n".join([
             "FcgidIPCDir %s/fcgid" % self.run_dir,
             "FcgidProcessTableFile %s/fcgid_shm" % self.run_dir,
@@ -122,7 +143,7 @@ def main(t):
     srv = ws.ApacheFcgid(t, os.path.join(d, "main"), workers=WORKERS, binary=ws.TEST_WORKER,
                          settings=ws.worker_settings(server={"max_body_bytes": str(MAX_BODY)}),
                          directives={"FcgidIOTimeout": ws.IDLE_S, "FcgidBusyTimeout": BUSY_S},
-                         user=user)
+                         user=user, doc=DOC)
     srv.extra = "FcgidBusyScanInterval 1"
     srv.start()
     t.diag("apache pid %d on port %d, workers as %s" % (srv.pid, srv.port,
@@ -148,7 +169,7 @@ def main(t):
 
     ctl = ws.ApacheFcgid(t, os.path.join(d, "control"), workers=1, binary=ws.TEST_WORKER,
                          settings=ws.worker_settings(server={"keepalive_ms": "10000"}),
-                         directives={"FcgidIOTimeout": ws.IDLE_S}, user=user).start()
+                         directives={"FcgidIOTimeout": ws.IDLE_S}, user=user, doc=DOC).start()
     ws.check_quiet_control(t, ctl, LABEL)
     ws.stop_clean(t, ctl, LABEL + ", control")
 

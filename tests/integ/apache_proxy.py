@@ -1,25 +1,50 @@
-"""Apache with mod_proxy_fcgi, configured from contrib/apache/aivista-proxy.conf
-(the file users deploy), in front of test workers that run on their own on
-one unix socket, started the way contrib/systemd/ starts them (the
-listening socket as standard input, as aivista.socket with Accept=no hands
-it to each aivista@N.service): the stream checks every deployment passes
+"""Apache with mod_proxy_fcgi, set up by docs/deploy.md's lines run as
+written (a2enmod and a2enconf on an /etc/apache2 of the test's own,
+contrib/apache/aivista-proxy.conf copied as the installed example), in
+front of test workers that run on their own on one unix socket, started
+the way contrib/systemd/ starts them (the listening socket as standard
+input, as aivista.socket with Accept=no hands it to each aivista@N.service;
+the units the document's systemctl line enables, which cannot run without
+a running systemd, are checked against the files): the stream checks every deployment passes
 (tests/lib/webservers.py), with the proxy's timeout set to 2 s and
 compression on for the whole site. Then workers started by spawn-fcgi, with
 keep-alives slower than the timeout (the stream is cut: the limit is real).
 """
 
 import os
+import re
 import signal
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
+import deploydoc  # noqa: E402
 import webservers as ws  # noqa: E402
 
 WORKERS = 2
+# docs/deploy.md's block Apache is set up by.
+DOC = ("apache-proxy",)
 MAX_BODY = 2 << 20
 LABEL = "mod_proxy_fcgi"
+
+
+def check_units(t):
+    """docs/deploy.md's systemctl line enables the socket unit and worker
+    instances of the shipped units, which the test's launcher stands for:
+    the socket they share is the socket the Apache example names."""
+    lines = deploydoc.commands("systemd-enable")
+    words = lines[0].split() if len(lines) == 1 else []
+    units = words[3:] if words[:3] == ["systemctl", "enable", "--now"] else []
+    t.ok(units and units[0] == "aivista.socket" and
+         all(re.match(r"aivista@\d+$", u) for u in units[1:]) and len(units) > 1,
+         "docs/deploy.md enables aivista.socket and aivista@N instances (%s)" % " ".join(units))
+    sock = open(avtest.src_path("contrib", "systemd", "aivista.socket")).read()
+    proxy = open(avtest.src_path("contrib", "apache", "aivista-proxy.conf")).read()
+    m = re.search(r"(?m)^ListenStream=(\S+)", sock)
+    d = re.search(r"(?m)^Define aivista_socket (\S+)", proxy)
+    t.ok(m and d and m.group(1) == d.group(1),
+         "the example's socket is the one aivista.socket listens on (%s)" % (m and m.group(1)))
 
 
 def main(t):
@@ -29,9 +54,10 @@ def main(t):
     d = t.tmpdir("proxy")
     ws.give(d, user)
     started = time.monotonic()
+    check_units(t)
     srv = ws.ApacheProxy(t, os.path.join(d, "main"), workers=WORKERS, binary=ws.TEST_WORKER,
                          settings=ws.worker_settings(server={"max_body_bytes": str(MAX_BODY)}),
-                         user=user).start()
+                         user=user, doc=DOC).start()
     t.diag("apache pid %d on port %d, workers %s as %s" % (
         srv.pid, srv.port, srv.worker_pids(), user[0] if user else "the caller"))
     side = ws.SideWorker(t, os.path.join(d, "side"), srv, binary=srv.worker,
@@ -53,7 +79,7 @@ def main(t):
 
     ctl = ws.ApacheProxy(t, os.path.join(d, "control"), workers=1, binary=ws.TEST_WORKER,
                          settings=ws.worker_settings(server={"keepalive_ms": "10000"}),
-                         user=user, launcher="spawn-fcgi").start()
+                         user=user, launcher="spawn-fcgi", doc=DOC).start()
     status, _, _ = ctl.request("GET", "/api/health")
     t.is_(status, 200, "%s: workers started by spawn-fcgi answer" % LABEL)
     # spawn-fcgi restarts nothing: the prefork parent it starts does.

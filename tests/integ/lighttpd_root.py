@@ -14,25 +14,10 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
+import deploydoc  # noqa: E402
 import webservers  # noqa: E402
 
 EXAMPLE = "/usr/local/share/doc/aivista/examples/lighttpd/aivista.conf"
-
-
-def doc_block(after):
-    """The indented lines that follow the line ending in `after` in
-    docs/deploy.md."""
-    lines = open(avtest.src_path("docs", "deploy.md")).read().splitlines()
-    for i, line in enumerate(lines):
-        if line.rstrip().endswith(after):
-            block = []
-            for l in lines[i + 1:]:
-                if l.startswith("      ") and l.strip():
-                    block.append(l.strip())
-                elif block or l.strip():
-                    break
-            return block
-    return []
 
 
 def uid_of(pid):
@@ -50,7 +35,7 @@ def main(t):
         www = pwd.getpwnam("www-data")
     except KeyError:
         t.skip_all("no www-data user")
-    block = doc_block("(`tests/integ/lighttpd_root.py` runs these lines):")
+    block = deploydoc.commands("lighttpd-root")
     if not t.is_(len(block), 3, "docs/deploy.md gives the three lines"):
         return
     d = t.tmpdir("ltroot")
@@ -58,9 +43,19 @@ def main(t):
     # What make install (as root) leaves: the worker, the app, the
     # configuration, the store directory given to www-data.
     worker, app, styles = webservers.stage_files(d, avtest.worker_path())
+    # A store directory root made (and a file of root's in it), repaired
+    # by docs/deploy.md's line (Troubleshooting) run as written.
     store = os.path.join(d, "store")
-    os.makedirs(store, 0o700)
-    os.chown(store, www.pw_uid, www.pw_gid)
+    os.makedirs(store, 0o755)
+    avtest.write_file(os.path.join(store, "left-by-root"), "x\n", 0o600)
+    line = deploydoc.commands("trouble-chown")[0]
+    p = subprocess.run(["/bin/sh", "-c", line.replace("/var/lib/aivista", store)],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=avtest.clean_env(),
+                       timeout=60)
+    owners = set(os.stat(os.path.join(r, n)).st_uid for r, ds, fs in os.walk(store)
+                 for n in ds + fs + ["."])
+    t.ok(p.returncode == 0 and owners == {www.pw_uid} and avtest.file_mode(store) == 0o700,
+         "as written: %s (the store and its files www-data's, 0700)" % line)
     conf = webservers.worker_conf(d, store, styles, {})
     port = avtest.free_port()
     example = avtest.write_file(os.path.join(d, "example.conf"), avtest.lighttpd_conf_from_template({

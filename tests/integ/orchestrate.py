@@ -126,6 +126,7 @@ def offline_review(t, lt):
                                          "data": base64.b64encode(C_FILE).decode()}]})
     done = result(evs)
     t.ok(done.get("success") is True, "review: the run succeeded")
+    t.is_(len(data(evs, "workflow_complete")), 1, "review: one workflow_complete, carrying the result")
     stages = done.get("stages", {})
     t.is_(sorted(stages), ["fix", "review", "summary", "tests"], "review: the template's four stages")
     issues = ((stages.get("review", {}).get("context") or {}).get("structuredData") or {}).get("issues", [])

@@ -29,6 +29,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
+import deploydoc  # noqa: E402
 import webservers as ws  # noqa: E402
 
 SUEXEC = "/usr/lib/apache2/suexec"
@@ -37,25 +38,6 @@ BUILD_TIMEOUT = 1200
 NOT_IN_TARBALL = ("_build*", ".git", "autom4te.cache", "*.o", "*.a", "*.lo", ".deps", ".libs",
                   "config.status", "config.log", "Makefile", "config.h", "stamp-h1",
                   ".dirstamp", "aivista-*.tar.gz", "node_modules")
-
-
-def doc_blocks():
-    """The command blocks of docs/deploy.md's "Shared hosting" section, in
-    order: runs of lines indented four spaces or more."""
-    text = open(avtest.src_path("docs", "deploy.md")).read()
-    m = re.search(r"(?ms)^## Shared hosting\n(.*?)^## ", text)
-    blocks, cur = [], []
-    for line in (m.group(1) if m else "").splitlines():
-        if line.startswith("    ") and line.strip():
-            cur.append(line.strip())
-        elif cur and not line.strip():
-            continue
-        elif cur:
-            blocks.append(cur)
-            cur = []
-    if cur:
-        blocks.append(cur)
-    return blocks
 
 
 class Account:
@@ -179,6 +161,18 @@ def check_serving(t, host, label):
     return tid
 
 
+def check_curl(t, host, label):
+    """docs/deploy.md's curl line (Troubleshooting), HOST the host's
+    address: the stream comes out, to its end."""
+    line = " ".join(deploydoc.commands("trouble-stream"))
+    p = subprocess.run(["/bin/sh", "-c", line.replace("HOST", "127.0.0.1:%d" % host.port)],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=avtest.clean_env(), timeout=120)
+    out = p.stdout.decode(errors="replace")
+    t.ok(p.returncode == 0 and "data: [DONE]" in out and '"threadId"' in out,
+         "%s: docs/deploy.md's curl line shows the stream (%d bytes)" % (label, len(out)))
+
+
 def workers_uids(host):
     return sorted(set(uid_of(p) for p in host.worker_pids()))
 
@@ -217,6 +211,7 @@ def test_www_data(t, d, user, account, store, admin_line, acl_lines):
         return
     host = Host(t, os.path.join(d, "plain2"), user, account, suexec=False).start()
     tid = check_serving(t, host, label)
+    check_curl(t, host, label)
     t.is_(workers_uids(host), [user[1]], "%s: the worker runs as www-data" % label)
     files = store_files(store)
     owners = sorted(set(os.stat(p).st_uid for p in files))
@@ -254,11 +249,11 @@ def main(t):
     if ws.apache_binary() is None:
         t.skip_all("no apache2")
     user = ws.run_user()
-    blocks = doc_blocks()
-    if not t.is_(len(blocks), 5, "docs/deploy.md's shared hosting section has its five blocks"):
-        t.diag(repr(blocks))
-        return
-    build, conf, app, admin, acl = blocks
+    build = deploydoc.commands("shared-build")
+    conf = deploydoc.commands("shared-conf")
+    app = deploydoc.commands("shared-app")
+    admin = deploydoc.commands("shared-admin")
+    acl = deploydoc.commands("shared-acl")
     admin_line = admin[0]
     started = time.monotonic()
     account = Account(t)

@@ -31,10 +31,17 @@ import time
 
 import avpng
 import avtest
+import deploydoc
 from avtest import SetupError, SkipAll, SSEReader
 from avevents import ask, events
 
 APACHE_MODULES = "/usr/lib/apache2/modules"
+APACHE_ETC = "/etc/apache2"
+# Where make install (default prefix) puts the example configurations.
+EXAMPLES = "/usr/local/share/doc/aivista/examples"
+# What an Apache has before the document's a2enmod line: an MPM and
+# Require.
+HOST_MODULES = ["mpm_event", "authz_core"]
 TEST_WORKER = os.path.join(avtest.TOP_BUILDDIR, "tests", "engine", "aivista-test.fcgi")
 
 # Timing of the stream checks. The servers' idle limits are set to IDLE_S
@@ -182,6 +189,56 @@ class Apache:
         self.before = ""         # more main configuration (before the site)
         self.proc = None
         self.port = None
+        self.confdir = None      # an /etc/apache2 of the test's own (doc_setup)
+        self.examples = None
+        self.doc_ran = set()
+
+    def doc_setup(self):
+        """Makes the test's /etc/apache2 (mods-available as the system's,
+        only HOST_MODULES enabled, nothing else) and the directory that
+        stands for the installed examples; docs/deploy.md's lines then run
+        on them (run_doc), a2enmod and a2enconf included."""
+        self.confdir = os.path.join(self.dir, "etc-apache2")
+        self.examples = os.path.join(self.dir, "examples")
+        os.makedirs(os.path.join(self.examples, "apache"), exist_ok=True)
+        if os.path.isdir(self.confdir):
+            return
+        shutil.copytree(os.path.join(APACHE_ETC, "mods-available"),
+                        os.path.join(self.confdir, "mods-available"), symlinks=True)
+        for d in ("mods-enabled", "conf-available", "conf-enabled", "state"):
+            os.makedirs(os.path.join(self.confdir, d))
+        for m in HOST_MODULES:
+            os.symlink(os.path.join("..", "mods-available", m + ".load"),
+                       os.path.join(self.confdir, "mods-enabled", m + ".load"))
+        self.modules = list(HOST_MODULES)
+
+    def doc_mapped(self, line):
+        """A line of docs/deploy.md with the system's paths as the test's."""
+        return line.replace(EXAMPLES, self.examples).replace(APACHE_ETC, self.confdir)
+
+    def run_doc(self, name):
+        """Runs the lines of docs/deploy.md's block name as written (by
+        /bin/sh, with a2enmod and a2enconf working on the test's
+        /etc/apache2 through APACHE_CONFDIR, the paths mapped). Each line is
+        a test, the first time."""
+        env = avtest.clean_env(APACHE_CONFDIR=self.confdir,
+                               APACHE_STATE_DIRECTORY=os.path.join(self.confdir, "state"))
+        for line in deploydoc.commands(name):
+            p = subprocess.run(["/bin/sh", "-c", self.doc_mapped(line)], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                               timeout=60)
+            if name not in self.doc_ran:
+                self.t.ok(p.returncode == 0, "%s: docs/deploy.md as written: %s" % (self.label, line))
+            if p.returncode != 0:
+                raise SetupError("%s failed:\n%s" % (line, p.stdout.decode(errors="replace")))
+        self.doc_ran.add(name)
+
+    def doc_includes(self):
+        """What Debian's apache2.conf includes from /etc/apache2."""
+        if not self.confdir:
+            return []
+        return ["IncludeOptional %s/mods-enabled/*.load" % self.confdir,
+                "IncludeOptional %s/mods-enabled/*.conf" % self.confdir]
 
     def module_path(self, m):
         return os.path.join(APACHE_MODULES, "mod_%s.so" % m)
@@ -206,7 +263,9 @@ class Apache:
             "MaxRequestWorkers 100",
             "Mutex file:%s default" % self.run_dir,
         ]
-        lines += ["LoadModule %s_module %s" % (m, self.module_path(m)) for m in self.modules]
+        lines += ["LoadModule %s_module %s" % (m, self.module_path(m))
+                  for m in self.modules if not self.confdir]
+        lines += self.doc_includes()
         if self.user:
             g = grp.getgrgid(self.user[2]).gr_name
             lines += ["User %s" % self.user[0], "Group %s" % g]
@@ -220,6 +279,10 @@ class Apache:
             # locations must opt out (no-gzip).
             "SetOutputFilter DEFLATE",
             self.before,
+        ]
+        if self.confdir:
+            lines.append("IncludeOptional %s/conf-enabled/*.conf" % self.confdir)
+        lines += [
             "Include %s" % self.site,
             self.extra,
         ]
@@ -320,14 +383,21 @@ def worker_conf(dir, store, styles, settings, name="aivista.conf"):
 
 class ApacheFcgid(Apache):
     """Apache with contrib/apache/aivista-fcgid.conf: mod_fcgid spawns the
-    workers (binary: another worker build, such as the test worker)."""
+    workers (binary: another worker build, such as the test worker). With
+    doc (the names of docs/deploy.md's blocks: the commands, the site's
+    lines), set up by those lines run as written: a2enmod, the example copied, and
+    included inside the site's VirtualHost; the example stands for the
+    installed one, its Define lines naming the test's files."""
 
     modules = Apache.modules + ["fcgid"]
     label = "apache mod_fcgid"
 
     def __init__(self, t, dir, workers=2, settings=None, binary=None, directives=None,
-                 store=None, user=None):
+                 store=None, user=None, doc=None):
         super().__init__(t, dir, user)
+        self.doc = doc
+        if doc:
+            self.doc_setup()
         self.workers = workers
         self.worker, self.www, styles = stage_files(dir, binary or avtest.worker_path())
         self.store = store or os.path.join(dir, "store")
@@ -339,12 +409,24 @@ class ApacheFcgid(Apache):
         ])
 
     def write_site(self):
-        avtest.write_file(self.site, apache_template(
+        text = apache_template(
             os.path.join("contrib", "apache", "aivista-fcgid.conf"),
             {"url": self.url, "www": self.www, "worker": self.worker,
              "conf": self.worker_conf, "workers": self.workers,
              "access_log": self.api_log},
-            self.directives))
+            self.directives)
+        if not self.confdir:
+            avtest.write_file(self.site, text)
+            return
+        avtest.write_file(os.path.join(self.examples, "apache", "aivista-fcgid.conf"), text)
+        self.run_doc(self.doc[0])
+        # The site: its own access log without the API (as the document
+        # says), and the document's line inside its VirtualHost.
+        avtest.write_file(self.site, "\n".join(
+            ["<VirtualHost 127.0.0.1:%d>" % self.port,
+             "\tCustomLog %s/access.log timed env=!aivista_api" % self.log_dir] +
+            ["\t" + self.doc_mapped(l) for l in deploydoc.block(self.doc[1])] +
+            ["</VirtualHost>", ""]))
 
 
 class ApacheProxy(Apache):
@@ -353,14 +435,20 @@ class ApacheProxy(Apache):
     listening socket and starts each worker with it as standard input, with
     the command line of contrib/systemd/aivista@.service (what socket
     activation with Accept=no does); "spawn-fcgi": spawn-fcgi -F starts
-    them."""
+    them. With doc (the name of docs/deploy.md's block, in a tuple), Apache
+    is set up by its lines run as written: a2enmod, the example copied to
+    conf-available, a2enconf; the example stands for the installed one, its
+    Define lines naming the test's files."""
 
     modules = Apache.modules + ["proxy", "proxy_fcgi"]
     label = "apache mod_proxy_fcgi"
 
     def __init__(self, t, dir, workers=2, settings=None, binary=None, timeout=IDLE_S,
-                 store=None, user=None, launcher="systemd"):
+                 store=None, user=None, launcher="systemd", doc=None):
         super().__init__(t, dir, user)
+        self.doc = doc
+        if doc:
+            self.doc_setup()
         self.workers = workers
         self.launcher = launcher
         self.worker, self.www, styles = stage_files(dir, binary or avtest.worker_path())
@@ -374,10 +462,18 @@ class ApacheProxy(Apache):
         self.listener = None
 
     def write_site(self):
-        avtest.write_file(self.site, apache_template(
+        text = apache_template(
             os.path.join("contrib", "apache", "aivista-proxy.conf"),
             {"url": self.url, "www": self.www, "socket": self.sock,
-             "timeout": self.timeout, "access_log": self.api_log}))
+             "timeout": self.timeout, "access_log": self.api_log})
+        if not self.confdir:
+            avtest.write_file(self.site, text)
+            return
+        # docs/deploy.md: a2enmod, the example copied to conf-available,
+        # a2enconf (Apache includes conf-enabled/).
+        avtest.write_file(os.path.join(self.examples, "apache", "aivista-proxy.conf"), text)
+        self.run_doc(self.doc[0])
+        avtest.write_file(self.site, "# The configuration is in conf-enabled/.\n")
 
     def unit_command(self):
         """The worker's command line from contrib/systemd/aivista@.service,

@@ -1,11 +1,15 @@
 """The Debian package, on this machine (root only; make check-package):
-built with dpkg-buildpackage -us -uc -b from the release tarball with
-contrib/debian/ placed at the top as debian/; its contents; installed with
-dpkg -i, with debconf asked to enable the Apache and lighttpd snippets; the
+built and installed by docs/deploy.md's lines run as written (block
+deb-build: the release tarball unpacked, contrib/debian/ placed at the top
+as debian/, DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b,
+dpkg -i), with debconf asked beforehand to enable the Apache and lighttpd
+snippets; its contents; the snippets enabled again by hand by the
+document's lines (deb-webservers; systemctl, which needs a running
+systemd, stood in for by a command that records its arguments); the
 user, the state directory and its key, the snippets and units enabled;
 workers started as the units start them, answering through Apache and
-lighttpd configured by the installed snippets; then removed and purged,
-leaving no state and no configuration. The machine is put back as it was
+lighttpd configured by the installed snippets; then removed and purged by
+the document's lines (deb-remove), leaving no state and no configuration. The machine is put back as it was
 (Apache modules, the aivista user when the test made it).
 """
 
@@ -18,12 +22,12 @@ import shutil
 import socket
 import subprocess
 import sys
-import tarfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import avtest  # noqa: E402
+import deploydoc  # noqa: E402
 import webservers as ws  # noqa: E402
 
 PKG = "aivista"
@@ -65,31 +69,60 @@ def user_exists(name):
         return False
 
 
+def doc_lines(name):
+    """The block's lines, the package's architecture as this machine's
+    where the document says amd64."""
+    arch = sh(["dpkg", "--print-architecture"])[1].strip() or "amd64"
+    return [l.replace("_amd64.deb", "_%s.deb" % arch) for l in deploydoc.commands(name)]
+
+
 def build(t, d):
+    """docs/deploy.md's build and install lines, run as written, as one
+    script (its cd holds for the lines after it), beside the tarball."""
     tarball = os.environ.get("AIVISTA_TARBALL")
     if not tarball or not os.path.exists(tarball):
         raise avtest.SetupError("no release tarball (AIVISTA_TARBALL; make check-package makes it)")
-    with tarfile.open(tarball) as tf:
-        tf.extractall(d)
-    src = os.path.join(d, os.path.basename(tarball)[:-len(".tar.gz")])
-    shutil.copytree(os.path.join(src, "contrib", "debian"), os.path.join(src, "debian"))
-    rc, out = sh(["dpkg-checkbuilddeps"], cwd=src)
-    if not t.ok(rc == 0, "the build dependencies of contrib/debian/control are installed"):
-        t.diag(out)
-        raise avtest.SetupError("missing build dependencies: %s" % out.strip())
+    lines = doc_lines("deb-build")
+    named = re.search(r"\btar xf (\S+)", lines[0]) if lines else None
+    if not t.is_(named and named.group(1), os.path.basename(tarball),
+                 "docs/deploy.md names this release's tarball"):
+        raise avtest.SetupError("docs/deploy.md names another version")
+    shutil.copy2(tarball, d)
     t0 = time.monotonic()
-    rc, out = sh(["dpkg-buildpackage", "-us", "-uc", "-b"], cwd=src,
-                 env={"DEB_BUILD_OPTIONS": "nocheck parallel=%d" % (os.cpu_count() or 2),
-                      "DEBIAN_FRONTEND": "noninteractive"}, timeout=1800)
+    rc, out = sh(["/bin/sh", "-ec", "\n".join(lines)], cwd=d,
+                 env={"DEBIAN_FRONTEND": "noninteractive"}, timeout=1800)
     took = time.monotonic() - t0
     with open(os.path.join(d, "build.log"), "w") as f:
         f.write(out)
     debs = glob.glob(os.path.join(d, "aivista_*.deb"))
-    if not t.ok(rc == 0 and len(debs) == 1,
-                "dpkg-buildpackage -us -uc -b builds one package (%.0f s)" % took):
+    if not t.ok(rc == 0 and len(debs) == 1 and installed(),
+                "docs/deploy.md's lines as written build one package and install it (%.0f s)"
+                % took):
         t.diag(out[-4000:])
-        raise avtest.SetupError("the package did not build")
+        raise avtest.SetupError("the package did not build or install")
+    t.ok(not re.search(r"make (-j\d+ )?check", out), "nocheck: the build runs no test suite")
     return debs[0], took
+
+
+def test_webservers_by_hand(t, d):
+    """The snippets disabled, then enabled by docs/deploy.md's lines as
+    written; systemctl records what it is asked."""
+    sh(["a2disconf", "-q", "aivista"])
+    sh(["lighty-disable-mod", "aivista"])
+    bin_dir = os.path.join(d, "stand-in")
+    os.makedirs(bin_dir, exist_ok=True)
+    asked = os.path.join(d, "systemctl.args")
+    avtest.write_file(os.path.join(bin_dir, "systemctl"),
+                      "#!/bin/sh\necho \"$*\" >>%s\n" % asked, 0o755)
+    env = {"PATH": bin_dir + ":" + os.environ.get("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")}
+    for line in deploydoc.commands("deb-webservers"):
+        rc, out = sh(["/bin/sh", "-c", line], env=env)
+        t.ok(rc == 0, "as written: %s" % line)
+        if rc:
+            t.diag(out)
+    got = open(asked).read().split("\n") if os.path.exists(asked) else []
+    t.ok("reload apache2" in got and "reload lighttpd" in got,
+         "...and they ask systemd to reload both servers (%s)" % got)
 
 
 def test_contents(t, deb):
@@ -254,16 +287,11 @@ def main(t):
     d = t.tmpdir("deb")
     os.chmod(d, 0o755)
     started = time.monotonic()
-    deb, took = build(t, d)
-    test_contents(t, deb)
-
     p = subprocess.run(["debconf-set-selections"], input=b"aivista aivista/webservers multiselect "
                        b"apache2, lighttpd\n", stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     t.is_(p.returncode, 0, "debconf: the Apache and lighttpd snippets are asked for")
-    rc, out = sh(["dpkg", "-i", deb], env={"DEBIAN_FRONTEND": "noninteractive"})
-    if not t.ok(rc == 0 and installed(), "dpkg -i installs it"):
-        t.diag(out[-3000:])
-        return
+    deb, took = build(t, d)
+    test_contents(t, deb)
     try:
         pw = pwd.getpwnam("aivista")
     except KeyError:
@@ -299,10 +327,15 @@ def main(t):
     t.ok(rc == 0 and installed() and os.path.exists(key) and open(key).read() == first_key,
          "installing it again works and keeps the key")
 
+    test_webservers_by_hand(t, d)
+    t.ok(os.path.islink("/etc/apache2/conf-enabled/aivista.conf") and
+         os.path.islink("/etc/lighttpd/conf-enabled/50-aivista.conf"),
+         "by hand: Apache's aivista conf and lighttpd's aivista module are enabled")
     test_running(t, d)
 
     key_text = open(key).read()
-    rc, out = sh(["dpkg", "-r", PKG], env={"DEBIAN_FRONTEND": "noninteractive"})
+    remove, purge = doc_lines("deb-remove")
+    rc, out = sh(["/bin/sh", "-c", remove], env={"DEBIAN_FRONTEND": "noninteractive"})
     t.ok(rc == 0 and not os.path.exists(LIBEXEC + "/aivista.fcgi") and
          not os.path.exists("/usr/sbin/aivista-admin"), "dpkg -r removes the programs")
     t.ok(not os.path.lexists("/etc/apache2/conf-enabled/aivista.conf") and
@@ -312,8 +345,8 @@ def main(t):
          "dpkg -r keeps the state and the key")
     t.ok(not any(os.path.lexists("/etc/systemd/system/multi-user.target.wants/" + w)
                  for w in WORKERS), "dpkg -r disables the worker instances")
-    rc, out = sh(["dpkg", "--purge", PKG], env={"DEBIAN_FRONTEND": "noninteractive"})
-    t.ok(rc == 0 and not known(), "dpkg --purge purges it")
+    rc, out = sh(["/bin/sh", "-c", purge], env={"DEBIAN_FRONTEND": "noninteractive"})
+    t.ok(rc == 0 and not known(), "as written: %s" % purge)
     left = [p for p in ("/etc/aivista.conf", APACHE_CONF, LIGHTTPD_CONF, STATE,
                         "/etc/systemd/system/sockets.target.wants/aivista.socket")
             if os.path.lexists(p)]

@@ -314,7 +314,7 @@ static enum node_rc orch_approve(struct step_ctx *c)
 
 static enum node_rc orch_complete(struct step_ctx *c)
 {
-	json_t *ev = step_event(c, "workflow_complete"), *stages = json_object(), *st;
+	json_t *res = json_object(), *stages = json_object(), *st;
 	const char *id;
 	int failed = 0;
 
@@ -325,11 +325,12 @@ static enum node_rc orch_complete(struct step_ctx *c)
 		failed |= strcmp(json_string_value(json_object_get(st, "status")) ?: "", "done") != 0;
 		json_object_set_new(stages, id, one);
 	}
-	json_object_set_new(ev, "stages", stages);
-	json_object_set(ev, "plan", json_object_get(c->state, "plan"));
-	json_object_set_new(ev, "files", json_copy(json_object_get(c->state, "workspace")));
-	json_object_set_new(ev, "success", json_boolean(!failed));
-	step_emit(c, ev);
+	json_object_set_new(res, "stages", stages);
+	json_object_set(res, "plan", json_object_get(c->state, "plan"));
+	json_object_set_new(res, "files", json_copy(json_object_get(c->state, "workspace")));
+	json_object_set_new(res, "success", json_boolean(!failed));
+	/* The engine's workflow_complete carries state.result: one event. */
+	json_object_set_new(c->state, "result", res);
 	return NODE_END;
 }
 
