@@ -561,7 +561,8 @@ export function createOrchestrator(root, app) {
         break;
       case 'workflow_complete':
         finished = true;
-        // The engine's own end of the run follows the workflow's, bare.
+        // One without the run's result (threads of earlier versions had a
+        // bare one after it) leaves the page as it is.
         if (!ev.stages && !ev.files) break;
         if (ev.plan && !plan) showPlan(ev.plan);
         showWorkspace(ev.files);
