@@ -1,6 +1,7 @@
 // AiVista's single-page app: the views (one per workflow), the list of
 // recent threads and the server status, routed by the URL hash
-// (#/image/<threadId>, #/note/<threadId>, #/graph/<threadId>, #/chat/<threadId>) so a reload or a shared link
+// (#/image/<threadId>, #/note/<threadId>, #/graph/<threadId>, #/chat/<threadId>,
+// #/orch/<threadId>) so a reload or a shared link
 // opens the same thread. A workflow's view is one row of VIEWS: its
 // navigation entry, its section and its route come from there.
 import { h } from './dom.js';
@@ -12,6 +13,7 @@ import { createImageStudio } from './image.js';
 import { createNoteWriter } from './note.js';
 import { createGraphEditor } from './graph.js';
 import { createChat } from './chat.js';
+import { createOrchestrator } from './orch.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -41,6 +43,7 @@ const VIEWS = [
   { id: 'note', workflow: 'note', icon: '✎', create: createNoteWriter },
   { id: 'graph', workflow: 'graph_edit', icon: '⬡', create: createGraphEditor },
   { id: 'chat', workflow: 'chat', icon: '💬', create: createChat },
+  { id: 'orch', workflow: 'orchestrate', icon: '◫', create: createOrchestrator },
 ];
 
 const threads = createThreadList($('threads'), app);

@@ -15,18 +15,25 @@ const LONG = /body|prompt|description|text|content|caption|reason|summary/i;
 // rejects with the server's refusal (the card then asks again); it calls
 // hooks.onUnsent() while the answer could not be sent (it is sent again
 // when the network is back) and hooks.onAccepted() once the server has it.
-export function pauseCard(ev, { onAnswer, onDone }) {
+// fields: an editor of the view's own for the editable values (the
+// orchestration plan's form), with the interface of editor() below.
+export function pauseCard(ev, { onAnswer, onDone, fields: own }) {
   const editable = ev.editable && typeof ev.editable === 'object' && !Array.isArray(ev.editable) ? ev.editable : {};
   const kind = ev.context?.kind ?? 'question';
   const card = h('section', { class: 'pause-card', dataset: { kind, state: 'open' }, 'aria-labelledby': uid('pause') });
   const heading = h('h3', { id: card.getAttribute('aria-labelledby') });
   setT(heading, 'pause.title');
   const kindChip = h('span', { class: 'chip' });
-  setT(kindChip, `pause.kind.${['content', 'image_plans', 'clarification'].includes(kind) ? kind : 'other'}`);
+  setT(kindChip, `pause.kind.${['content', 'image_plans', 'clarification', 'plan'].includes(kind) ? kind : 'other'}`);
   card.append(h('div', { class: 'pause-head' }, heading, kindChip),
     h('p', { class: 'question' }, String(ev.question ?? '')));
 
-  const fields = editor(editable);
+  // Why an edit was refused: the server's reasons beside the question.
+  if (Array.isArray(ev.errors) && ev.errors.length) {
+    card.append(h('div', { class: 'pause-errors', role: 'alert' }, tx('pause.refused', null, 'p'),
+      h('ul', {}, ev.errors.map((e) => h('li', {}, String(e?.message ?? e?.code ?? e ?? ''))))));
+  }
+  const fields = own || editor(editable);
   if (fields.el) card.append(fields.el);
 
   const options = Array.isArray(ev.options) && ev.options.length ? ev.options : ACTIONS.map((id) => ({ id }));
