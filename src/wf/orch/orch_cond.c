@@ -100,9 +100,11 @@ static json_t *orch_cond_at(const json_t *data, const char *path)
 	struct ptr p;
 	json_t *out = NULL;
 
-	if (data && ptr_parse(&p, path, NULL, 0) == 0)
-		if (ptr_get((json_t *)data, &p, NULL, &out, NULL, 0) != PTR_OK)
-			out = NULL;
+	if (data == NULL)
+		return NULL;
+	if (ptr_parse(&p, path, NULL, 0) == 0 &&
+	    ptr_get((json_t *)data, &p, NULL, &out, NULL, 0) != PTR_OK)
+		out = NULL;
 	ptr_free(&p);
 	return out;
 }
