@@ -304,9 +304,10 @@ static int orch_stage_result(struct step_ctx *c, const char *id, json_t *st, con
 static void orch_stage_unmet(struct step_ctx *c, const char *id, json_t *st, const json_t *sub)
 {
 	const json_t *cond = json_object_get(sub, "condition");
+	const char *path = json_string_value(json_object_get(cond, "path")) ?: "";
 	char *msg = msg_fmt(step_lang(c), "orch.stage.condition_not_met",
 			    json_string_value(json_object_get(cond, "input")) ?: "",
-			    json_string_value(json_object_get(cond, "path")) ?: "",
+			    *path ? path : "\"\"",   /* the whole structured data */
 			    json_string_value(json_object_get(cond, "test")) ?: "");
 
 	json_object_set_new(st, "skipReason", json_pack("{s:s, s:s}", "code", "condition_not_met",

@@ -23,6 +23,8 @@ static const char *orch_agent_of(const json_t *ctx)
 {
 	const char *a = json_string_value(json_object_get(json_object_get(ctx, "metadata"), "agentId"));
 
+	if (a == NULL)   /* a skipped input names its agent beside its status */
+		a = json_string_value(json_object_get(ctx, "agent"));
 	return a ? a : "?";
 }
 

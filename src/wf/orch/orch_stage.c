@@ -80,10 +80,11 @@ static json_t *orch_stage_inputs(const json_t *state, const json_t *sub)
 		if (strcmp(status, "done") == 0)
 			json_object_set(out, id, json_object_get(st, "context"));
 		else
-			json_object_set_new(out, id, json_pack("{s:s, s:b, s:s, s:O?}", "status", status,
+			json_object_set_new(out, id, json_pack("{s:s, s:b, s:s, s:O?, s:O?}", "status", status,
 				"skipped", 1, "reason",
 				json_string_value(json_object_get(orch_stage_why(st), "message")) ?: status,
-				"code", json_object_get(orch_stage_why(st), "code")));
+				"code", json_object_get(orch_stage_why(st), "code"), "agent",
+				json_object_get(st, "agent")));
 	}
 	return out;
 }
