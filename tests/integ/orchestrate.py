@@ -7,7 +7,11 @@ written, listed in workflow_complete's files and downloadable);
 image-ocr-annotate on a picture drawn here with English and Chinese text
 (the text in the analyser's structuredData with boxes where it was drawn,
 the annotated SVG with boxes there; skipped plainly without Tesseract);
-image-element-detect on a picture with known rectangles.
+image-element-detect on a picture with known rectangles. The templates'
+conditions and expectations: a clean C file (the review finds nothing, fix
+and tests are skipped by their condition, the summary runs and says so,
+the run succeeds); a picture without text and one without elements (the
+annotation is skipped).
 
 Against a fake OpenAI-compatible service (tests/lib/fake_models.py
 OrchFake) that answers the planner and each stage as the test says: a
@@ -22,7 +26,12 @@ arguments answered with an error result, the loop going on; tool call ids
 unique in the thread; a worker killed with SIGKILL after the first stage
 of a group finished (that stage's model is not called again, the other
 resumes from its last committed iteration); an agent whose registry entry
-names another provider (modelOverride) answered by a second service."""
+names another provider (modelOverride) answered by a second service.
+Conditions and expectations from the planner: a plan with a condition on
+something that is not an input goes back to the planner; a false condition
+skips its stage (and a stage conditioned on that one); an answer failing
+its stage's expectation is retried with the reasons in its messages and
+passes the second time; under skip, its dependents are told why."""
 
 import base64
 import json
@@ -152,6 +161,53 @@ def offline_review(t, lt):
     t.is_(thread(lt, tid).get("status"), "done", "review: the thread is done")
 
 
+CLEAN_C = b"""#include <stdio.h>
+
+int add(int a, int b)
+{
+\treturn a + b;
+}
+"""
+
+
+def skipped_by_condition(t, evs, done, stage, name):
+    end = next((d for d in data(evs, "stage_end") if d.get("stageId") == stage), {})
+    t.ok(end.get("status") == "skipped" and end.get("reason") == "condition_not_met" and
+         (end.get("condition") or {}).get("test") and "condition not met" in end.get("summary", ""),
+         "%s: %s skipped by its condition, stage_end says so (%s)" % (name, stage, end))
+    t.is_((done.get("stages", {}).get(stage) or {}).get("reason"), "condition_not_met",
+          "%s: the result says why %s was skipped" % (name, stage))
+
+
+def offline_clean(t, lt):
+    tid, evs = run(lt, {"task": "review this C file and fix it", "template": "code-review-and-fix",
+                        "lang": "en",
+                        "attachments": [{"name": "add.c", "mimeType": "text/x-c",
+                                         "data": base64.b64encode(CLEAN_C).decode()}]})
+    done = result(evs)
+    st = done.get("stages", {})
+    t.is_({k: v.get("status") for k, v in st.items()},
+          {"review": "done", "fix": "skipped", "tests": "skipped", "summary": "done"},
+          "clean: review and summary done, fix and tests skipped")
+    t.is_(((st.get("review", {}).get("context") or {}).get("structuredData") or {}).get("issues"), [],
+          "clean: the review found nothing")
+    for stage in ("fix", "tests"):
+        skipped_by_condition(t, evs, done, stage, "clean")
+    text = (st.get("summary", {}).get("context") or {}).get("textOutput", "")
+    t.ok(text.count("(coder): no result: condition not met (review: /issues nonempty)") == 1 and
+         text.count("(test-writer): no result: condition not met (review: /issues nonempty)") == 1,
+         "clean: the summary says fix and tests were skipped, and why (%r)" % text[:400])
+    t.ok(done.get("success") is True and not any(p.startswith(("fixed/", "tests/"))
+                                                 for p in done.get("files", {})),
+         "clean: the run succeeded, no file written")
+    t.ok(not data(evs, "stage_start") or all(d["stageId"] not in ("fix", "tests")
+                                              for d in data(evs, "stage_start")),
+         "clean: the skipped stages never started")
+    prog = data(evs, "workflow_progress")
+    t.ok(prog and prog[-1].get("done") == 4 and prog[-1].get("total") == 4,
+         "clean: the skipped stages count as finished in workflow_progress")
+
+
 def draw(svg):
     p = subprocess.run([SVGPNG], input=svg.encode(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        timeout=60)
@@ -180,10 +236,18 @@ OCR_LINES = [  # text, squashed, font, x, baseline, size
 ]
 
 
+def with_tesseract():
+    """Whether this worker was built with Tesseract (config.h)."""
+    try:
+        with open(os.path.join(avtest.TOP_BUILDDIR, "config.h")) as f:
+            return re.search(r"^#define HAVE_TESSERACT 1", f.read(), re.M) is not None
+    except OSError:
+        return False
+
+
 def offline_ocr(t, lt):
-    if not lt.get("/api/health")[0] == 200 or subprocess.run(
-            ["sh", "-c", "command -v tesseract"], stdout=subprocess.DEVNULL).returncode != 0:
-        t.skip("Tesseract is not installed: no OCR offline", "ocr")
+    if not lt.get("/api/health")[0] == 200 or not with_tesseract():
+        t.skip("this worker was built without Tesseract: no OCR offline", "ocr")
         return
     svg = ("<svg xmlns='http://www.w3.org/2000/svg' width='900' height='260'>"
            "<rect width='100%' height='100%' fill='white'/>" +
@@ -194,9 +258,6 @@ def offline_ocr(t, lt):
                         "attachments": [{"name": "sign.png", "data": avpng.data_url(png)}]})
     done = result(evs)
     ocr = ((done.get("stages", {}).get("ocr", {}).get("context") or {}).get("structuredData") or {})
-    if "textRegions" not in ocr and "Tesseract" in json.dumps(done, ensure_ascii=False):
-        t.skip("this worker was built without Tesseract", "ocr")
-        return
     regions = ocr.get("textRegions", [])
     t.is_(ocr.get("imageSize"), {"width": 900, "height": 260}, "ocr: the picture's size")
     for txt, want, _, x, base, size in OCR_LINES:
@@ -216,6 +277,17 @@ def offline_ocr(t, lt):
              for r in regions) and len(boxes) == len(regions) and "data:image/png;base64," in svgb,
          "ocr: the SVG embeds the picture and draws a box at each region (%d boxes)" % len(boxes))
     t.ok("欢迎使用系统" in svgb, "ocr: the Chinese label is in the SVG as text")
+
+    blank = draw("<svg xmlns='http://www.w3.org/2000/svg' width='300' height='200'>"
+                 "<rect width='100%' height='100%' fill='white'/></svg>")
+    tid, evs = run(lt, {"task": "read the text of this picture", "template": "image-ocr-annotate",
+                        "lang": "en", "attachments": [{"name": "blank.png", "data": avpng.data_url(blank)}]})
+    done = result(evs)
+    ocr = ((done.get("stages", {}).get("ocr", {}).get("context") or {}).get("structuredData") or {})
+    t.is_(ocr.get("textRegions"), [], "ocr, no text: the OCR stage's textRegions is an empty array")
+    skipped_by_condition(t, evs, done, "annotate", "ocr, no text")
+    t.ok(done.get("success") is True and not any(p.startswith("annotated/") for p in done.get("files", {})),
+         "ocr, no text: the run succeeded with nothing drawn")
 
 
 RECTS = [((200, 40, 40), (40, 40, 120, 60)), ((30, 80, 220), (220, 150, 140, 100))]
@@ -249,10 +321,20 @@ def offline_detect(t, lt):
     t.ok(len(boxes_in(svgb)) == len(els) and els, "detect: the annotated SVG boxes every element")
     t.ok(done.get("success") is True, "detect: the run succeeded")
 
+    tid, evs = run(lt, {"task": "find the elements", "template": "image-element-detect", "lang": "en",
+                        "attachments": [{"name": "plain.png", "data": avpng.data_url(
+                            avpng.build(64, 48, b"".join(b"\0" + b"\xff" * 192 for _ in range(48))))}]})
+    done = result(evs)
+    det = ((done.get("stages", {}).get("detect", {}).get("context") or {}).get("structuredData") or {})
+    t.is_(det.get("elements"), [], "detect, plain picture: no elements")
+    skipped_by_condition(t, evs, done, "annotate", "detect, plain picture")
+    t.ok(done.get("success") is True, "detect, plain picture: the run succeeded")
+
 
 def offline_suite(t, d):
     lt = avtest.Lighttpd(t, os.path.join(d, "off"), workers=2).start()
     offline_review(t, lt)
+    offline_clean(t, lt)
     offline_ocr(t, lt)
     offline_detect(t, lt)
     lt.stop()
@@ -462,6 +544,94 @@ def fake_kill(t, lt, fake):
           "call's messages sent again, not the loop from its start)")
 
 
+def gated(sid, agent, inputs=(), condition=None, expect=None):
+    s = sub(sid, agent, inputs)
+    if condition:
+        s["condition"] = condition
+    if expect:
+        s["expect"] = expect
+    return s
+
+
+ISSUES_EXPECT = {"structured": True, "types": {"/issues": "array"}, "minItems": {"/issues": 1}}
+
+
+def fake_conditions(t, lt, fake):
+    bad = {"analysis": "bad", "estimatedComplexity": "low",
+           "subtasks": [sub("s1", "code-reviewer"), sub("s2", "coder"),
+                        gated("s3", "test-writer", ["s1"], {"input": "s2", "path": "/x", "test": "exists"})],
+           "executionOrder": [["s1", "s2"], ["s3"]]}
+    good = {"analysis": "conditions", "estimatedComplexity": "low",
+            "subtasks": [sub("s1", "code-reviewer"),
+                         gated("s2", "coder", ["s1"], {"input": "s1", "path": "/issues", "test": "empty"}),
+                         gated("s3", "test-writer", ["s1"], {"input": "s1", "path": "/issues/0/severity",
+                                                             "test": "equals", "value": "low"}),
+                         gated("s4", "documenter", ["s2", "s3"], {"input": "s2", "path": "", "test": "exists"})],
+            "executionOrder": [["s1"], ["s2", "s3"], ["s4"]]}
+    setup(fake, [bad, good])
+    tid, evs = run(lt, {"task": "fix", "lang": "en"})
+    plans = fake.of("plan")
+    codes = [e.get("code") for e in (plans[1]["facts"].get("errors") or [])] if len(plans) == 2 else []
+    t.ok(codes == ["condition_not_input"], "conditions: a condition on a stage that is not an input "
+         "goes back to the planner (%s)" % codes)
+    ready = data(evs, "plan_ready")
+    t.ok(ready and ready[-1]["subtasks"][1].get("condition") == good["subtasks"][1]["condition"],
+         "conditions: plan_ready carries the conditions")
+    done = result(evs)
+    t.is_({k: v["status"] for k, v in done.get("stages", {}).items()},
+          {"s1": "done", "s2": "skipped", "s3": "done", "s4": "skipped"},
+          "conditions: s2 (issues empty) skipped, s3 (first issue low) run, s4 (on skipped s2) skipped")
+    t.ok(not fake.of("s2") and not fake.of("s4") and len(fake.of("s3")) == 1,
+         "conditions: the skipped stages' models are never called")
+    skipped_by_condition(t, evs, done, "s2", "conditions")
+    skipped_by_condition(t, evs, done, "s4", "conditions")
+    end = next((d for d in data(evs, "stage_end") if d.get("stageId") == "s4"), {})
+    t.is_(end.get("summary"), 'condition not met (s2: "" exists), skipped',
+          "conditions: a condition on the whole structured data is said plainly")
+    t.ok(done.get("success") is True, "conditions: stages skipped by their conditions leave the run a success")
+
+
+def fake_expect(t, lt, fake):
+    plan = {"analysis": "expect", "estimatedComplexity": "low",
+            "subtasks": [gated("s1", "code-reviewer", expect=ISSUES_EXPECT), sub("s2", "coder", ["s1"]),
+                         sub("s3", "test-writer", ["s1"])],
+            "executionOrder": [["s1"], ["s2", "s3"]]}
+    setup(fake, [plan], {"s1": [{"answer": "I looked and it seems fine."}, {"answer": S1_TEXT}]})
+    tid, evs = run(lt, {"task": "fix", "errorStrategy": "retry", "lang": "en"})
+    done = result(evs)
+    s1 = fake.of("s1")
+    t.ok(len(s1) == 2 and done.get("stages", {}).get("s1", {}).get("status") == "done",
+         "expect, retry: the first answer failed its expectation, the second passed (%d calls)" % len(s1))
+    msgs = s1[1]["body"]["messages"] if len(s1) == 2 else []
+    t.ok(len(msgs) == 4 and msgs[2] == {"role": "assistant", "content": "I looked and it seems fine."} and
+         msgs[3]["role"] == "user" and "the answer has no structured data" in msgs[3]["content"],
+         "expect, retry: the repair round sends the failed answer and the reasons (%s)" % msgs[2:])
+    t.ok(len(s1) == 2 and s1[1]["facts"].get("repair") and not s1[0]["facts"].get("repair"),
+         "expect, retry: the retry's facts carry the reasons as repair")
+    retry = data(evs, "stage_retry")
+    t.ok(len(retry) == 1 and retry[0].get("stageId") == "s1" and retry[0].get("reason") == "bad_output" and
+         retry[0].get("attempt") == 1 and retry[0].get("reasons"),
+         "expect, retry: a stage_retry event says why (%s)" % retry)
+    t.is_((fake.of("s2")[0]["facts"]["inputs"]["s1"].get("structuredData") if fake.of("s2") else None),
+          S1_DATA, "expect, retry: the repaired answer's data reaches the dependents")
+
+    none = "```json\n{\"issues\": []}\n```"
+    setup(fake, [plan], {"s1": [{"answer": none}]})
+    tid, evs = run(lt, {"task": "fix", "errorStrategy": "skip", "lang": "en"})
+    done = result(evs)
+    t.ok(len(fake.of("s1")) == 1 and done.get("stages", {}).get("s1", {}).get("status") == "skipped",
+         "expect, skip: an answer below minItems skips the stage, no retry")
+    end = next((d for d in data(evs, "stage_end") if d.get("stageId") == "s1"), {})
+    t.ok(end.get("reason") == "bad_output" and end.get("reasons") == ["/issues needs at least 1 items, and has 0"]
+         and "not as expected" in end.get("summary", ""),
+         "expect, skip: stage_end says bad_output with the reasons (%s)" % end)
+    s2 = fake.of("s2")
+    told = s2[0]["facts"].get("inputs", {}).get("s1", {}) if s2 else {}
+    t.ok(told.get("skipped") is True and told.get("code") == "bad_output" and
+         "/issues needs at least 1 items" in told.get("reason", ""),
+         "expect, skip: the dependents are told the input was skipped, and why (%s)" % told)
+
+
 def registry_with(d, overrides):
     """A copy of etc/agents.json with modelOverride set on some agents."""
     with open(avtest.src_path("etc", "agents.json")) as f:
@@ -535,6 +705,8 @@ def fake_suite(t, d):
     fake_errors(t, lt, fake)
     fake_tool_loop(t, lt, fake)
     fake_kill(t, lt, fake)
+    fake_conditions(t, lt, fake)
+    fake_expect(t, lt, fake)
     lt.stop()
     fake_override(t, d, fake, prov)
 

@@ -2,7 +2,8 @@
  * structured output of an answer (seed §2.5 parseStructuredOutput), the
  * registry's and the templates' load checks on the shipped files and on
  * broken entries, and the planner's offline rules (their plans pass the
- * checks). */
+ * checks), and the conditions and expectations of stages: their plan
+ * checks, their evaluation and the shipped templates' use of them. */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,29 @@ static void test_plan_checks(void)
 		{ "input from a later group", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"coder\",\"inputs\":[\"b\"]},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\"}],\"executionOrder\":[[\"a\"],[\"b\"]]}", "input_not_earlier", 1 },
 		{ "unknown input", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"coder\",\"inputs\":[\"q\"]}],\"executionOrder\":[[\"a\"]]}", "unknown_input", 1 },
 		{ "no description", "{\"subtasks\":[{\"id\":\"a\",\"agent\":\"coder\"}],\"executionOrder\":[[\"a\"]]}", "bad_subtask", 1 },
+		{ "condition valid", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"condition\":{\"input\":\"a\",\"path\":\"/issues\",\"test\":\"nonempty\"}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", NULL, 0 },
+		{ "condition equals valid", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"condition\":{\"input\":\"a\",\"path\":\"/level\",\"test\":\"equals\",\"value\":null}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", NULL, 0 },
+		{ "condition not an object", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"condition\":\"a\"}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "bad_condition", 1 },
+		{ "condition without a test", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"condition\":{\"input\":\"a\",\"path\":\"/issues\"}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "bad_condition", 1 },
+		{ "condition unknown input", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"condition\":{\"input\":\"q\",\"path\":\"/issues\",\"test\":\"exists\"}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "condition_unknown_input", 1 },
+		{ "condition input not among inputs", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"condition\":{\"input\":\"c\",\"path\":\"/issues\",\"test\":\"exists\"}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "condition_not_input", 1 },
+		{ "condition bad pointer", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"condition\":{\"input\":\"a\",\"path\":\"issues\",\"test\":\"exists\"}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "condition_bad_path", 1 },
+		{ "condition bad escape", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"condition\":{\"input\":\"a\",\"path\":\"/a~2\",\"test\":\"exists\"}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "condition_bad_path", 1 },
+		{ "condition unknown test", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"condition\":{\"input\":\"a\",\"path\":\"/issues\",\"test\":\"matches\"}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "condition_bad_test", 1 },
+		{ "condition equals without value", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"condition\":{\"input\":\"a\",\"path\":\"/n\",\"test\":\"equals\"}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "condition_no_value", 1 },
+		{ "condition gt without value", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"condition\":{\"input\":\"a\",\"path\":\"/n\",\"test\":\"gt\"}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "condition_no_value", 1 },
+		{ "condition lt with a string", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"condition\":{\"input\":\"a\",\"path\":\"/n\",\"test\":\"lt\",\"value\":\"3\"}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "condition_bad_value", 1 },
+		{ "expect valid", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"expect\":{\"structured\":true,\"required\":[\"issues\",\"/summary\"],\"types\":{\"/issues\":\"array\"},\"minItems\":{\"/issues\":0}}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", NULL, 0 },
+		{ "expect not an object", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"expect\":[]}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "bad_expect", 1 },
+		{ "expect unknown member", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"expect\":{\"require\":[\"x\"]}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "bad_expect", 1 },
+		{ "expect structured not boolean", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"expect\":{\"structured\":\"yes\"}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "bad_expect", 1 },
+		{ "expect required not array", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"expect\":{\"required\":\"/x\"}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "bad_expect", 1 },
+		{ "expect required bad pointer", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"expect\":{\"required\":[\"/a~x\"]}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "bad_expect", 1 },
+		{ "expect required not a string", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"expect\":{\"required\":[3]}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "bad_expect", 1 },
+		{ "expect unknown type", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"expect\":{\"types\":{\"/x\":\"list\"}}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "bad_expect", 1 },
+		{ "expect negative minItems", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"expect\":{\"minItems\":{\"/x\":-1}}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "bad_expect", 1 },
+		{ "expect minItems not integer", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"expect\":{\"minItems\":{\"/x\":1.5}}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "bad_expect", 1 },
+		{ "condition and expect both wrong", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"code-reviewer\"},{\"id\":\"c\",\"description\":\"z\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"condition\":{\"input\":\"a\",\"path\":\"/x\",\"test\":\"gt\"},\"expect\":{\"types\":{\"/x\":\"set\"}}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}", "condition_no_value", 2 },
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -74,6 +98,12 @@ static void test_plan_lang(void)
 		  "unknown_input", "a 的输入 非字符串的值 不是子任务" },
 		{ "en", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"]}],\"executionOrder\":[[\"a\",\"b\"]]}",
 		  "input_not_earlier", "b takes input from a, which does not run in an earlier group" },
+		{ "en", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"coder\"},{\"id\":\"c\",\"description\":\"x\",\"agent\":\"coder\"},{\"id\":\"b\",\"description\":\"y\",\"agent\":\"coder\",\"inputs\":[\"a\"],\"condition\":{\"input\":\"c\",\"path\":\"/x\",\"test\":\"exists\"}}],\"executionOrder\":[[\"a\",\"c\"],[\"b\"]]}",
+		  "condition_not_input", "the condition of b names c, which is not among its inputs" },
+		{ "zh", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"coder\",\"expect\":{\"types\":{\"/x\":\"list\"}}}],\"executionOrder\":[[\"a\"]]}",
+		  "bad_expect", "a 的 expect 中 /x 的类型未知（可用 object、array、string、number、integer、boolean、null）" },
+		{ "en", "{\"subtasks\":[{\"id\":\"a\",\"description\":\"x\",\"agent\":\"coder\",\"inputs\":[\"z\"],\"condition\":{\"input\":\"z\",\"path\":\"/x\",\"test\":\"exists\"}}],\"executionOrder\":[[\"a\"]]}",
+		  "condition_unknown_input", "the condition of a names z, which is no subtask" },
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -167,6 +197,177 @@ static void test_registry(void)
 	json_decref(tpl);
 }
 
+/* Conditions against a stage's structured data (NULL: absent). */
+static void test_conditions(void)
+{
+	static const struct {
+		const char *cond, *data;
+		int want;
+	} cases[] = {
+		{ "{\"path\":\"/issues\",\"test\":\"nonempty\"}", "{\"issues\":[{\"line\":3}]}", 1 },
+		{ "{\"path\":\"/issues\",\"test\":\"nonempty\"}", "{\"issues\":[]}", 0 },
+		{ "{\"path\":\"/issues\",\"test\":\"nonempty\"}", "{}", 0 },
+		{ "{\"path\":\"/issues\",\"test\":\"nonempty\"}", NULL, 0 },
+		{ "{\"path\":\"/issues\",\"test\":\"empty\"}", "{\"issues\":[]}", 1 },
+		{ "{\"path\":\"/issues\",\"test\":\"empty\"}", NULL, 1 },
+		{ "{\"path\":\"/name\",\"test\":\"empty\"}", "{\"name\":\"\"}", 1 },
+		{ "{\"path\":\"/name\",\"test\":\"empty\"}", "{\"name\":null}", 1 },
+		{ "{\"path\":\"/n\",\"test\":\"empty\"}", "{\"n\":0}", 0 },
+		{ "{\"path\":\"/n\",\"test\":\"nonempty\"}", "{\"n\":false}", 1 },
+		{ "{\"path\":\"/m\",\"test\":\"nonempty\"}", "{\"m\":{\"k\":1}}", 1 },
+		{ "{\"path\":\"/m\",\"test\":\"empty\"}", "{\"m\":{}}", 1 },
+		{ "{\"path\":\"/x\",\"test\":\"exists\"}", "{\"x\":null}", 1 },
+		{ "{\"path\":\"/y\",\"test\":\"exists\"}", "{\"x\":null}", 0 },
+		{ "{\"path\":\"\",\"test\":\"exists\"}", "[]", 1 },
+		{ "{\"path\":\"/a~1b/0\",\"test\":\"exists\"}", "{\"a/b\":[7]}", 1 },
+		{ "{\"path\":\"/a~1b/1\",\"test\":\"exists\"}", "{\"a/b\":[7]}", 0 },
+		{ "{\"path\":\"/issues/0/severity\",\"test\":\"equals\",\"value\":\"high\"}", "{\"issues\":[{\"severity\":\"high\"}]}", 1 },
+		{ "{\"path\":\"/issues/0/severity\",\"test\":\"equals\",\"value\":\"high\"}", "{\"issues\":[{\"severity\":\"low\"}]}", 0 },
+		{ "{\"path\":\"/n\",\"test\":\"equals\",\"value\":2}", "{\"n\":2.0}", 1 },
+		{ "{\"path\":\"/o\",\"test\":\"equals\",\"value\":{\"a\":[1]}}", "{\"o\":{\"a\":[1]}}", 1 },
+		{ "{\"path\":\"/n\",\"test\":\"not_equals\",\"value\":2}", "{\"n\":3}", 1 },
+		{ "{\"path\":\"/n\",\"test\":\"not_equals\",\"value\":2}", "{\"n\":2}", 0 },
+		{ "{\"path\":\"/n\",\"test\":\"not_equals\",\"value\":2}", NULL, 1 },
+		{ "{\"path\":\"/score\",\"test\":\"gt\",\"value\":0.5}", "{\"score\":0.75}", 1 },
+		{ "{\"path\":\"/score\",\"test\":\"gt\",\"value\":0.5}", "{\"score\":0.5}", 0 },
+		{ "{\"path\":\"/score\",\"test\":\"gt\",\"value\":0.5}", "{\"score\":\"0.9\"}", 0 },
+		{ "{\"path\":\"/count\",\"test\":\"lt\",\"value\":3}", "{\"count\":2}", 1 },
+		{ "{\"path\":\"/count\",\"test\":\"lt\",\"value\":3}", "{\"count\":3}", 0 },
+		{ "{\"path\":\"/count\",\"test\":\"lt\",\"value\":3}", NULL, 0 },
+		{ "{\"path\":\"/count\",\"test\":\"matches\",\"value\":3}", "{\"count\":3}", 0 },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		json_t *cond = json_loads(cases[i].cond, 0, NULL);
+		json_t *data = cases[i].data ? json_loads(cases[i].data, JSON_DECODE_ANY, NULL) : NULL;
+
+		is_int(orch_cond_test(cond, data), cases[i].want, "condition %s on %s", cases[i].cond,
+		       cases[i].data ? cases[i].data : "(absent)");
+		json_decref(cond);
+		json_decref(data);
+	}
+}
+
+/* A condition against the run's stages: only a done input has data. */
+static void test_condition_stages(void)
+{
+	static const struct {
+		const char *what, *stages;
+		int want;
+	} cases[] = {
+		{ "input done with issues", "{\"r\":{\"status\":\"done\",\"context\":{\"structuredData\":{\"issues\":[1]}}}}", 1 },
+		{ "input done, none found", "{\"r\":{\"status\":\"done\",\"context\":{\"structuredData\":{\"issues\":[]}}}}", 0 },
+		{ "input done without structured data", "{\"r\":{\"status\":\"done\",\"context\":{\"textOutput\":\"x\"}}}", 0 },
+		{ "input skipped", "{\"r\":{\"status\":\"skipped\",\"context\":{\"structuredData\":{\"issues\":[1]}}}}", 0 },
+		{ "input failed", "{\"r\":{\"status\":\"failed\"}}", 0 },
+	};
+	json_t *sub = json_loads("{\"id\":\"f\",\"inputs\":[\"r\"],\"condition\":{\"input\":\"r\","
+				 "\"path\":\"/issues\",\"test\":\"nonempty\"}}", 0, NULL);
+	json_t *plain = json_loads("{\"id\":\"g\",\"inputs\":[\"r\"]}", 0, NULL);
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		json_t *stages = json_loads(cases[i].stages, 0, NULL);
+
+		is_int(orch_cond_holds(sub, stages), cases[i].want, "condition stages: %s", cases[i].what);
+		is_int(orch_cond_holds(plain, stages), 1, "condition stages: %s, no condition runs",
+		       cases[i].what);
+		json_decref(stages);
+	}
+	json_decref(sub);
+	json_decref(plain);
+}
+
+/* Expectations against structured data (NULL: absent): the reasons. */
+static void test_expectations(void)
+{
+	static const struct {
+		const char *expect, *data, *lang;
+		size_t n;
+		const char *first;   /* the first reason; NULL: none */
+	} cases[] = {
+		{ "{\"structured\":true}", "{\"a\":1}", "en", 0, NULL },
+		{ "{\"structured\":true}", NULL, "en", 1, "the answer has no structured data (a ```json fence, or the whole answer as JSON)" },
+		{ "{\"structured\":false}", NULL, "en", 0, NULL },
+		{ "{}", NULL, "en", 0, NULL },
+		{ "{\"types\":{\"/textRegions\":\"array\"}}", NULL, "zh", 1, "回答中没有结构化数据（```json 代码块，或整个回答就是 JSON）" },
+		{ "{\"types\":{\"/textRegions\":\"array\"}}", "{\"textRegions\":[]}", "en", 0, NULL },
+		{ "{\"types\":{\"/textRegions\":\"array\"}}", "{\"textRegions\":{}}", "en", 1, "/textRegions must be of type array, not object" },
+		{ "{\"types\":{\"/textRegions\":\"array\"}}", "{\"regions\":[]}", "en", 1, "the structured data has no /textRegions" },
+		{ "{\"types\":{\"/textRegions\":\"array\"}}", "{\"regions\":[]}", "zh", 1, "结构化数据中缺少 /textRegions" },
+		{ "{\"required\":[\"issues\",\"summary\"]}", "{\"issues\":[]}", "en", 1, "the structured data has no summary" },
+		{ "{\"required\":[\"a/b\"]}", "{\"a/b\":1}", "en", 0, NULL },
+		{ "{\"required\":[\"/issues/0/line\"]}", "{\"issues\":[{\"line\":3}]}", "en", 0, NULL },
+		{ "{\"required\":[\"/issues/0/line\"]}", "{\"issues\":[]}", "en", 1, "the structured data has no /issues/0/line" },
+		{ "{\"required\":[\"/x\"],\"types\":{\"/x\":\"string\"},\"minItems\":{\"/x\":1}}", "{}", "en", 1, "the structured data has no /x" },
+		{ "{\"types\":{\"/n\":\"number\"}}", "{\"n\":3}", "en", 0, NULL },
+		{ "{\"types\":{\"/n\":\"integer\"}}", "{\"n\":3.5}", "en", 1, "/n must be of type integer, not number" },
+		{ "{\"types\":{\"/b\":\"boolean\",\"/s\":\"string\",\"/z\":\"null\"}}", "{\"b\":true,\"s\":\"x\",\"z\":null}", "en", 0, NULL },
+		{ "{\"minItems\":{\"/elements\":1}}", "{\"elements\":[]}", "en", 1, "/elements needs at least 1 items, and has 0" },
+		{ "{\"minItems\":{\"/elements\":1}}", "{\"elements\":[]}", "zh", 1, "/elements 至少需要 1 项，实际只有 0 项" },
+		{ "{\"minItems\":{\"/elements\":0}}", "{\"elements\":[]}", "en", 0, NULL },
+		{ "{\"minItems\":{\"/elements\":1}}", "{\"elements\":\"many\"}", "en", 1, "/elements must be an array, not string" },
+		{ "{\"structured\":true,\"types\":{\"/a\":\"array\",\"/b\":\"object\"}}", "[1]", "en", 2, "the structured data has no /a" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		json_t *e = json_loads(cases[i].expect, 0, NULL);
+		json_t *data = cases[i].data ? json_loads(cases[i].data, JSON_DECODE_ANY, NULL) : NULL;
+		json_t *r = orch_expect_reasons(e, data, cases[i].lang);
+
+		is_int(json_array_size(r), cases[i].n, "expect %s on %s: %zu reasons", cases[i].expect,
+		       cases[i].data ? cases[i].data : "(absent)", cases[i].n);
+		if (cases[i].first)
+			is_str(json_string_value(json_array_get(r, 0)), cases[i].first,
+			       "expect %s on %s (%s): the reason", cases[i].expect,
+			       cases[i].data ? cases[i].data : "(absent)", cases[i].lang);
+		json_decref(r);
+		json_decref(e);
+		json_decref(data);
+	}
+	{
+		json_t *r = json_pack("[s, s]", "one", "two");
+		char *j = orch_expect_join(r);
+
+		is_str(j, "one; two", "expect: the reasons joined");
+		free(j);
+		json_decref(r);
+	}
+}
+
+/* The shipped templates' conditions and expectations. */
+static void test_template_gates(void)
+{
+	static const struct {
+		const char *tpl, *stage, *member, *want;
+	} cases[] = {
+		{ "code-review-and-fix", "review", "expect", "{\"structured\":true,\"types\":{\"/issues\":\"array\"}}" },
+		{ "code-review-and-fix", "fix", "condition", "{\"input\":\"review\",\"path\":\"/issues\",\"test\":\"nonempty\"}" },
+		{ "code-review-and-fix", "tests", "condition", "{\"input\":\"review\",\"path\":\"/issues\",\"test\":\"nonempty\"}" },
+		{ "code-review-and-fix", "summary", "condition", NULL },
+		{ "image-ocr-annotate", "ocr", "expect", "{\"structured\":true,\"types\":{\"/textRegions\":\"array\"}}" },
+		{ "image-ocr-annotate", "annotate", "condition", "{\"input\":\"ocr\",\"path\":\"/textRegions\",\"test\":\"nonempty\"}" },
+		{ "image-element-detect", "detect", "expect", "{\"structured\":true,\"types\":{\"/elements\":\"array\"}}" },
+		{ "image-element-detect", "annotate", "condition", "{\"input\":\"detect\",\"path\":\"/elements\",\"test\":\"nonempty\"}" },
+	};
+	json_t *tpl = load("templates.json");
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		json_t *t, *s, *got = NULL, *want;
+		size_t k, j;
+
+		json_array_foreach(tpl, k, t)
+			if (strcmp(json_string_value(json_object_get(t, "id")), cases[i].tpl) == 0)
+				json_array_foreach(json_object_get(t, "subtasks"), j, s)
+					if (strcmp(json_string_value(json_object_get(s, "id")), cases[i].stage) == 0)
+						got = json_object_get(s, cases[i].member);
+		want = cases[i].want ? json_loads(cases[i].want, 0, NULL) : NULL;
+		ok(want ? json_equal(got, want) : got == NULL, "template %s: %s's %s", cases[i].tpl,
+		   cases[i].stage, cases[i].member);
+		json_decref(want);
+	}
+	json_decref(tpl);
+}
+
 static void test_plan_rules(void)
 {
 	static const struct {
@@ -211,5 +412,9 @@ int main(void)
 	test_structured();
 	test_registry();
 	test_plan_rules();
+	test_conditions();
+	test_condition_stages();
+	test_expectations();
+	test_template_gates();
 	return tap_done();
 }

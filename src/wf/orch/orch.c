@@ -319,10 +319,14 @@ static enum node_rc orch_complete(struct step_ctx *c)
 	int failed = 0;
 
 	json_object_foreach(json_object_get(c->state, "stages"), id, st) {
-		json_t *one = json_pack("{s:O, s:O?}", "status", json_object_get(st, "status"), "context",
-					json_object_get(st, "context"));
+		const json_t *why = json_object_get(st, "skipReason");
+		json_t *one = json_pack("{s:O, s:O?, s:O?}", "status", json_object_get(st, "status"),
+					"context", json_object_get(st, "context"), "reason",
+					json_object_get(why ? why : json_object_get(st, "error"), "code"));
 
-		failed |= strcmp(json_string_value(json_object_get(st, "status")) ?: "", "done") != 0;
+		/* A stage skipped by its condition did what the plan says. */
+		failed |= strcmp(json_string_value(json_object_get(st, "status")) ?: "", "done") != 0 &&
+			  why == NULL;
 		json_object_set_new(stages, id, one);
 	}
 	json_object_set_new(res, "stages", stages);

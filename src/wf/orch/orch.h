@@ -42,6 +42,33 @@ size_t orch_plan_check_lang(const json_t *plan, int (*known)(void *ctx, const ch
  * subtasks, executionOrder, needsImage}], feedback?}. New reference. */
 json_t *orch_plan_rules(const json_t *facts, const char *text, char *err, size_t errlen);
 
+/* ---- orch_cond.c, orch_expect.c ---- */
+/* A problem of one subtask's condition or expectation, for the plan
+ * check: its code, the last part of its catalogue id ("orch.plan.<what>",
+ * formatted with the subtask's id and arg) and arg. */
+struct orch_flaw {
+	const char *code;
+	const char *what;
+	char arg[128];
+};
+/* The checks of sub's "condition" (none: 0) against the plan's subtasks
+ * and sub's own inputs (all borrowed): 0, or -1 with the problem in f. */
+int orch_cond_check(const json_t *sub, const json_t *subtasks, struct orch_flaw *f);
+/* Whether a condition {input, path, test, value?} holds for data, the
+ * input's structuredData (borrowed; NULL: absent). 1 or 0. */
+int orch_cond_test(const json_t *cond, const json_t *data);
+/* Whether sub's condition holds against the run's stages (borrowed): a
+ * condition on an input that is not done sees no data. 1 without one. */
+int orch_cond_holds(const json_t *sub, const json_t *stages);
+/* The checks of sub's "expect" (none: 0): 0, or -1 with the problem. */
+int orch_expect_check(const json_t *sub, struct orch_flaw *f);
+/* The reasons structuredData (borrowed; NULL: absent) does not meet
+ * expect (borrowed; NULL: nothing expected), in lang. New reference, an
+ * empty array when it does. */
+json_t *orch_expect_reasons(const json_t *expect, const json_t *data, const char *lang);
+/* The reasons joined with "; ". New string. */
+char *orch_expect_join(const json_t *reasons);
+
 /* ---- orch_stage.c ---- */
 /* seed §2.5 parseStructuredOutput: the object or array in a ```json fence,
  * else the whole text as JSON, else NULL. New reference. */

@@ -91,19 +91,25 @@ static void orch_progress(struct step_ctx *c, const char *agent)
 	step_emit(c, ev);
 }
 
+/* The stage's end and its stage_end event; extra (stolen, NULL: none)
+ * adds its members to the event (reason, reasons). */
 static void orch_stage_end(struct step_ctx *c, const char *id, json_t *st, const char *status,
-			   const char *summary)
+			   const char *summary, json_t *extra)
 {
 	json_t *ev = orch_ev(c, "stage_end", id);
+	json_int_t began = json_integer_value(json_object_get(st, "startedAt"));
 
 	json_object_set_new(st, "status", json_string(status));
 	json_object_set_new(st, "endedAt", json_integer(clock_wall_ms()));
 	json_object_del(st, "messages");
+	json_object_del(st, "repair");
 	json_object_set_new(ev, "status", json_string(status));
-	json_object_set_new(ev, "duration", json_integer(clock_wall_ms() -
-		json_integer_value(json_object_get(st, "startedAt"))));
+	json_object_set_new(ev, "duration", json_integer(began ? clock_wall_ms() - began : 0));
 	json_object_set(ev, "toolsUsed", json_object_get(st, "toolsUsed"));
 	json_object_set_new(ev, "summary", json_string(summary ? summary : ""));
+	if (extra)
+		json_object_update(ev, extra);
+	json_decref(extra);
 	step_emit(c, ev);
 	orch_progress(c, json_string_value(json_object_get(st, "agent")));
 }
@@ -128,24 +134,66 @@ static void orch_stage_begin(struct step_ctx *c, const char *id, json_t *st, con
 	step_emit(c, ev);
 }
 
-/* A failed attempt, by the run's error strategy. -1: the run ends. */
+/* A repair round: the answer that failed its expectation and the reasons,
+ * after the stage's first messages, so the agent answers again knowing
+ * what was wrong. */
+static void orch_stage_repair(struct step_ctx *c, json_t *st, const json_t *reasons,
+			      const char *answer)
+{
+	json_t *msgs = json_object_get(st, "messages");
+	char *list = orch_expect_join(reasons);
+	char *ask = msg_fmt(step_lang(c), "orch.expect.repair", list);
+
+	json_array_append_new(msgs, json_pack("{s:s, s:s}", "role", "assistant", "content",
+					      answer ? answer : ""));
+	json_array_append_new(msgs, json_pack("{s:s, s:s}", "role", "user", "content", ask));
+	free(ask);
+	free(list);
+}
+
+static void orch_stage_retry_event(struct step_ctx *c, const char *id, json_int_t attempt,
+				   const char *code, const char *why, const json_t *reasons)
+{
+	json_t *ev = orch_ev(c, "stage_retry", id);
+
+	json_object_set_new(ev, "attempt", json_integer(attempt));
+	json_object_set_new(ev, "reason", json_string(code));
+	json_object_set_new(ev, "message", json_string(why));
+	if (reasons)
+		json_object_set(ev, "reasons", (json_t *)reasons);
+	step_emit(c, ev);
+}
+
+/* A failed attempt, by the run's error strategy. reasons (borrowed, NULL:
+ * none) and answer (NULL: none) are those of an answer that did not meet
+ * its expectation: a retry is then a repair round. -1: the run ends. */
 static int orch_stage_failed(struct step_ctx *c, const char *id, json_t *st, const json_t *agent,
-			     const char *code, const char *why)
+			     const char *code, const char *why, const json_t *reasons,
+			     const char *answer)
 {
 	const char *strategy = json_string_value(json_object_get(c->state, "errorStrategy")) ?: "abort";
 	json_int_t attempts = json_integer_value(json_object_get(st, "attempts")) + 1;
 	char *msg;
 
 	json_object_set_new(st, "attempts", json_integer(attempts));
-	json_object_set_new(st, "error", json_pack("{s:s, s:s}", "code", code, "message", why));
+	json_object_set_new(st, "error", json_pack("{s:s, s:s, s:O?}", "code", code, "message", why,
+						   "reasons", reasons));
 	if (strcmp(strategy, "retry") == 0 && attempts <= step_conf(c)->orch_stage_retries) {
 		json_object_set_new(st, "notBefore",
 				    json_integer(clock_mono_ms() + (ORCH_BACKOFF_MS << (attempts - 1))));
+		if (reasons)
+			json_object_set(st, "repair", (json_t *)reasons);
+		else
+			json_object_del(st, "repair");
 		orch_stage_begin(c, id, st, agent);
+		if (reasons)
+			orch_stage_repair(c, st, reasons, answer);
+		orch_stage_retry_event(c, id, attempts, code, why, reasons);
 		return 0;
 	}
 	msg = msg_fmt(step_lang(c), "orch.stage.failed", id, why);
-	orch_stage_end(c, id, st, strcmp(strategy, "skip") == 0 ? "skipped" : "failed", msg);
+	orch_stage_end(c, id, st, strcmp(strategy, "skip") == 0 ? "skipped" : "failed", msg,
+		       json_pack("{s:s, s:O?}", "reason", code, "reasons", reasons));
 	free(msg);
 	if (strcmp(strategy, "skip") == 0 || strcmp(strategy, "retry") == 0)
 		return strcmp(strategy, "skip") == 0 ? 0 : -1;
@@ -211,6 +259,64 @@ static void orch_run_tools(struct step_ctx *c, const char *id, json_t *st, const
 	}
 }
 
+static const json_t *orch_exec_subtask(struct step_ctx *c, const char *id)
+{
+	size_t i;
+	json_t *s;
+
+	json_array_foreach(json_object_get(json_object_get(c->state, "plan"), "subtasks"), i, s)
+		if (strcmp(json_string_value(json_object_get(s, "id")) ?: "", id) == 0)
+			return s;
+	return NULL;
+}
+
+/* A final answer: its StageContext, checked against the subtask's
+ * expectation; one that does not meet it is a failure (bad_output). -1:
+ * the run ends. */
+static int orch_stage_result(struct step_ctx *c, const char *id, json_t *st, const json_t *agent,
+			     const char *text)
+{
+	json_t *ctx = orch_stage_context(c, id, st, text);
+	json_t *reasons = orch_expect_reasons(json_object_get(orch_exec_subtask(c, id), "expect"),
+					      json_object_get(ctx, "structuredData"), step_lang(c));
+	char sum[160];
+	int rc = 0;
+
+	if (json_array_size(reasons)) {
+		char *list = orch_expect_join(reasons);
+		char *why = msg_fmt(step_lang(c), "orch.stage.bad_output", list);
+
+		json_decref(ctx);
+		rc = orch_stage_failed(c, id, st, agent, "bad_output", why, reasons, text);
+		free(why);
+		free(list);
+	} else {
+		json_object_set_new(st, "context", ctx);
+		snprintf(sum, sizeof sum, "%.150s", text ? text : "");
+		orch_stage_end(c, id, st, "done", sum, NULL);
+	}
+	json_decref(reasons);
+	return rc;
+}
+
+/* A stage whose condition does not hold: skipped before it starts, with
+ * the reason its dependents are told. */
+static void orch_stage_unmet(struct step_ctx *c, const char *id, json_t *st, const json_t *sub)
+{
+	const json_t *cond = json_object_get(sub, "condition");
+	const char *path = json_string_value(json_object_get(cond, "path")) ?: "";
+	char *msg = msg_fmt(step_lang(c), "orch.stage.condition_not_met",
+			    json_string_value(json_object_get(cond, "input")) ?: "",
+			    *path ? path : "\"\"",   /* the whole structured data */
+			    json_string_value(json_object_get(cond, "test")) ?: "");
+
+	json_object_set_new(st, "skipReason", json_pack("{s:s, s:s}", "code", "condition_not_met",
+							"message", msg));
+	orch_stage_end(c, id, st, "skipped", msg,
+		       json_pack("{s:s, s:O}", "reason", "condition_not_met", "condition", cond));
+	free(msg);
+}
+
 /* One answer into its stage. -1: the run ends (abort). */
 static int orch_stage_answer(struct step_ctx *c, const char *id, json_t *st, const json_t *agent,
 			     const struct prov_answer *a)
@@ -219,23 +325,18 @@ static int orch_stage_answer(struct step_ctx *c, const char *id, json_t *st, con
 	json_int_t max = json_integer_value(json_object_get(agent, "maxIterations"));
 
 	if (a->status != PROV_OK)
-		return orch_stage_failed(c, id, st, agent, prov_status_name(a->status), a->error);
+		return orch_stage_failed(c, id, st, agent, prov_status_name(a->status), a->error, NULL,
+					 NULL);
 	json_object_set_new(st, "iteration", json_integer(it));
 	if (a->tool_calls) {
 		orch_run_tools(c, id, st, a);
 		if (it >= max)
 			return orch_stage_failed(c, id, st, agent, "max_iterations",
-						 msg_get(step_lang(c), "orch.stage.max_iterations"));
+						 msg_get(step_lang(c), "orch.stage.max_iterations"), NULL,
+						 NULL);
 		return 0;
 	}
-	json_object_set_new(st, "context", orch_stage_context(c, id, st, a->text));
-	{
-		char sum[160];
-
-		snprintf(sum, sizeof sum, "%.150s", a->text ? a->text : "");
-		orch_stage_end(c, id, st, "done", sum);
-	}
-	return 0;
+	return orch_stage_result(c, id, st, agent, a->text);
 }
 
 struct orch_batch {
@@ -325,6 +426,10 @@ static size_t orch_collect(struct step_ctx *c, const json_t *grp, struct kb *age
 		if (strcmp(s, "done") == 0 || strcmp(s, "failed") == 0 || strcmp(s, "skipped") == 0 ||
 		    agent == NULL || b->n == ORCH_BATCH_MAX)
 			continue;
+		if (strcmp(s, "waiting") == 0 && !orch_cond_holds(orch_exec_subtask(c, id), orch_stages(c))) {
+			orch_stage_unmet(c, id, st, orch_exec_subtask(c, id));
+			continue;
+		}
 		running++;
 		if (strcmp(s, "waiting") == 0)
 			orch_stage_begin(c, id, st, agent);

@@ -65,6 +65,18 @@ static const json_t *orch_plan_find(const json_t *subtasks, const char *id)
 	return NULL;
 }
 
+/* A subtask's condition and expectation (orch_cond.c, orch_expect.c). */
+static void orch_plan_check_gates(const json_t *subtasks, const json_t *s, const char *id,
+				  struct orch_check *chk)
+{
+	struct orch_flaw f;
+
+	if (orch_cond_check(s, subtasks, &f) < 0)
+		orch_plan_err(chk, f.code, id, f.what, id, f.arg);
+	if (orch_expect_check(s, &f) < 0)
+		orch_plan_err(chk, f.code, id, f.what, id, f.arg);
+}
+
 static void orch_plan_check_subtasks(const json_t *subtasks, int (*known)(void *, const char *),
 				     void *ctx, struct orch_check *chk)
 {
@@ -88,6 +100,7 @@ static void orch_plan_check_subtasks(const json_t *subtasks, int (*known)(void *
 				      agent ? agent : msg_get(chk->lang, "orch.plan.none"));
 		if (json_object_get(s, "inputs") && !json_is_array(json_object_get(s, "inputs")))
 			orch_plan_err(chk, "bad_subtask", id, "bad_inputs", id);
+		orch_plan_check_gates(subtasks, s, id, chk);
 	}
 }
 

@@ -23,6 +23,8 @@ static const char *orch_agent_of(const json_t *ctx)
 {
 	const char *a = json_string_value(json_object_get(json_object_get(ctx, "metadata"), "agentId"));
 
+	if (a == NULL)   /* a skipped input names its agent beside its status */
+		a = json_string_value(json_object_get(ctx, "agent"));
 	return a ? a : "?";
 }
 
@@ -95,8 +97,10 @@ json_t *orch_rules_documenter(const json_t *facts, const char *text, char *err, 
 	buf_printf(&b, "%s\n\n%s\n\n", orch_say(lang, "doc_title"), line);
 	free(line);
 	json_object_foreach(inputs, id, ctx) {
-		char *first = orch_skipped(ctx) ? xstrdup(orch_say(lang, "doc_skipped"))
-						: orch_first_sentence(orch_fact_str(ctx, "textOutput"));
+		const char *why = json_string_value(json_object_get(ctx, "reason"));
+		char *first = !orch_skipped(ctx) ? orch_first_sentence(orch_fact_str(ctx, "textOutput"))
+			      : why && *why ? orch_sayf(lang, "doc_skipped_why", why)
+			      : xstrdup(orch_say(lang, "doc_skipped"));
 
 		line = orch_sayf(lang, "doc_stage", id, orch_agent_of(ctx), first);
 		buf_adds(&b, line);

@@ -54,6 +54,7 @@ static const struct { const char *id, *zh, *en; } orch_words[] = {
 	{ "doc_task", "任务：%s", "Task: %s" },
 	{ "doc_stage", "- **%s**（%s）：%s", "- **%s** (%s): %s" },
 	{ "doc_skipped", "已跳过，没有结果", "skipped, no result" },
+	{ "doc_skipped_why", "没有结果：%s", "no result: %s" },
 	{ "doc_issues", "%d 个问题", "%d issues" },
 	{ "doc_regions", "%d 个文字区域", "%d text regions" },
 	{ "doc_elements", "%d 个元素", "%d elements" },

@@ -53,8 +53,17 @@ static const json_t *orch_subtask(const json_t *state, const char *id)
 	return NULL;
 }
 
+/* Why a stage that is not done has no result: its skip reason (a
+ * condition not met) or its last error. Borrowed. */
+static const json_t *orch_stage_why(const json_t *st)
+{
+	const json_t *r = json_object_get(st, "skipReason");
+
+	return r ? r : json_object_get(st, "error");
+}
+
 /* The StageContexts of the stage's inputs; a skipped or failed input says
- * so. New reference. */
+ * so, with why (code and words). New reference. */
 static json_t *orch_stage_inputs(const json_t *state, const json_t *sub)
 {
 	json_t *out = json_object(), *in;
@@ -71,9 +80,11 @@ static json_t *orch_stage_inputs(const json_t *state, const json_t *sub)
 		if (strcmp(status, "done") == 0)
 			json_object_set(out, id, json_object_get(st, "context"));
 		else
-			json_object_set_new(out, id, json_pack("{s:s, s:b, s:s}", "status", status,
-							       "skipped", 1, "reason",
-							       json_string_value(json_object_get(st, "error")) ?: status));
+			json_object_set_new(out, id, json_pack("{s:s, s:b, s:s, s:O?, s:O?}", "status", status,
+				"skipped", 1, "reason",
+				json_string_value(json_object_get(orch_stage_why(st), "message")) ?: status,
+				"code", json_object_get(orch_stage_why(st), "code"), "agent",
+				json_object_get(st, "agent")));
 	}
 	return out;
 }
@@ -123,7 +134,7 @@ json_t *orch_stage_facts(struct step_ctx *c, const json_t *agent, const char *st
 		json_array_append_new(ws, json_pack("{s:s, s:O?, s:O?}", "path", path, "mimeType",
 						    json_object_get(w, "mimeType"), "size",
 						    json_object_get(w, "size")));
-	return json_pack("{s:O, s:O?, s:{s:s, s:O?}, s:o, s:o, s:o, s:O, s:I, s:O, s:s}",
+	return json_pack("{s:O, s:O?, s:{s:s, s:O?}, s:o, s:o, s:o, s:O, s:I, s:O, s:s, s:O?}",
 			 "agent", json_object_get(agent, "id"), "task",
 			 json_object_get(c->state, "task"), "stage", "id", stage_id, "description",
 			 json_object_get(sub, "description"), "inputs",
@@ -131,7 +142,8 @@ json_t *orch_stage_facts(struct step_ctx *c, const json_t *agent, const char *st
 			 orch_stage_attachments(c), "workspace", ws, "toolResults",
 			 json_object_get(st, "toolResults"), "iteration",
 			 json_integer_value(json_object_get(st, "iteration")) + 1, "maxIterations",
-			 json_object_get(agent, "maxIterations"), "lang", step_lang(c));
+			 json_object_get(agent, "maxIterations"), "lang", step_lang(c), "repair",
+			 json_object_get(st, "repair"));
 }
 
 json_t *orch_stage_messages(const json_t *agent, const json_t *facts)
