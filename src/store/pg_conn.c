@@ -1,7 +1,9 @@
 /* The PostgreSQL backend's connection, schema and transactions (see pg.h). */
 #include "config.h"
 #ifdef HAVE_LIBPQ
+#include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include "store/pg.h"
@@ -145,6 +147,12 @@ static int pg_open(struct store *s, char *err, size_t errlen)
 {
 	int rc;
 
+	/* The directory still holds the key file by default. */
+	store_umask_apply(s->conf);
+	if (s->conf->store_dir && mkdir(s->conf->store_dir, STORE_DIR_MODE) < 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", s->conf->store_dir, strerror(errno));
+		return STORE_ERROR;
+	}
 	s->be = xcalloc(1, sizeof(struct pg));
 	rc = pg_connect(s, err, errlen);
 	if (rc == 0)
