@@ -34,7 +34,7 @@ extern const struct workflow wf_test;
 
 #include "api/api.h"
 
-static int bench_baseline_fn(struct store *s, DB_TXN *txn, void *ctx)
+static int bench_baseline_fn(struct store *s, struct store_txn *txn, void *ctx)
 {
 	uint8_t tid[STORE_TID] = { 0 };
 	json_t *rec = json_pack("{s:s, s:I, s:s}", "status", "running", "updated",

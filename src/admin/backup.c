@@ -1,9 +1,10 @@
 /* aivista-admin backup DIR: a hot backup of the store while workers run.
- * Berkeley DB's own backup (DB_ENV->backup) copies the databases, then the
+ * Berkeley DB's own backup (store_backup) copies the databases, then the
  * log files written meanwhile; the key file is copied beside them (without
  * it the thread IDs in the backup are worthless); then catastrophic
  * recovery runs on the copy, in private memory, as db_hotbackup does, so
- * DIR is a consistent store a worker can open as it is. */
+ * DIR is a consistent store a worker can open as it is. A PostgreSQL store
+ * is backed up with PostgreSQL's own tools (pg_dump): this says so. */
 #include "config.h"
 #include <dirent.h>
 #include <errno.h>
@@ -13,7 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <db.h>
 #include "admin/admin.h"
 #include "store/store.h"
 
@@ -79,26 +79,29 @@ static int admin_backup_copy(const char *from, const char *to)
 /* Catastrophic recovery on the copy, in private memory: no region files. */
 static int admin_backup_recover(const char *dir)
 {
-	DB_ENV *env = NULL;
-	int rc = db_env_create(&env, 0);
+	char err[512];
 
-	if (rc == 0)
-		rc = env->open(env, dir, DB_CREATE | DB_INIT_TXN | DB_INIT_LOCK | DB_INIT_LOG |
-			       DB_INIT_MPOOL | DB_PRIVATE | DB_RECOVER_FATAL, 0600);
-	if (env)
-		env->close(env, 0);
-	if (rc)
-		admin_error("recovery of the copy in %s failed: %s", dir, db_strerror(rc));
-	return rc ? -1 : 0;
+	if (store_backup_recover(dir, err, sizeof err) != 0) {
+		admin_error("%s", err);
+		return -1;
+	}
+	return 0;
 }
 
 static int admin_backup(struct admin *a, int argc, char **argv)
 {
 	const char *dir = argv[1];
 	char key[4200];
+	char err[512];
 	struct store *s;
 	int rc;
 
+	if (a->conf.store_backend && strcmp(a->conf.store_backend, "postgresql") == 0) {
+		admin_error("the postgresql store is backed up with PostgreSQL's own tools: pg_dump "
+			    "(or pg_basebackup for the whole cluster); keep a copy of the key file %s "
+			    "with it", a->conf.key_file);
+		return 1;
+	}
 	if (!admin_backup_empty(dir)) {
 		admin_error("%s is not empty: back up into a new directory", dir);
 		return 1;
@@ -111,13 +114,10 @@ static int admin_backup(struct admin *a, int argc, char **argv)
 		store_close(s);
 		return 1;
 	}
-	/* A checkpoint first: recovery of the copy then has little log to read. */
-	rc = s->env->txn_checkpoint(s->env, 0, 0, DB_FORCE);
-	if (rc == 0)
-		rc = s->env->backup(s->env, dir, DB_CREATE);
+	rc = store_backup(s, dir, err, sizeof err);
 	store_close(s);
 	if (rc) {
-		admin_error("backup of %s into %s failed: %s", a->conf.store_dir, dir, db_strerror(rc));
+		admin_error("backup of %s: %s", a->conf.store_dir, err);
 		return 1;
 	}
 	snprintf(key, sizeof key, "%s/thread.key", dir);

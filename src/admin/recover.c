@@ -8,39 +8,22 @@
 #include "config.h"
 #include <stdio.h>
 #include <string.h>
-#include <db.h>
 #include "admin/admin.h"
 #include "store/store.h"
-
-static void admin_recover_errcall(const DB_ENV *env, const char *prefix, const char *msg)
-{
-	admin_error("berkeley db: %s", msg);
-}
-
-static int admin_recover_run(const char *dir, int fatal)
-{
-	DB_ENV *env = NULL;
-	int rc = db_env_create(&env, 0);
-
-	if (rc == 0) {
-		env->set_errcall(env, admin_recover_errcall);
-		rc = env->open(env, dir, DB_CREATE | DB_INIT_TXN | DB_INIT_LOCK | DB_INIT_LOG |
-			       DB_INIT_MPOOL | (fatal ? DB_RECOVER_FATAL : DB_RECOVER), 0600);
-	}
-	if (env)
-		env->close(env, 0);
-	if (rc == 0 && (rc = db_env_create(&env, 0)) == 0)
-		rc = env->remove(env, dir, 0);
-	return rc;
-}
 
 static int admin_recover(struct admin *a, int argc, char **argv)
 {
 	const char *dir = a->conf.store_dir;
 	struct store *s;
 	long pid = 0;
+	char err[512];
 	int fatal = 0, rc;
 
+	if (a->conf.store_backend && strcmp(a->conf.store_backend, "postgresql") == 0) {
+		admin_error("a postgresql store needs no recovery from aivista-admin: the PostgreSQL "
+			    "server recovers its own database");
+		return 1;
+	}
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--fatal") == 0) {
 			fatal = 1;
@@ -59,10 +42,10 @@ static int admin_recover(struct admin *a, int argc, char **argv)
 		admin_error("cannot tell whether a worker has %s open", dir);
 		return 1;
 	}
-	rc = admin_recover_run(dir, fatal);
+	rc = store_recover_dir(dir, fatal, err, sizeof err);
 	if (rc) {
 		admin_error("%s recovery of %s failed: %s", fatal ? "catastrophic" : "normal", dir,
-			    db_strerror(rc));
+			    err);
 		return 1;
 	}
 	s = admin_store_open(a);

@@ -4,6 +4,7 @@
 #include "config.h"
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 #include <jansson.h>
 #include "admin/admin.h"

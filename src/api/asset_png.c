@@ -113,7 +113,7 @@ struct asset_png_put {
 	char id[STORE_ASSET_ID_LEN + 1];
 };
 
-static int asset_png_put_fn(struct store *s, DB_TXN *txn, void *p)
+static int asset_png_put_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct asset_png_put *k = p;
 
@@ -121,7 +121,7 @@ static int asset_png_put_fn(struct store *s, DB_TXN *txn, void *p)
 }
 
 /* Keeps the drawing as an asset of the SVG's thread and remembers it. 0,
- * ENOSPC when the thread's assets are full, or a store error. */
+ * STORE_FULL when the thread's assets are full, or a store error. */
 static int asset_png_keep(struct req *r, const char *svg_id, const struct asset_png_ask *a,
 			  const struct buf *png, char id[STORE_ASSET_ID_LEN + 1], int w, int h)
 {
@@ -160,7 +160,7 @@ static enum problem asset_png_draw(struct req *r, const char *svg_id, const void
 		return req_fail(r, rc == RASTER_E_SIZE ? PB_BAD_PARAM : PB_RENDER_FAILED, "%s", err);
 	}
 	rc = asset_png_keep(r, svg_id, a, &png, id, w, h);
-	if (rc == ENOSPC) {
+	if (rc == STORE_FULL) {
 		/* The thread's assets are full: the picture is sent, not kept. */
 		log_warn("the PNG of %s is not kept: the thread's assets are full", svg_id);
 		if (req_send_headers(r, 200, "image/png", "Cache-Control: no-store\r\n") == 0 &&
@@ -170,8 +170,8 @@ static enum problem asset_png_draw(struct req *r, const char *svg_id, const void
 		asset_png_send(r, id, png.data, png.len, a);
 	}
 	buf_free(&png);
-	if (rc && rc != ENOSPC)
-		return req_fail(r, PB_STORE_UNAVAILABLE, "keeping the PNG: %s", db_strerror(rc));
+	if (rc && rc != STORE_FULL)
+		return req_fail(r, PB_STORE_UNAVAILABLE, "keeping the PNG: %s", store_strerror(rc));
 	return PB_OK;
 }
 
@@ -191,10 +191,10 @@ enum problem api_asset_png(struct req *r, const char *format)
 	if (r->app->store == NULL)
 		return req_fail(r, APP_STORE_PROBLEM(r->app), APP_STORE_DOWN);
 	rc = store_asset_get(r->app->store, id, &ctype, &data, &len);
-	if (rc == DB_NOTFOUND)
+	if (rc == STORE_NOTFOUND)
 		return req_fail(r, PB_NOT_FOUND, "no asset %s", id);
 	if (rc)
-		return req_fail(r, PB_STORE_UNAVAILABLE, "reading the asset: %s", db_strerror(rc));
+		return req_fail(r, PB_STORE_UNAVAILABLE, "reading the asset: %s", store_strerror(rc));
 	if (asset_png_type_is(ctype, "image/png") && a.width == 0)
 		asset_png_send(r, id, data, len, &a);
 	else if (asset_png_type_is(ctype, "image/png"))

@@ -45,10 +45,10 @@ enum problem api_asset_get(struct req *r)
 		return req_fail(r, APP_STORE_PROBLEM(r->app), APP_STORE_DOWN);
 	/* Looked up first: a 304 says the asset exists, so only one that does gets it. */
 	rc = store_asset_get(r->app->store, r->captures[0], &ctype, &data, &len);
-	if (rc == DB_NOTFOUND)
+	if (rc == STORE_NOTFOUND)
 		return req_fail(r, PB_NOT_FOUND, "no asset %s", r->captures[0]);
 	if (rc)
-		return req_fail(r, PB_STORE_UNAVAILABLE, "reading the asset: %s", db_strerror(rc));
+		return req_fail(r, PB_STORE_UNAVAILABLE, "reading the asset: %s", store_strerror(rc));
 	api_asset_send(r, r->captures[0], ctype, data, len, NULL);
 	free(ctype);
 	free(data);

@@ -60,6 +60,9 @@ struct conf {
 	long tombstone_ttl;
 	long max_events;
 	long max_asset_bytes;
+	char *store_backend; /* bdb | postgresql */
+	char *store_dsn;     /* postgresql: a libpq connection string (no password in it) */
+	long store_statement_timeout_ms;  /* postgresql */
 	/* [engine] */
 	long steps_per_request;
 	long request_budget_ms;

@@ -49,7 +49,7 @@ static int commit_lease(struct commit *c, json_t *rec, long long now)
 	return 0;
 }
 
-static int commit_events(struct commit *c, struct store *s, DB_TXN *txn, json_t *rec)
+static int commit_events(struct commit *c, struct store *s, struct store_txn *txn, json_t *rec)
 {
 	long long seq = json_integer_value(json_object_get(rec, "seq"));
 	size_t i;
@@ -72,7 +72,7 @@ static int commit_events(struct commit *c, struct store *s, DB_TXN *txn, json_t 
 
 /* May run several times (deadlock retries): it changes nothing outside
  * the transaction but its own outputs. */
-static int commit_fn(struct store *s, DB_TXN *txn, void *p)
+static int commit_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct commit *c = p;
 	long long now = clock_wall_ms();
@@ -82,7 +82,7 @@ static int commit_fn(struct store *s, DB_TXN *txn, void *p)
 	if (c->create)
 		rec = json_deep_copy(c->changes);
 	else
-		rc = store_thread_get(s, txn, c->run->tid, &rec, DB_RMW);
+		rc = store_thread_get(s, txn, c->run->tid, &rec, STORE_RMW);
 	if (rc == 0 && c->check)
 		rc = c->check(c, rec);
 	if (rc == 0)

@@ -141,7 +141,7 @@ static enum problem decide_run(struct run *run, struct decision *d)
 		p = req_fail(r, PB_BUSY, "thread %s is busy", run->tid_str);
 	} else {
 		p = req_fail(r, PB_STORE_UNAVAILABLE, "the decision could not be recorded: %s",
-			     db_strerror(rc));
+			     store_strerror(rc));
 	}
 	commit_free(&c);
 	return p;

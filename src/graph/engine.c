@@ -434,7 +434,7 @@ enum problem run_loop(struct run *run)
 		return PB_OK;
 	}
 	if (rc) {
-		log_error("thread %s: step failed: %s", run->tid_str, rc == EINVAL ? "unknown node" : db_strerror(rc));
+		log_error("thread %s: step failed: %s", run->tid_str, rc == EINVAL ? "unknown node" : store_strerror(rc));
 		run_release(run);
 		return req_fail(run->r, rc == EINVAL ? PB_INTERNAL : PB_STORE_UNAVAILABLE,
 				"the step could not be committed; the thread resumes from its last checkpoint");

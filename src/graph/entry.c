@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "graph/run.h"
 #include "text/msg.h"
 #include "util/clock.h"
@@ -36,11 +37,11 @@ enum problem engine_resolve(struct req *r, const char *id, uint8_t tid[STORE_TID
 		return r->failed;
 	if (tid_verify(&r->app->keys, id, tid) < 0)
 		return req_fail(r, PB_BAD_SIGNATURE, "the thread ID is malformed or not signed by this server");
-	rc = store_thread_get(r->app->store, NULL, tid, rec, DB_READ_COMMITTED);
-	if (rc == DB_NOTFOUND)
+	rc = store_thread_get(r->app->store, NULL, tid, rec, STORE_READ_COMMITTED);
+	if (rc == STORE_NOTFOUND)
 		return req_fail(r, PB_THREAD_NOT_FOUND, "no thread %s", id);
 	if (rc)
-		return req_fail(r, PB_STORE_UNAVAILABLE, "reading the thread: %s", db_strerror(rc));
+		return req_fail(r, PB_STORE_UNAVAILABLE, "reading the thread: %s", store_strerror(rc));
 	status = json_string_value(json_object_get(*rec, "status"));
 	if ((status && strcmp(status, "expired") == 0) ||
 	    json_integer_value(json_object_get(*rec, "exp")) < clock_wall_ms()) {
@@ -71,7 +72,7 @@ static const char *entry_status(const struct run *run)
 	return s ? s : "";
 }
 
-static int entry_purge_fn(struct store *s, DB_TXN *txn, void *p)
+static int entry_purge_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	const struct run *run = p;
 
@@ -159,7 +160,7 @@ enum problem engine_start(struct req *r, const struct workflow *wf, const json_t
 	run_agent_start(c.events, c.changes, c.changes, wf->start, run.lang);
 	rc = commit_run(&c);
 	if (rc) {
-		p = req_fail(r, PB_STORE_UNAVAILABLE, "the thread could not be created: %s", db_strerror(rc));
+		p = req_fail(r, PB_STORE_UNAVAILABLE, "the thread could not be created: %s", store_strerror(rc));
 	} else {
 		log_info("thread %s started (%s)", run.tid_str, wf->name);
 		run_send_committed(&run, c.sent);
@@ -183,7 +184,7 @@ static int entry_wait_free(struct run *run, int *store_rc)
 		    sse_keepalive(run->sse) < 0)
 			return -1;
 		usleep(50000);
-		if ((*store_rc = store_thread_get(run->st, NULL, run->tid, &rec, DB_READ_COMMITTED)) != 0)
+		if ((*store_rc = store_thread_get(run->st, NULL, run->tid, &rec, STORE_READ_COMMITTED)) != 0)
 			return -1;
 		json_decref(run->rec);
 		run->rec = rec;
@@ -263,7 +264,7 @@ enum problem engine_turn(struct req *r, const char *id, const json_t *input, int
 	if (rc == EBUSY)
 		p = req_fail(r, PB_BUSY, "thread %s changed meanwhile: try again", id);
 	else if (rc)
-		p = req_fail(r, PB_STORE_UNAVAILABLE, "the turn could not be recorded: %s", db_strerror(rc));
+		p = req_fail(r, PB_STORE_UNAVAILABLE, "the turn could not be recorded: %s", store_strerror(rc));
 	else {
 		run_send_committed(&run, c.sent);
 		p = run_loop(&run);

@@ -40,14 +40,14 @@ static int follow_place_live(const char *pid, const json_t *until, long long now
 
 /* In a transaction: drops dead places and this process's, then takes one
  * for it if asked and one is free. */
-static int follow_place_fn(struct store *s, DB_TXN *txn, void *ctx)
+static int follow_place_fn(struct store *s, struct store_txn *txn, void *ctx)
 {
 	struct follow_place *fp = ctx;
 	long long now = clock_wall_ms();
 	json_t *rec, *live = json_object(), *v;
 	const char *k;
 	char me[24];
-	int rc = store_thread_get(s, txn, fp->tid, &rec, DB_RMW);
+	int rc = store_thread_get(s, txn, fp->tid, &rec, STORE_RMW);
 
 	fp->full = 0;
 	if (rc) {
@@ -145,7 +145,7 @@ static int follow_take(struct run *run)
 static int follow_reload(struct run *run)
 {
 	json_t *rec;
-	int rc = store_thread_get(run->st, NULL, run->tid, &rec, DB_READ_COMMITTED);
+	int rc = store_thread_get(run->st, NULL, run->tid, &rec, STORE_READ_COMMITTED);
 
 	if (rc == 0) {
 		json_decref(run->rec);

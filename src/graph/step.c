@@ -61,7 +61,7 @@ struct step_asset {
 	char id[STORE_ASSET_ID_LEN + 1];
 };
 
-static int step_asset_fn(struct store *s, DB_TXN *txn, void *p)
+static int step_asset_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct step_asset *a = p;
 
@@ -75,8 +75,8 @@ int step_asset_put(struct step_ctx *c, const char *ctype, const void *data, size
 	int rc = store_txn(c->run->st, step_asset_fn, &a);
 
 	if (rc) {
-		log_error("storing an asset: %s", db_strerror(rc));
-		if (rc != ENOSPC)
+		log_error("storing an asset: %s", store_strerror(rc));
+		if (rc != STORE_FULL)
 			step_store_failed(c, rc);
 		return -1;
 	}

@@ -154,15 +154,15 @@ int imgin_load(struct store *st, const struct conf *c, const char *s, size_t max
 		char id[STORE_ASSET_ID_LEN + 1], *ctype = NULL;
 		void *data = NULL;
 
-		int rc = DB_NOTFOUND;
+		int rc = STORE_NOTFOUND;
 
 		snprintf(id, sizeof id, "%.*s", STORE_ASSET_ID_LEN, aid);
 		if (strlen(aid) == STORE_ASSET_ID_LEN)
 			rc = store_asset_get(st, id, &ctype, &data, &out->len);
-		if (rc != 0 && rc != DB_NOTFOUND)
+		if (rc != 0 && rc != STORE_NOTFOUND)
 			out->store_rc = rc;
 		if (rc != 0)
-			return imgin_fail(out, rc == DB_NOTFOUND ? "no stored image with that id"
+			return imgin_fail(out, rc == STORE_NOTFOUND ? "no stored image with that id"
 					       : "the stored image cannot be read");
 		free(ctype);
 		out->data = data;

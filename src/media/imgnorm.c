@@ -131,10 +131,10 @@ static int imgnorm_from_asset(struct step_ctx *c, const char *aid, struct imgnor
 				    "the stored file belongs to another conversation; attach the file itself");
 	rc = store_asset_get(step_store(c), id, &ctype, &data, &out->len);
 	free(ctype);
-	if (rc == DB_NOTFOUND)
+	if (rc == STORE_NOTFOUND)
 		return imgnorm_fail(out, err, errlen, "no stored file with that URL");
 	if (rc) {
-		log_error("reading asset %s: %s", id, db_strerror(rc));
+		log_error("reading asset %s: %s", id, store_strerror(rc));
 		step_store_failed(c, rc);
 		return imgnorm_fail(out, err, errlen, "the stored file cannot be read");
 	}

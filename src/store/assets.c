@@ -6,56 +6,47 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sodium.h>
-#include "store/store.h"
+#include "store/backend.h"
 #include "util/xmalloc.h"
 
 #define STORE_ASSET_KEY (STORE_TID + 16)
 #define STORE_ASSET_B64 sodium_base64_VARIANT_URLSAFE_NO_PADDING
 
-/* Bytes of assets one thread holds (read whole: puts are few and a
- * thread's assets small next to the cap). */
-static long long store_asset_bytes(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID])
+static int store_asset_bytes_visit(const uint8_t *k, size_t klen, const void *v, size_t vlen,
+				   void *ctx)
 {
-	uint8_t key[STORE_ASSET_KEY];
-	DBC *c = NULL;
-	DBT k = { 0 }, v = { 0 };
-	long long total = 0;
-	int rc;
+	*(long long *)ctx += (long long)vlen;
+	return 0;
+}
 
-	if (s->assets->cursor(s->assets, txn, &c, 0) != 0)
+/* Bytes of assets one thread holds (read whole: puts are few and a
+ * thread's assets small next to the cap); -1 on failure. */
+static long long store_asset_bytes(struct store *s, struct store_txn *txn,
+				   const uint8_t tid[STORE_TID])
+{
+	long long total = 0;
+
+	if (store_kv_scan(txn, STORE_T_ASSETS, tid, STORE_TID, STORE_TID, 0, 0,
+			  store_asset_bytes_visit, &total) != 0)
 		return -1;
-	memcpy(key, tid, STORE_TID);
-	memset(key + STORE_TID, 0, sizeof key - STORE_TID);
-	k.data = key;
-	k.size = k.ulen = sizeof key;
-	k.flags = DB_DBT_USERMEM;
-	v.flags = DB_DBT_MALLOC;
-	rc = c->get(c, &k, &v, DB_SET_RANGE);
-	while (rc == 0 && memcmp(key, tid, STORE_TID) == 0) {
-		total += v.size;
-		free(v.data);
-		v.data = NULL;
-		rc = c->get(c, &k, &v, DB_NEXT);
-	}
-	free(v.data);
-	c->close(c);
 	return total;
 }
 
-int store_asset_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], const char *ctype,
-		    const void *data, size_t len, char id[STORE_ASSET_ID_LEN + 1])
+int store_asset_put(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID],
+		    const char *ctype, const void *data, size_t len, char id[STORE_ASSET_ID_LEN + 1])
 {
 	uint8_t key[STORE_ASSET_KEY];
 	size_t clen = strlen(ctype);
-	DBT k = { 0 }, v = { 0 };
+	long long held = 0;
 	uint8_t *val;
 	int rc;
 
 	if (clen > 255)
 		return EINVAL;
-	if (s->max_asset_bytes > 0 &&
-	    store_asset_bytes(s, txn, tid) + (long long)len > s->max_asset_bytes)
-		return ENOSPC;
+	if (s->max_asset_bytes > 0 && (held = store_asset_bytes(s, txn, tid)) < 0)
+		return STORE_ERROR;
+	if (s->max_asset_bytes > 0 && held + (long long)len > s->max_asset_bytes)
+		return STORE_FULL;
 	memcpy(key, tid, STORE_TID);
 	crypto_generichash(key + STORE_TID, 16, data, len, NULL, 0);
 	sodium_bin2base64(id, STORE_ASSET_ID_LEN + 1, key, sizeof key, STORE_ASSET_B64);
@@ -64,13 +55,9 @@ int store_asset_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], 
 	val[0] = (uint8_t)clen;
 	memcpy(val + 1, ctype, clen);
 	memcpy(val + 1 + clen, data, len);
-	k.data = key;
-	k.size = sizeof key;
-	v.data = val;
-	v.size = (u_int32_t)(1 + clen + len);
-	rc = s->assets->put(s->assets, txn, &k, &v, DB_NOOVERWRITE);
+	rc = store_kv_put(txn, STORE_T_ASSETS, key, sizeof key, val, 1 + clen + len, STORE_KV_NEW);
 	free(val);
-	return rc == DB_KEYEXIST ? 0 : rc;
+	return rc == STORE_EXISTS ? 0 : rc;
 }
 
 /* The key an id stands for: 0, or -1 when id is not one. */
@@ -97,20 +84,18 @@ int store_asset_thread(const char *id, uint8_t tid[STORE_TID])
 
 struct store_asset_get_ctx {
 	uint8_t key[STORE_ASSET_KEY];
-	DBT v;
+	void *v;
+	size_t vlen;
 };
 
-static int store_asset_get_fn(struct store *s, DB_TXN *txn, void *p)
+static int store_asset_get_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct store_asset_get_ctx *g = p;
-	DBT k = { 0 };
 
-	free(g->v.data);
-	g->v.data = NULL;
-	g->v.flags = DB_DBT_MALLOC;
-	k.data = g->key;
-	k.size = sizeof g->key;
-	return s->assets->get(s->assets, txn, &k, &g->v, DB_READ_COMMITTED);
+	free(g->v);
+	g->v = NULL;
+	return store_kv_get(txn, STORE_T_ASSETS, g->key, sizeof g->key, &g->v, &g->vlen,
+			    STORE_READ_COMMITTED);
 }
 
 int store_asset_get(struct store *s, const char *id, char **ctype, void **data, size_t *len)
@@ -121,21 +106,21 @@ int store_asset_get(struct store *s, const char *id, char **ctype, void **data, 
 
 	memset(&g, 0, sizeof g);
 	if (store_asset_key(id, g.key) != 0)
-		return DB_NOTFOUND;
+		return STORE_NOTFOUND;
 	rc = store_txn(s, store_asset_get_fn, &g);
 	if (rc) {
-		free(g.v.data);
+		free(g.v);
 		return rc;
 	}
-	p = g.v.data;
-	if (g.v.size < 1u + p[0]) {
-		free(g.v.data);
-		return DB_NOTFOUND;
+	p = g.v;
+	if (g.vlen < 1 || g.vlen < 1u + p[0]) {
+		free(g.v);
+		return STORE_NOTFOUND;
 	}
 	*ctype = xstrndup((const char *)p + 1, p[0]);
-	*len = g.v.size - 1 - p[0];
+	*len = g.vlen - 1 - p[0];
 	*data = xmalloc(*len ? *len : 1);
 	memcpy(*data, p + 1 + p[0], *len);
-	free(g.v.data);
+	free(g.v);
 	return 0;
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sodium.h>
-#include "store/store.h"
+#include "store/backend.h"
 #include "util/clock.h"
 #include "util/xmalloc.h"
 #include "util/jnum.h"
@@ -24,12 +24,12 @@ static void store_cache_key(uint8_t key[STORE_CACHE_KEY], const char *ns, const 
 	crypto_generichash_final(&st, key, STORE_CACHE_KEY);
 }
 
-static long long store_cache_exp(const DBT *v)
+static long long store_cache_exp(const void *v, size_t vlen)
 {
-	const uint8_t *p = v->data;
+	const uint8_t *p = v;
 	long long e = 0;
 
-	for (int i = 0; i < 8 && (u_int32_t)i < v->size; i++)
+	for (size_t i = 0; i < 8 && i < vlen; i++)
 		e = e << 8 | p[i];
 	return e;
 }
@@ -37,23 +37,21 @@ static long long store_cache_exp(const DBT *v)
 /* One read or write of an entry, in the transaction store_txn gives. */
 struct store_cache_op {
 	uint8_t key[STORE_CACHE_KEY];
-	DBT v;                /* get: the value read (malloc'd); put: the value */
+	void *v;              /* get: the value read (malloc'd); put: the value */
+	size_t vlen;
 	int put;
 };
 
-static int store_cache_fn(struct store *s, DB_TXN *txn, void *p)
+static int store_cache_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct store_cache_op *op = p;
-	DBT k = { 0 };
 
-	k.data = op->key;
-	k.size = sizeof op->key;
 	if (op->put)
-		return s->cache->put(s->cache, txn, &k, &op->v, 0);
-	free(op->v.data);
-	op->v.data = NULL;
-	op->v.flags = DB_DBT_MALLOC;
-	return s->cache->get(s->cache, txn, &k, &op->v, DB_READ_COMMITTED);
+		return store_kv_put(txn, STORE_T_CACHE, op->key, sizeof op->key, op->v, op->vlen, 0);
+	free(op->v);
+	op->v = NULL;
+	return store_kv_get(txn, STORE_T_CACHE, op->key, sizeof op->key, &op->v, &op->vlen,
+			    STORE_READ_COMMITTED);
 }
 
 int store_cache_get(struct store *s, const char *ns, const char *text, json_t **out)
@@ -64,12 +62,12 @@ int store_cache_get(struct store *s, const char *ns, const char *text, json_t **
 	*out = NULL;
 	store_cache_key(op.key, ns, text);
 	rc = store_txn(s, store_cache_fn, &op);
-	if (rc == 0 && op.v.size > 8 && store_cache_exp(&op.v) > clock_wall_ms())
-		*out = json_loadb((const char *)op.v.data + 8, op.v.size - 8, 0, NULL);
-	free(op.v.data);
+	if (rc == 0 && op.vlen > 8 && store_cache_exp(op.v, op.vlen) > clock_wall_ms())
+		*out = json_loadb((const char *)op.v + 8, op.vlen - 8, 0, NULL);
+	free(op.v);
 	if (rc)
 		return rc;
-	return *out ? 0 : DB_NOTFOUND;
+	return *out ? 0 : STORE_NOTFOUND;
 }
 
 int store_cache_put(struct store *s, const char *ns, const char *text, const json_t *value,
@@ -90,8 +88,8 @@ int store_cache_put(struct store *s, const char *ns, const char *text, const jso
 	memcpy(buf + 8, json, n);
 	free(json);
 	store_cache_key(op.key, ns, text);
-	op.v.data = buf;
-	op.v.size = (u_int32_t)(8 + n);
+	op.v = buf;
+	op.vlen = 8 + n;
 	rc = store_txn(s, store_cache_fn, &op);
 	free(buf);
 	return rc;
@@ -100,44 +98,48 @@ int store_cache_put(struct store *s, const char *ns, const char *text, const jso
 struct store_cache_prune_ctx {
 	int max, n;
 	long long now;
+	uint8_t (*due)[STORE_CACHE_KEY];   /* the expired keys seen */
 };
 
-static int store_cache_prune_fn(struct store *s, DB_TXN *txn, void *p)
+static int store_cache_prune_visit(const uint8_t *k, size_t klen, const void *v, size_t vlen,
+				   void *ctx)
+{
+	struct store_cache_prune_ctx *pc = ctx;
+
+	if (pc->n >= pc->max)
+		return 1;
+	if (klen == STORE_CACHE_KEY && store_cache_exp(v, vlen) <= pc->now)
+		memcpy(pc->due[pc->n++], k, STORE_CACHE_KEY);
+	return 0;
+}
+
+static int store_cache_prune_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct store_cache_prune_ctx *pc = p;
 	uint8_t start[STORE_CACHE_KEY];
-	DBC *c = NULL;
-	DBT k = { 0 }, v = { 0 };
-	int seen = 0, rc;
+	int rc;
 
 	pc->n = 0;
 	/* Entries are in hash order: look at a window from a random place. */
-	rc = s->cache->cursor(s->cache, txn, &c, 0);
-	if (rc)
-		return rc;
 	randombytes_buf(start, sizeof start);
-	k.data = start;
-	k.size = sizeof start;
-	k.ulen = sizeof start;
-	k.flags = DB_DBT_USERMEM;
-	v.flags = DB_DBT_MALLOC;
-	rc = c->get(c, &k, &v, DB_SET_RANGE);
-	while (rc == 0 && seen++ < pc->max * 8 && pc->n < pc->max) {
-		if (store_cache_exp(&v) <= pc->now && (rc = c->del(c, 0)) == 0)
-			pc->n++;
-		free(v.data);
-		v.data = NULL;
-		if (rc == 0)
-			rc = c->get(c, &k, &v, DB_NEXT);
-	}
-	free(v.data);
-	c->close(c);
-	return rc == DB_NOTFOUND ? 0 : rc;
+	rc = store_kv_scan(txn, STORE_T_CACHE, start, sizeof start, 0, (long)pc->max * 8, 0,
+			   store_cache_prune_visit, pc);
+	for (int i = 0; rc == 0 && i < pc->n; i++)
+		if ((rc = store_kv_del(txn, STORE_T_CACHE, pc->due[i], STORE_CACHE_KEY)) ==
+		    STORE_NOTFOUND)
+			rc = 0;
+	return rc;
 }
 
 int store_cache_prune(struct store *s, int max)
 {
-	struct store_cache_prune_ctx pc = { max, 0, clock_wall_ms() };
+	struct store_cache_prune_ctx pc = { max, 0, clock_wall_ms(), NULL };
+	int rc;
 
-	return store_txn(s, store_cache_prune_fn, &pc) == 0 ? pc.n : -1;
+	if (max <= 0)
+		return 0;
+	pc.due = xcalloc((size_t)max, sizeof *pc.due);
+	rc = store_txn(s, store_cache_prune_fn, &pc);
+	free(pc.due);
+	return rc == 0 ? pc.n : -1;
 }

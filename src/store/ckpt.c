@@ -6,7 +6,7 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
-#include "store/store.h"
+#include "store/backend.h"
 #include "util/jnum.h"
 
 #define STORE_FULL_EVERY 8
@@ -47,45 +47,24 @@ static void store_ckpt_apply(json_t *state, const json_t *rec)
 
 /* Drops the checkpoints older than the oldest one history keeps, but never
  * the whole-state checkpoint that the kept ones are built on. */
-static int store_ckpt_trim(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step)
+static int store_ckpt_trim(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID],
+			   long step)
 {
 	long oldest = step - s->history + 1, base = oldest - oldest % STORE_FULL_EVERY;
-	uint8_t key[STORE_TID + 4];
-	DBC *c = NULL;
-	DBT k = { 0 }, v = { 0 };
-	int rc;
+	uint8_t lo[STORE_TID + 4], hi[STORE_TID + 4];
 
 	if (base <= 1)
 		return 0;
-	rc = s->ckpts->cursor(s->ckpts, txn, &c, 0);
-	if (rc)
-		return rc;
-	store_ckpt_key(key, tid, 0);
-	k.data = key;
-	k.size = k.ulen = sizeof key;
-	k.flags = DB_DBT_USERMEM;
-	v.flags = DB_DBT_PARTIAL; /* keys only */
-	rc = c->get(c, &k, &v, DB_SET_RANGE);
-	while (rc == 0 && k.size == sizeof key && memcmp(key, tid, STORE_TID) == 0) {
-		long at = (long)((uint32_t)key[16] << 24 | (uint32_t)key[17] << 16 |
-				 (uint32_t)key[18] << 8 | key[19]);
-
-		if (at >= base)
-			break;
-		rc = c->del(c, 0);
-		if (rc == 0)
-			rc = c->get(c, &k, &v, DB_NEXT);
-	}
-	c->close(c);
-	return rc == DB_NOTFOUND ? 0 : rc;
+	store_ckpt_key(lo, tid, 0);
+	store_ckpt_key(hi, tid, base);
+	return store_kv_del_range(txn, STORE_T_CKPTS, lo, sizeof lo, hi, sizeof hi);
 }
 
-int store_ckpt_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step,
+int store_ckpt_put(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], long step,
 		   const json_t *meta, const json_t *state, const json_t *prev)
 {
 	json_t *rec = json_deep_copy(meta);
 	uint8_t key[STORE_TID + 4];
-	DBT k = { 0 }, v = { 0 };
 	char *text;
 	int rc;
 
@@ -101,38 +80,32 @@ int store_ckpt_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], l
 	text = json_dumps(rec, JNUM_DUMP);
 	json_decref(rec);
 	store_ckpt_key(key, tid, step);
-	k.data = key;
-	k.size = sizeof key;
-	v.data = text;
-	v.size = (u_int32_t)strlen(text);
-	rc = s->ckpts->put(s->ckpts, txn, &k, &v, 0);
+	rc = store_kv_put(txn, STORE_T_CKPTS, key, sizeof key, text, strlen(text), 0);
 	free(text);
 	if (rc == 0)
 		rc = store_ckpt_trim(s, txn, tid, step);
 	return rc;
 }
 
-static int store_ckpt_read(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step,
+static int store_ckpt_read(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], long step,
 			   json_t **rec)
 {
 	uint8_t key[STORE_TID + 4];
-	DBT k = { 0 }, v = { 0 };
+	void *v = NULL;
+	size_t vlen = 0;
 	int rc;
 
 	store_ckpt_key(key, tid, step);
-	k.data = key;
-	k.size = sizeof key;
-	v.flags = DB_DBT_MALLOC;
 	*rec = NULL;
-	rc = s->ckpts->get(s->ckpts, txn, &k, &v, 0);
+	rc = store_kv_get(txn, STORE_T_CKPTS, key, sizeof key, &v, &vlen, 0);
 	if (rc)
 		return rc;
-	*rec = json_loadb(v.data, v.size, 0, NULL);
-	free(v.data);
-	return *rec ? 0 : DB_NOTFOUND;
+	*rec = json_loadb(v, vlen, 0, NULL);
+	free(v);
+	return *rec ? 0 : STORE_NOTFOUND;
 }
 
-static int store_ckpt_load(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step,
+static int store_ckpt_load(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], long step,
 			   json_t **state, json_t **meta)
 {
 	json_t *chain[STORE_FULL_EVERY + 1];
@@ -154,7 +127,7 @@ static int store_ckpt_load(struct store *s, DB_TXN *txn, const uint8_t tid[STORE
 		for (int i = n - 2; i >= 0; i--)
 			store_ckpt_apply(*state, chain[i]);
 	} else if (rc == 0) {
-		rc = DB_NOTFOUND;
+		rc = STORE_NOTFOUND;
 	}
 	if (meta && rc == 0) {
 		*meta = json_deep_copy(chain[0]);
@@ -173,7 +146,7 @@ struct store_ckpt_get_ctx {
 	json_t **state, **meta;
 };
 
-static int store_ckpt_get_fn(struct store *s, DB_TXN *txn, void *p)
+static int store_ckpt_get_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct store_ckpt_get_ctx *g = p;
 
@@ -185,7 +158,7 @@ static int store_ckpt_get_fn(struct store *s, DB_TXN *txn, void *p)
 	return store_ckpt_load(s, txn, g->tid, g->step, g->state, g->meta);
 }
 
-int store_ckpt_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step,
+int store_ckpt_get(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], long step,
 		   json_t **state, json_t **meta)
 {
 	struct store_ckpt_get_ctx g = { tid, step, state, meta };
@@ -198,7 +171,7 @@ int store_ckpt_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], l
 	return store_txn(s, store_ckpt_get_fn, &g);
 }
 
-int store_ckpt_history(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long latest,
+int store_ckpt_history(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], long latest,
 		       long limit, json_t **out)
 {
 	*out = json_array();
@@ -206,7 +179,7 @@ int store_ckpt_history(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID
 		json_t *state, *meta;
 		int rc = store_ckpt_get(s, txn, tid, step, &state, &meta);
 
-		if (rc == DB_NOTFOUND)
+		if (rc == STORE_NOTFOUND)
 			break;
 		if (rc) {
 			json_decref(*out);
@@ -219,29 +192,30 @@ int store_ckpt_history(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID
 	return 0;
 }
 
+static int store_ckpt_bytes_visit(const uint8_t *k, size_t klen, const void *v, size_t vlen,
+				  void *ctx)
+{
+	*(long long *)ctx += (long long)(klen + vlen);
+	return 0;
+}
+
+struct store_ckpt_bytes_ctx {
+	const uint8_t *tid;
+	long long total;
+};
+
+static int store_ckpt_bytes_fn(struct store *s, struct store_txn *txn, void *p)
+{
+	struct store_ckpt_bytes_ctx *b = p;
+
+	b->total = 0;
+	return store_kv_scan(txn, STORE_T_CKPTS, b->tid, STORE_TID, STORE_TID, 0, 0,
+			     store_ckpt_bytes_visit, &b->total);
+}
+
 long long store_ckpt_bytes(struct store *s, const uint8_t tid[STORE_TID])
 {
-	uint8_t key[STORE_TID + 4];
-	DBC *c = NULL;
-	DBT k = { 0 }, v = { 0 };
-	long long total = 0;
-	int rc;
+	struct store_ckpt_bytes_ctx b = { tid, 0 };
 
-	if (s->ckpts->cursor(s->ckpts, NULL, &c, DB_READ_COMMITTED))
-		return -1;
-	store_ckpt_key(key, tid, 0);
-	k.data = key;
-	k.size = k.ulen = sizeof key;
-	k.flags = DB_DBT_USERMEM;
-	v.flags = DB_DBT_MALLOC;
-	rc = c->get(c, &k, &v, DB_SET_RANGE);
-	while (rc == 0 && memcmp(key, tid, STORE_TID) == 0) {
-		total += k.size + v.size;
-		free(v.data);
-		v.data = NULL;
-		rc = c->get(c, &k, &v, DB_NEXT);
-	}
-	free(v.data);
-	c->close(c);
-	return total;
+	return store_txn(s, store_ckpt_bytes_fn, &b) == 0 ? b.total : -1;
 }

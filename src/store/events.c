@@ -5,20 +5,15 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "store/store.h"
+#include "store/backend.h"
 
-int store_event_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long long seq,
-		    const char *json, size_t len)
+int store_event_put(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID],
+		    long long seq, const char *json, size_t len)
 {
 	uint8_t key[STORE_TID + 8];
-	DBT k = { 0 }, v = { 0 };
 
 	store_key(key, tid, (uint64_t)seq, 8);
-	k.data = key;
-	k.size = sizeof key;
-	v.data = (void *)json;
-	v.size = (u_int32_t)len;
-	return s->events->put(s->events, txn, &k, &v, DB_NOOVERWRITE);
+	return store_kv_put(txn, STORE_T_EVENTS, key, sizeof key, json, len, STORE_KV_NEW);
 }
 
 static long long store_event_seq(const uint8_t *key)
@@ -30,45 +25,41 @@ static long long store_event_seq(const uint8_t *key)
 	return n;
 }
 
+struct store_events_batch {
+	json_t *out;
+	int max;
+	size_t max_bytes, bytes;
+};
+
+static int store_events_visit(const uint8_t *k, size_t klen, const void *v, size_t vlen, void *ctx)
+{
+	struct store_events_batch *b = ctx;
+	json_t *pair;
+
+	if (klen != STORE_TID + 8)
+		return 0;
+	if ((int)json_array_size(b->out) >= b->max || b->bytes >= b->max_bytes)
+		return 1;
+	pair = json_pack("[I, s#]", (json_int_t)store_event_seq(k), (const char *)v, (int)vlen);
+	/* Never skip one: a gap would break replays. */
+	if (pair == NULL)
+		return EINVAL;
+	json_array_append_new(b->out, pair);
+	b->bytes += vlen;
+	return 0;
+}
+
 /* One batch in one short read transaction: nothing is held once it returns,
  * so the caller can write to a slow client freely. */
-static int store_events_batch(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID],
+static int store_events_batch(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID],
 			      long long after, int max, size_t max_bytes, json_t *out)
 {
+	struct store_events_batch b = { out, max, max_bytes, 0 };
 	uint8_t key[STORE_TID + 8];
-	DBC *c = NULL;
-	DBT k = { 0 }, v = { 0 };
-	size_t bytes = 0;
-	int rc;
 
-	rc = s->events->cursor(s->events, txn, &c, 0);
-	if (rc)
-		return rc;
 	store_key(key, tid, (uint64_t)after + 1, 8);
-	k.data = key;
-	k.size = k.ulen = sizeof key;
-	k.flags = DB_DBT_USERMEM;
-	v.flags = DB_DBT_MALLOC;
-	rc = c->get(c, &k, &v, DB_SET_RANGE);
-	while (rc == 0 && k.size == sizeof key && memcmp(key, tid, STORE_TID) == 0 &&
-	       (int)json_array_size(out) < max && bytes < max_bytes) {
-		json_t *pair = json_pack("[I, s#]", (json_int_t)store_event_seq(key),
-					 (const char *)v.data, (int)v.size);
-
-		if (pair == NULL) {
-			/* Never skip one: a gap would break replays. */
-			rc = EINVAL;
-			break;
-		}
-		json_array_append_new(out, pair);
-		bytes += v.size;
-		free(v.data);
-		v.data = NULL;
-		rc = c->get(c, &k, &v, DB_NEXT);
-	}
-	free(v.data);
-	c->close(c);
-	return rc == DB_NOTFOUND ? 0 : rc;
+	return store_kv_scan(txn, STORE_T_EVENTS, key, sizeof key, STORE_TID, (long)max + 1, 0,
+			     store_events_visit, &b);
 }
 
 struct store_events_ctx {
@@ -79,7 +70,7 @@ struct store_events_ctx {
 	json_t *out;
 };
 
-static int store_events_fn(struct store *s, DB_TXN *txn, void *p)
+static int store_events_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct store_events_ctx *e = p;
 

@@ -3,43 +3,17 @@
  * answers 410 instead of 404) that is itself removed later. */
 #include "config.h"
 #include <string.h>
-#include "store/store.h"
+#include "store/backend.h"
 #include "util/clock.h"
 
-/* Deletes every record in db whose key starts with tid. */
-static int store_purge_prefix(DB *db, DB_TXN *txn, const uint8_t tid[STORE_TID])
+int store_thread_purge(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID])
 {
-	uint8_t key[64];
-	DBC *c = NULL;
-	DBT k = { 0 }, v = { 0 };
-	int rc = db->cursor(db, txn, &c, 0);
-
-	if (rc)
-		return rc;
-	memcpy(key, tid, STORE_TID);
-	k.data = key;
-	k.size = STORE_TID;
-	k.ulen = sizeof key;
-	k.flags = DB_DBT_USERMEM;
-	v.flags = DB_DBT_PARTIAL;
-	rc = c->get(c, &k, &v, DB_SET_RANGE);
-	while (rc == 0 && k.size >= STORE_TID && memcmp(key, tid, STORE_TID) == 0) {
-		rc = c->del(c, 0);
-		if (rc == 0)
-			rc = c->get(c, &k, &v, DB_NEXT);
-	}
-	c->close(c);
-	return rc == DB_NOTFOUND ? 0 : rc;
-}
-
-int store_thread_purge(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID])
-{
-	int rc = store_purge_prefix(s->ckpts, txn, tid);
+	int rc = store_kv_del_prefix(txn, STORE_T_CKPTS, tid, STORE_TID);
 
 	if (rc == 0)
-		rc = store_purge_prefix(s->events, txn, tid);
+		rc = store_kv_del_prefix(txn, STORE_T_EVENTS, tid, STORE_TID);
 	if (rc == 0)
-		rc = store_purge_prefix(s->assets, txn, tid);
+		rc = store_kv_del_prefix(txn, STORE_T_ASSETS, tid, STORE_TID);
 	return rc;
 }
 
@@ -48,38 +22,47 @@ struct store_prune_ctx {
 	int done;   /* 1: one pruned; 0: nothing due */
 };
 
-static int store_prune_one(struct store *s, DB_TXN *txn, void *p)
+struct store_prune_first {
+	uint8_t key[8 + STORE_TID];
+	int found;
+};
+
+/* The first entry of the expiry index. */
+static int store_prune_first(const uint8_t *k, size_t klen, const void *v, size_t vlen, void *ctx)
+{
+	struct store_prune_first *f = ctx;
+
+	if (klen == sizeof f->key) {
+		memcpy(f->key, k, klen);
+		f->found = 1;
+	}
+	return 1;
+}
+
+static int store_prune_one(struct store *s, struct store_txn *txn, void *p)
 {
 	struct store_prune_ctx *pc = p;
-	uint8_t key[8 + STORE_TID];
+	struct store_prune_first first = { .found = 0 };
+	uint8_t *key = first.key;
 	long long exp = 0;
-	DBC *c = NULL;
-	DBT k = { 0 }, v = { 0 };
 	json_t *rec = NULL;
 	int rc;
 
 	pc->done = 0;
-	rc = s->expiry->cursor(s->expiry, txn, &c, 0);
+	rc = store_kv_scan(txn, STORE_T_EXPIRY, NULL, 0, 0, 1, STORE_RMW | STORE_KV_KEYS,
+			   store_prune_first, &first);
+	if (rc || !first.found)
+		return rc;
+	for (int i = 0; i < 8; i++)
+		exp = exp << 8 | key[i];
+	if (exp >= pc->now)
+		return 0;
+	rc = store_kv_del(txn, STORE_T_EXPIRY, key, sizeof first.key);
 	if (rc)
 		return rc;
-	k.data = key;
-	k.ulen = sizeof key;
-	k.flags = DB_DBT_USERMEM;
-	v.flags = DB_DBT_PARTIAL;
-	rc = c->get(c, &k, &v, DB_FIRST | DB_RMW);
-	if (rc == 0 && k.size == sizeof key) {
-		for (int i = 0; i < 8; i++)
-			exp = exp << 8 | key[i];
-		if (exp < pc->now) {
-			rc = c->del(c, 0);
-			pc->done = 1;
-		}
-	}
-	c->close(c);
-	if (rc || !pc->done)
-		return rc == DB_NOTFOUND ? 0 : rc;
-	rc = store_thread_get(s, txn, key + 8, &rec, DB_RMW);
-	if (rc == DB_NOTFOUND)
+	pc->done = 1;
+	rc = store_thread_get(s, txn, key + 8, &rec, STORE_RMW);
+	if (rc == STORE_NOTFOUND)
 		return 0;
 	if (rc == 0 && json_integer_value(json_object_get(rec, "iexp")) != exp) {
 		/* A stale entry: the thread is indexed elsewhere. */
@@ -92,9 +75,7 @@ static int store_prune_one(struct store *s, DB_TXN *txn, void *p)
 		const char *st = json_string_value(json_object_get(rec, "status"));
 
 		if (st && strcmp(st, "expired") == 0) {
-			DBT tk = { .data = key + 8, .size = STORE_TID };
-
-			rc = s->threads->del(s->threads, txn, &tk, 0);
+			rc = store_kv_del(txn, STORE_T_THREADS, key + 8, STORE_TID);
 		} else {
 			rc = store_thread_purge(s, txn, key + 8);
 			json_decref(rec);

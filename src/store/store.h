@@ -1,35 +1,49 @@
-/* The Berkeley DB environment shared by every worker process: opened once
- * per process (DB_REGISTER + DB_FAILCHK: a dead peer's transactions and
- * locks are cleaned up by failchk; recovery only when failchk cannot),
- * with deadlock detection, lock and transaction timeouts, failchk for dead
- * processes, and regular checkpoints with automatic log removal. A
- * process that finds the environment panicked reopens it (see store_txn). */
+/* The store: threads, checkpoints, events, assets, caches, expiry and
+ * pruning, behind one interface whatever holds them. [store] backend picks
+ * the backend: "bdb", the Berkeley DB environment in [store] dir shared by
+ * every worker process of one host (bdb.h), or "postgresql", a PostgreSQL
+ * database that several hosts share ([store] dsn). Nothing here names a
+ * backend's own types: transactions are struct store_txn, results the
+ * STORE_* codes below (or an errno value from the caller's own code). */
 #ifndef AV_STORE_H
 #define AV_STORE_H
 #include <stddef.h>
-#include <db.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <jansson.h>
 #include "conf/conf.h"
 
+/* Results: 0, one of these, or a positive errno value. */
+enum {
+	STORE_OK = 0,
+	STORE_NOTFOUND = -9001,    /* no such record */
+	STORE_EXISTS = -9002,      /* the record exists (a put that must not overwrite) */
+	STORE_RETRY = -9003,       /* deadlock or serialisation failure: run the transaction again */
+	STORE_BUSY = -9004,        /* a lock not granted in time */
+	STORE_FULL = -9005,        /* a thread's assets are full, or the disk is */
+	STORE_UNAVAILABLE = -9006, /* the store cannot be reached or must be reopened */
+	STORE_ERROR = -9007,       /* any other failure (the backend logged it) */
+	STORE_UNSUPPORTED = -9008, /* not built with that backend, or not offered by it */
+};
+/* A fixed description of rc (a STORE_* code or an errno value). */
+const char *store_strerror(int rc);
+
+/* Read flags. */
+#define STORE_RMW 1             /* read for update: the write lock is taken now */
+#define STORE_READ_COMMITTED 2  /* a read that needs no repeatable view */
+
+struct store_ops;
+struct store_txn;               /* a transaction: the backend's own */
+
 struct store {
-	DB_ENV *env;
-	DB *threads;             /* tid -> thread record (JSON) */
-	DB *ckpts;               /* tid + step -> checkpoint (JSON: full state or diff) */
-	DB *events;              /* tid + seq -> durable event (JSON text) */
-	DB *assets;              /* tid + content hash -> type + bytes */
-	DB *expiry;              /* expiry ms + tid -> nothing: the pruning order */
-	DB *cache;               /* hash of (namespace, key) -> expiry + JSON */
+	const struct store_ops *ops;
+	void *be;                /* the backend's own state */
 	long thread_ttl_ms, done_ttl_ms, history;
 	long long tombstone_ttl_ms;
 	long long max_events;        /* per thread */
 	long long max_asset_bytes;   /* per thread */
-	int sync;                /* durability = sync */
-	long long last_ckpt_ms;
-	int txns_since_ckpt;
-	int panicked;            /* DB_RUNRECOVERY seen and not yet reopened */
-	int reopens;             /* times the environment was reopened after a panic */
+	int panicked;            /* unusable until reopened (a panic, a lost connection) */
+	int reopens;             /* times it was reopened */
 	const struct conf *conf; /* what it was opened with (it outlives the store) */
 	int version_found;       /* the version it had before this open (1: none recorded) */
 };
@@ -75,37 +89,55 @@ enum store_compat store_version_compat(int version);
  * with err filled, saying what to do. */
 int store_version_check(const char *dir, char *err, size_t errlen);
 
-/* Opens (creating) the environment in conf->store_dir, after checking
- * its version (store_version_check: a newer store is refused before its
- * environment is touched) and marking an older one. NULL on failure,
- * with err filled. c must outlive the store. */
+/* Opens the store [store] backend names: for bdb, (creating) the
+ * environment in conf->store_dir after checking its version
+ * (store_version_check: a newer store is refused before its environment is
+ * touched) and marking an older one; for postgresql, a connection to
+ * [store] dsn, creating or upgrading the schema. NULL on failure, with err
+ * filled (a backend this build lacks says so). c must outlive the store. */
 struct store *store_open(const struct conf *c, char *err, size_t errlen);
 void store_close(struct store *s);
-/* Closes every handle and opens the environment again (recovering it when
- * it panicked). 0, or a Berkeley DB error: the handles are then closed
- * and the next use tries again (store_usable). */
+/* "bdb" or "postgresql". */
+const char *store_backend_name(const struct store *s);
+/* Closes and opens the backend again (recovering a panicked environment,
+ * reconnecting a lost connection). 0, or STORE_UNAVAILABLE: the next use
+ * tries again (store_usable). */
 int store_reopen(struct store *s);
-/* 1 when another process has the environment in dir open (*pid: one of
- * them), 0 when none has, -1 when it cannot be told. */
+/* Berkeley DB only: 1 when another process has the environment in dir
+ * open (*pid: one of them), 0 when none has, -1 when it cannot be told. */
 int store_env_in_use(const char *dir, long *pid);
-/* Before using the handles outside store_txn: reopens a panicked
- * environment. 0 when usable, else DB_RUNRECOVERY. */
+/* Before using the store outside store_txn: reopens one that panicked or
+ * lost its connection. 0 when usable, else STORE_UNAVAILABLE. */
 int store_usable(struct store *s);
-/* 0 when the environment answers (reopened if it had panicked); else -1
- * with err filled. */
+/* 0 when the store answers (reopened if it had to be); else -1 with err
+ * filled. */
 int store_ping(struct store *s, char *err, size_t errlen);
-/* Checkpoints once 2 MiB of log have been written since the last one (old
- * log files go with it) and runs failchk every few seconds. Cheap
- * otherwise: the worker calls it after each request, once the client has
- * its answer, never inside one. */
+/* The backend's upkeep between requests (Berkeley DB: checkpoints and
+ * failchk every few seconds). Cheap otherwise: the worker calls it after
+ * each request, once the client has its answer, never inside one. */
 void store_maintain(struct store *s);
-/* Runs fn inside a transaction, retrying on deadlock or lock timeout a
- * bounded number of times. fn returns 0 or a Berkeley DB error. When the
- * environment panicked (before or during fn), it is reopened once and fn
- * runs again in the new one: fn must change nothing outside the
- * transaction but its own outputs. Returns 0, or the last error
- * (DB_RUNRECOVERY: the environment could not be reopened). */
-int store_txn(struct store *s, int (*fn)(struct store *s, DB_TXN *txn, void *ctx), void *ctx);
+/* Runs fn inside a transaction, retrying on STORE_RETRY (deadlock,
+ * serialisation failure) or STORE_BUSY (lock timeout) a bounded number of
+ * times. fn returns 0, a STORE_* code or an errno value; a nonzero one
+ * rolls the transaction back. When the store became unusable (a panic, a
+ * lost connection: STORE_UNAVAILABLE, before or during fn), it is reopened
+ * once and fn runs again: fn must change nothing outside the transaction
+ * but its own outputs. Every write goes through here. Returns 0, or the
+ * last error (STORE_UNAVAILABLE: it could not be reopened). */
+int store_txn(struct store *s, int (*fn)(struct store *s, struct store_txn *txn, void *ctx),
+	      void *ctx);
+
+/* Backups: Berkeley DB copies the environment into the empty directory
+ * dir and recovers the copy there; PostgreSQL answers STORE_UNSUPPORTED
+ * (pg_dump is the tool). 0, or an error with err filled. */
+int store_backup(struct store *s, const char *dir, char *err, size_t errlen);
+/* Berkeley DB: catastrophic recovery of a copy store_backup made, in
+ * private memory, so it opens as it is. 0, or an error with err filled. */
+int store_backup_recover(const char *dir, char *err, size_t errlen);
+/* Berkeley DB recovery (catastrophic with fatal) of the environment in dir,
+ * which no process may have open, then removal of its shared regions. 0,
+ * or an error with err filled. */
+int store_recover_dir(const char *dir, int fatal, char *err, size_t errlen);
 
 
 /* Store keys: a thread's random part, then a big-endian number, so one
@@ -114,14 +146,15 @@ int store_txn(struct store *s, int (*fn)(struct store *s, DB_TXN *txn, void *ctx
 void store_key(uint8_t *out, const uint8_t tid[STORE_TID], uint64_t n, int nbytes);
 
 /* --- threads (threads.c) ------------------------------------------------ */
-/* *rec: new reference. DB_NOTFOUND when there is none. flags: 0 or DB_RMW
- * (read for update: the write lock is taken now, avoiding deadlocks).
+/* *rec: new reference. STORE_NOTFOUND when there is none. flags: 0,
+ * STORE_RMW (read for update: the write lock is taken now, avoiding
+ * deadlocks) or STORE_READ_COMMITTED.
  * Without txn, the read runs in a store_txn of its own. */
-int store_thread_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], json_t **rec,
-		     u_int32_t flags);
+int store_thread_get(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], json_t **rec,
+		     unsigned flags);
 /* Writes rec (borrowed), setting its "exp" from status and "updated", and
  * moving its entry in the expiry index. */
-int store_thread_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], json_t *rec);
+int store_thread_put(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], json_t *rec);
 void store_expiry_key(uint8_t key[8 + STORE_TID], long long exp, const uint8_t tid[STORE_TID]);
 
 /* --- checkpoints (ckpt.c) ----------------------------------------------- */
@@ -129,20 +162,20 @@ void store_expiry_key(uint8_t key[8 + STORE_TID], long long exp, const uint8_t t
  * stored whole every few steps and as the difference from prev (the
  * parent's state; NULL for none) otherwise. Older checkpoints than
  * history are dropped. */
-int store_ckpt_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step,
+int store_ckpt_put(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], long step,
 		   const json_t *meta, const json_t *state, const json_t *prev);
 /* The state at step: new reference in *state, meta (new) when asked.
  * Without txn, the read runs in a store_txn of its own. */
-int store_ckpt_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long step,
+int store_ckpt_get(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], long step,
 		   json_t **state, json_t **meta);
 /* Checkpoints newest first, each {step, parent, node, next, status, ts, state}: new. */
-int store_ckpt_history(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long latest,
+int store_ckpt_history(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], long latest,
 		       long limit, json_t **out);
 /* Bytes stored for one thread's checkpoints (benchmarks). */
 long long store_ckpt_bytes(struct store *s, const uint8_t tid[STORE_TID]);
 
 /* --- event log (events.c) ----------------------------------------------- */
-int store_event_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long long seq,
+int store_event_put(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], long long seq,
 		    const char *json, size_t len);
 /* Events after seq, at most max of them or about max_bytes, read in their
  * own short transaction: *out is a new array of [seq, "json"] pairs. */
@@ -151,16 +184,18 @@ int store_events_after(struct store *s, const uint8_t tid[STORE_TID], long long 
 
 /* --- assets (assets.c) ---------------------------------------------------- */
 #define STORE_ASSET_ID_LEN 43   /* base64url of tid + 16-byte hash */
-/* Stores data once per thread (same bytes, same id). id gets the NUL-ended id. */
-int store_asset_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], const char *ctype,
+/* Stores data once per thread (same bytes, same id). id gets the NUL-ended
+ * id. STORE_FULL when the thread's assets would pass [store]
+ * max_asset_bytes. */
+int store_asset_put(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], const char *ctype,
 		    const void *data, size_t len, char id[STORE_ASSET_ID_LEN + 1]);
-/* *data (malloc'd, caller frees) and *ctype (malloc'd). DB_NOTFOUND. */
+/* *data (malloc'd, caller frees) and *ctype (malloc'd). STORE_NOTFOUND. */
 int store_asset_get(struct store *s, const char *id, char **ctype, void **data, size_t *len);
 /* The thread an asset id belongs to: 0, or -1 when id is not an asset id. */
 int store_asset_thread(const char *id, uint8_t tid[STORE_TID]);
 
 /* --- caches (cache.c) ---------------------------------------------------- */
-/* A cached value for text in namespace ns (new reference), or DB_NOTFOUND
+/* A cached value for text in namespace ns (new reference), or STORE_NOTFOUND
  * (absent or expired). Auto-commit: no transaction needed. */
 int store_cache_get(struct store *s, const char *ns, const char *text, json_t **out);
 int store_cache_put(struct store *s, const char *ns, const char *text, const json_t *value,
@@ -174,7 +209,7 @@ int store_cache_prune(struct store *s, int max);
  * for a while. Returns how many were pruned, or -1. */
 int store_prune(struct store *s, long long now_ms, int max);
 /* Deletes every record of one thread but its record. */
-int store_thread_purge(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID]);
+int store_thread_purge(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID]);
 
 /* --- statistics (stats.c) ---------------------------------------------------- */
 #define STORE_NSTATUS 6   /* running, paused, done, error, aborted, expired */
@@ -184,9 +219,11 @@ struct store_stats {
 	long long checkpoints, events, assets, asset_bytes, cache_entries;
 	long long db_files, db_bytes, log_files, log_bytes, region_files, region_bytes;
 	long long active_txns, last_checkpoint;   /* time of the last checkpoint (s), 0: none */
-	int version;                               /* the store's format version */
+	int version;                               /* the store's format (schema) version */
+	char backend[16];                          /* "bdb" or "postgresql" */
 };
-/* Counts what the store holds, read-only (aivista-admin stats). 0, or -1
+/* Counts what the store holds (for PostgreSQL: database bytes in db_bytes,
+ * no files), read-only (aivista-admin stats). 0, or -1
  * with err filled. */
 int store_stats(struct store *s, struct store_stats *st, char *err, size_t errlen);
 /* "running", ... for an index of threads_by_status. */

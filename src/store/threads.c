@@ -2,30 +2,28 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
-#include "store/store.h"
+#include "store/backend.h"
 #include "util/log.h"
 #include "util/jnum.h"
 
 
-static int store_thread_read(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], json_t **rec,
-			     u_int32_t flags)
+static int store_thread_read(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID],
+			     json_t **rec, unsigned flags)
 {
-	DBT k = { 0 }, v = { 0 };
 	json_error_t jerr;
+	void *v = NULL;
+	size_t vlen = 0;
 	int rc;
 
 	*rec = NULL;
-	k.data = (void *)tid;
-	k.size = STORE_TID;
-	v.flags = DB_DBT_MALLOC;
-	rc = s->threads->get(s->threads, txn, &k, &v, flags);
+	rc = store_kv_get(txn, STORE_T_THREADS, tid, STORE_TID, &v, &vlen, flags);
 	if (rc != 0)
 		return rc;
-	*rec = json_loadb(v.data, v.size, 0, &jerr);
-	free(v.data);
+	*rec = json_loadb(v, vlen, 0, &jerr);
+	free(v);
 	if (*rec == NULL) {
 		log_error("corrupt thread record: %s", jerr.text);
-		return DB_NOTFOUND;
+		return STORE_NOTFOUND;
 	}
 	return 0;
 }
@@ -33,10 +31,10 @@ static int store_thread_read(struct store *s, DB_TXN *txn, const uint8_t tid[STO
 struct store_thread_get_ctx {
 	const uint8_t *tid;
 	json_t **rec;
-	u_int32_t flags;
+	unsigned flags;
 };
 
-static int store_thread_get_fn(struct store *s, DB_TXN *txn, void *p)
+static int store_thread_get_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct store_thread_get_ctx *g = p;
 
@@ -44,8 +42,8 @@ static int store_thread_get_fn(struct store *s, DB_TXN *txn, void *p)
 	return store_thread_read(s, txn, g->tid, g->rec, g->flags);
 }
 
-int store_thread_get(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], json_t **rec,
-		     u_int32_t flags)
+int store_thread_get(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], json_t **rec,
+		     unsigned flags)
 {
 	struct store_thread_get_ctx g = { tid, rec, flags };
 
@@ -74,30 +72,22 @@ void store_expiry_key(uint8_t key[8 + STORE_TID], long long exp, const uint8_t t
 	memcpy(key + 8, tid, STORE_TID);
 }
 
-static int store_expiry_del(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long long exp)
+static int store_expiry_del(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], long long exp)
 {
 	uint8_t key[8 + STORE_TID];
-	DBT k = { 0 };
 	int rc;
 
 	store_expiry_key(key, exp, tid);
-	k.data = key;
-	k.size = sizeof key;
-	rc = s->expiry->del(s->expiry, txn, &k, 0);
-	return rc == DB_NOTFOUND ? 0 : rc;
+	rc = store_kv_del(txn, STORE_T_EXPIRY, key, sizeof key);
+	return rc == STORE_NOTFOUND ? 0 : rc;
 }
 
-static int store_expiry_add(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], long long exp)
+static int store_expiry_add(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], long long exp)
 {
 	uint8_t key[8 + STORE_TID];
-	DBT k = { 0 }, v = { 0 };
 
 	store_expiry_key(key, exp, tid);
-	k.data = key;
-	k.size = sizeof key;
-	v.data = "";
-	v.size = 0;
-	return s->expiry->put(s->expiry, txn, &k, &v, 0);
+	return store_kv_put(txn, STORE_T_EXPIRY, key, sizeof key, "", 0, 0);
 }
 
 /* The expiry index is lazy: an entry moves only when the thread's expiry
@@ -106,13 +96,12 @@ static int store_expiry_add(struct store *s, DB_TXN *txn, const uint8_t tid[STOR
  * the record's own "exp" and re-indexes a thread that is still alive. */
 #define STORE_EXPIRY_SLACK_MS 60000
 
-int store_thread_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID], json_t *rec)
+int store_thread_put(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], json_t *rec)
 {
 	const char *status = json_string_value(json_object_get(rec, "status"));
 	long long updated = json_integer_value(json_object_get(rec, "updated"));
 	long long iexp = json_integer_value(json_object_get(rec, "iexp"));
 	long long exp = updated + store_thread_ttl(s, status ? status : "running");
-	DBT k = { 0 }, v = { 0 };
 	char *text;
 	int rc = 0;
 
@@ -127,11 +116,7 @@ int store_thread_put(struct store *s, DB_TXN *txn, const uint8_t tid[STORE_TID],
 		json_object_set_new(rec, "iexp", json_integer(exp));
 	}
 	text = json_dumps(rec, JNUM_DUMP);
-	k.data = (void *)tid;
-	k.size = STORE_TID;
-	v.data = text;
-	v.size = (u_int32_t)strlen(text);
-	rc = s->threads->put(s->threads, txn, &k, &v, 0);
+	rc = store_kv_put(txn, STORE_T_THREADS, tid, STORE_TID, text, strlen(text), 0);
 	free(text);
 	return rc;
 }

@@ -46,6 +46,22 @@ REQUEST_TIMEOUT = 30.0
 SCRIPT_TIMEOUT = 600
 
 
+
+def store_settings(dir):
+    """[store] settings for a worker whose store is dir: Berkeley DB there,
+    or with AIVISTA_TEST_STORE=postgresql a fresh database of its own on
+    the server AIVISTA_TEST_PGDSN names (created here), so every test runs
+    unchanged against either backend."""
+    if os.environ.get("AIVISTA_TEST_STORE", "bdb") != "postgresql":
+        return {"dir": dir}
+    base = os.environ.get("AIVISTA_TEST_PGDSN", "")
+    name = "av_" + hashlib.sha256(os.path.abspath(dir).encode()).hexdigest()[:24]
+    r = subprocess.run(["psql", "-X", "-q", "-d", base + " dbname=postgres", "-c",
+                        "CREATE DATABASE " + name], capture_output=True, text=True)
+    if r.returncode != 0 and "already exists" not in r.stderr:
+        raise RuntimeError("cannot create the test database: " + r.stderr)
+    return {"dir": dir, "backend": "postgresql", "dsn": base + " dbname=" + name}
+
 class SetupError(Exception):
     """The test cannot run: reported as a hard error (exit 99)."""
 
@@ -380,7 +396,7 @@ class Worker:
         self.sock = os.path.join(dir, name + ".sock")
         self.log = os.path.join(dir, name + ".log")
         self.store = os.path.join(dir, "store")
-        s = {"store": {"dir": self.store}, "kb": {"styles": src_path("etc", "styles.json"),
+        s = {"store": store_settings(self.store), "kb": {"styles": src_path("etc", "styles.json"),
                                                   "notes": src_path("etc", "notes.json"),
                                                   "words": src_path("etc", "words.txt"),
                                                   "nodes": src_path("etc", "nodes.json"),
@@ -498,7 +514,7 @@ class Lighttpd:
         self.log_dir = os.path.join(dir, "log")
         for d in (self.run_dir, self.log_dir):
             os.makedirs(d, exist_ok=True)
-        s = {"store": {"dir": os.path.join(dir, "store")},
+        s = {"store": store_settings(os.path.join(dir, "store")),
              "kb": {"styles": src_path("etc", "styles.json"),
                     "notes": src_path("etc", "notes.json"),
                     "words": src_path("etc", "words.txt"),

@@ -325,7 +325,7 @@ static json_t *fx_rec(struct fx *f, const uint8_t raw[STORE_TID])
 {
 	json_t *rec = NULL;
 
-	if (store_thread_get(f->app.store, NULL, raw, &rec, DB_READ_COMMITTED) != 0)
+	if (store_thread_get(f->app.store, NULL, raw, &rec, STORE_READ_COMMITTED) != 0)
 		tap_bail("the thread record cannot be read");
 	return rec;
 }
@@ -345,11 +345,11 @@ struct gr_patch {
 	json_t *set;
 };
 
-static int gr_patch_fn(struct store *s, DB_TXN *txn, void *p)
+static int gr_patch_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct gr_patch *g = p;
 	json_t *rec;
-	int rc = store_thread_get(s, txn, g->tid, &rec, DB_RMW);
+	int rc = store_thread_get(s, txn, g->tid, &rec, STORE_RMW);
 
 	if (rc)
 		return rc;

@@ -19,7 +19,7 @@
 #include <sodium.h>
 #include "tap.h"
 #include "conf/conf.h"
-#include "store/store.h"
+#include "store/bdb.h"
 #include "util/xmalloc.h"
 
 #define ST_T0 1000000000000LL          /* an arbitrary wall time (ms) */
@@ -125,7 +125,7 @@ static long st_count_expiry(struct store *s, const uint8_t tid[STORE_TID], long 
 	DBT k = { 0 }, v = { 0 };
 	long n = 0;
 
-	if (s->expiry->cursor(s->expiry, NULL, &c, 0) != 0)
+	if (BDB(s)->db[STORE_T_EXPIRY]->cursor(BDB(s)->db[STORE_T_EXPIRY], NULL, &c, 0) != 0)
 		return -1;
 	k.data = kbuf;
 	k.ulen = sizeof kbuf;
@@ -159,7 +159,7 @@ struct st_put {
 	json_t *rec;
 };
 
-static int st_put_fn(struct store *s, DB_TXN *txn, void *p)
+static int st_put_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct st_put *sp = p;
 
@@ -286,7 +286,7 @@ static void t_threads(void)
 	ok(st_count_expiry(f.s, tid, &exp) == 1 && exp == ST_T0 + 120000 + 60000,
 	   "update past the slack: still one expiry entry, at the new exp");
 	json_decref(rec);
-	is_int(st_count(f.s->expiry, NULL, 0), (long)(sizeof ttls / sizeof ttls[0]),
+	is_int(st_count(BDB(f.s)->db[STORE_T_EXPIRY], NULL, 0), (long)(sizeof ttls / sizeof ttls[0]),
 	       "update: the index holds one entry per thread");
 
 	/* A thread whose lazy entry comes due while it is still alive is
@@ -312,7 +312,7 @@ static void t_threads(void)
 	st_tid(tid, 999);
 	rec = json_object();
 	got = rec;
-	is_int(store_thread_get(f.s, NULL, tid, &got, 0), DB_NOTFOUND, "get of an unknown thread: DB_NOTFOUND");
+	is_int(store_thread_get(f.s, NULL, tid, &got, 0), STORE_NOTFOUND, "get of an unknown thread: STORE_NOTFOUND");
 	ok(got == NULL, "and *rec is NULL");
 	json_decref(rec);
 	fx_done(&f);
@@ -325,7 +325,7 @@ struct st_fill {
 	char asset[STORE_ASSET_ID_LEN + 1];
 };
 
-static int st_fill_fn(struct store *s, DB_TXN *txn, void *p)
+static int st_fill_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct st_fill *sf = p;
 	json_t *prev = NULL;
@@ -364,8 +364,8 @@ static const char *st_counts(struct store *s, const uint8_t tid[STORE_TID])
 {
 	static char buf[64];
 
-	snprintf(buf, sizeof buf, "%ld %ld %ld", st_count(s->ckpts, tid, STORE_TID),
-		 st_count(s->events, tid, STORE_TID), st_count(s->assets, tid, STORE_TID));
+	snprintf(buf, sizeof buf, "%ld %ld %ld", st_count(BDB(s)->db[STORE_T_CKPTS], tid, STORE_TID),
+		 st_count(BDB(s)->db[STORE_T_EVENTS], tid, STORE_TID), st_count(BDB(s)->db[STORE_T_ASSETS], tid, STORE_TID));
 	return buf;
 }
 
@@ -418,7 +418,7 @@ static void t_prune(void)
 	is_int(store_prune(f.s, now, 100), 0, "prune: pruning again at once does nothing");
 
 	is_int(store_prune(f.s, now + ST_TOMBSTONE_MS + 1, 100), 1, "prune: the tombstone expires");
-	ok(store_thread_get(f.s, NULL, a, &rec, 0) == DB_NOTFOUND, "prune: then the record is gone");
+	ok(store_thread_get(f.s, NULL, a, &rec, 0) == STORE_NOTFOUND, "prune: then the record is gone");
 	is_int(st_count_expiry(f.s, a, NULL), 0, "prune: and so is its expiry entry");
 	is_str(st_status(f.s, b), "done", "prune: the done thread is still there");
 	is_str(st_status(f.s, c), "running", "prune: the later thread is still there");
@@ -499,7 +499,7 @@ struct st_ckpt {
 	const json_t *meta, *state, *prev;
 };
 
-static int st_ckpt_fn(struct store *s, DB_TXN *txn, void *p)
+static int st_ckpt_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct st_ckpt *c = p;
 
@@ -543,7 +543,7 @@ static void st_ckpt_fill(struct fx *f, const uint8_t tid[STORE_TID], long steps,
 		if (store_txn(f->s, st_ckpt_fn, &c) != 0)
 			tap_bail("store_ckpt_put step %ld", i);
 		bad_now += st_ckpt_check(f->s, tid, i, states[i], metas[i]) != 0;
-		n = st_count(f->s->ckpts, tid, STORE_TID);
+		n = st_count(BDB(f->s)->db[STORE_T_CKPTS], tid, STORE_TID);
 		bad_count += n > limit;
 		max_count = n > max_count ? n : max_count;
 	}
@@ -574,17 +574,17 @@ static void t_ckpt_window(const struct st_window_case *wc)
 		if (i >= oldest)
 			bad_kept += rc != 0;
 		else if (i < oldest - ST_FULL_EVERY)
-			bad_gone += rc != DB_NOTFOUND;
+			bad_gone += rc != STORE_NOTFOUND;
 		else
-			bad_base += rc != 0 && rc != DB_NOTFOUND;
+			bad_base += rc != 0 && rc != STORE_NOTFOUND;
 	}
 	is_int(bad_kept, 0, "history %ld, %ld steps: the last %ld steps are exact (state and meta)",
 	       wc->history, wc->steps, wc->steps - oldest);
-	is_int(bad_gone, 0, "history %ld, %ld steps: steps before the kept window give DB_NOTFOUND",
+	is_int(bad_gone, 0, "history %ld, %ld steps: steps before the kept window give STORE_NOTFOUND",
 	       wc->history, wc->steps);
-	is_int(bad_base, 0, "history %ld, %ld steps: a kept base step is exact or DB_NOTFOUND",
+	is_int(bad_base, 0, "history %ld, %ld steps: a kept base step is exact or STORE_NOTFOUND",
 	       wc->history, wc->steps);
-	is_int(st_count(f.s->ckpts, other, STORE_TID), 3, "history %ld: another thread's checkpoints untouched",
+	is_int(st_count(BDB(f.s)->db[STORE_T_CKPTS], other, STORE_TID), 3, "history %ld: another thread's checkpoints untouched",
 	       wc->history);
 	for (long i = 0; i < wc->steps; i++) {
 		json_decref(states[i]);
@@ -622,13 +622,17 @@ static void st_ckpt_locked(struct fx *f, const uint8_t tid[STORE_TID])
 	k.data = key;
 	k.size = sizeof key;
 	v.flags = DB_DBT_MALLOC;
-	if (f->s->env->txn_begin(f->s->env, NULL, &writer, 0) != 0 ||
-	    f->s->ckpts->get(f->s->ckpts, writer, &k, &v, DB_RMW) != 0 ||
-	    f->s->env->txn_begin(f->s->env, NULL, &reader, DB_TXN_NOWAIT) != 0)
+	if (BDB(f->s)->env->txn_begin(BDB(f->s)->env, NULL, &writer, 0) != 0 ||
+	    BDB(f->s)->db[STORE_T_CKPTS]->get(BDB(f->s)->db[STORE_T_CKPTS], writer, &k, &v, DB_RMW) != 0 ||
+	    BDB(f->s)->env->txn_begin(BDB(f->s)->env, NULL, &reader, DB_TXN_NOWAIT) != 0)
 		tap_bail("cannot set up a lock conflict");
 	free(v.data);
-	rc = store_ckpt_history(f->s, reader, tid, 29, 5, &out);
-	ok((rc == DB_LOCK_DEADLOCK || rc == DB_LOCK_NOTGRANTED) && out == NULL,
+	{
+		struct store_txn rt = { f->s, reader };
+
+		rc = store_ckpt_history(f->s, &rt, tid, 29, 5, &out);
+	}
+	ok((rc == STORE_RETRY || rc == STORE_BUSY) && out == NULL,
 	   "history under a lock conflict: the lock error, no array (rc %d)", rc);
 	json_decref(out);
 	reader->abort(reader);
@@ -738,7 +742,7 @@ struct st_events {
 	char **texts;
 };
 
-static int st_events_fn(struct store *s, DB_TXN *txn, void *p)
+static int st_events_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct st_events *e = p;
 	int rc = 0;
@@ -827,7 +831,7 @@ static void t_events(void)
 		struct st_events e = { tid, from, from + 99, texts };
 
 		if ((rc = store_txn(f.s, st_events_fn, &e)) != 0)
-			tap_bail("store_event_put: %s", db_strerror(rc));
+			tap_bail("store_event_put: %s", store_strerror(rc));
 	}
 	{
 		struct st_events e1 = { next, 1, 10, other_texts }, e2 = { before, 1, 10, other_texts };
@@ -835,7 +839,7 @@ static void t_events(void)
 		if (store_txn(f.s, st_events_fn, &e1) != 0 || store_txn(f.s, st_events_fn, &e2) != 0)
 			tap_bail("store_event_put (other threads)");
 	}
-	is_int(st_count(f.s->events, tid, STORE_TID), ST_EVENTS, "events: %d stored", ST_EVENTS);
+	is_int(st_count(BDB(f.s)->db[STORE_T_EVENTS], tid, STORE_TID), ST_EVENTS, "events: %d stored", ST_EVENTS);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		st_after_check(f.s, tid, texts, &cases[i]);
 
@@ -852,7 +856,7 @@ static void t_events(void)
 	{
 		struct st_events dup = { tid, 5, 5, other_texts };
 
-		is_int(store_txn(f.s, st_events_fn, &dup), DB_KEYEXIST,
+		is_int(store_txn(f.s, st_events_fn, &dup), STORE_EXISTS,
 		       "events: putting an existing seq fails (DB_NOOVERWRITE)");
 		st_after_check(f.s, tid, texts, &(struct st_after_case){ 4, 1, SIZE_MAX });
 	}
@@ -873,7 +877,7 @@ struct st_asset {
 	char id[STORE_ASSET_ID_LEN + 1];
 };
 
-static int st_asset_fn(struct store *s, DB_TXN *txn, void *p)
+static int st_asset_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct st_asset *a = p;
 
@@ -930,7 +934,7 @@ static void t_asset_bad_ids(struct store *s, const char *good)
 		void *data = NULL;
 		size_t len = 0;
 
-		is_int(store_asset_get(s, ids[i], &ctype, &data, &len), DB_NOTFOUND, "asset id %s: DB_NOTFOUND",
+		is_int(store_asset_get(s, ids[i], &ctype, &data, &len), STORE_NOTFOUND, "asset id %s: STORE_NOTFOUND",
 		       names[i]);
 	}
 }
@@ -954,7 +958,7 @@ static void t_assets(void)
 	is_int((long)strlen(id1), STORE_ASSET_ID_LEN, "asset: the id is %d characters", STORE_ASSET_ID_LEN);
 	is_int(st_asset_put(f.s, a, "image/png", png, sizeof png - 1, id2), 0, "asset: same bytes again");
 	is_str(id2, id1, "asset: same bytes, same id");
-	is_int(st_count(f.s->assets, a, STORE_TID), 1, "asset: stored once");
+	is_int(st_count(BDB(f.s)->db[STORE_T_ASSETS], a, STORE_TID), 1, "asset: stored once");
 	is_int(st_asset_put(f.s, b, "image/png", png, sizeof png - 1, id3), 0, "asset: same bytes, other thread");
 	ok(strcmp(id3, id1) != 0, "asset: another thread gets another id");
 	is_int(st_asset_put(f.s, a, "image/png", png, sizeof png - 2, id4), 0, "asset: one byte fewer");
@@ -988,7 +992,7 @@ struct st_script {
 	const uint8_t *tid;   /* when set: each call writes a record named after it */
 };
 
-static int st_script_fn(struct store *s, DB_TXN *txn, void *p)
+static int st_script_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct st_script *sc = p;
 	int rc = sc->rcs[sc->calls < sc->n ? sc->calls : sc->n - 1];
@@ -1020,18 +1024,18 @@ static void t_txn(void)
 {
 	static const struct st_txn_case cases[] = {
 		{ "success", { 0 }, 1, 0, 1, 1 },
-		{ "two deadlocks, then success", { DB_LOCK_DEADLOCK, DB_LOCK_DEADLOCK, 0 }, 3, 0, 3, 3 },
-		{ "lock not granted, then success", { DB_LOCK_NOTGRANTED, 0 }, 2, 0, 2, 2 },
-		{ "deadlock, not granted, success", { DB_LOCK_DEADLOCK, DB_LOCK_NOTGRANTED, 0 }, 3, 0, 3, 3 },
-		{ "deadlock every time: gives up", { DB_LOCK_DEADLOCK }, 1, DB_LOCK_DEADLOCK, 3, 16 },
-		{ "not granted every time: gives up", { DB_LOCK_NOTGRANTED }, 1, DB_LOCK_NOTGRANTED, 3, 16 },
-		{ "not found: not retried", { DB_NOTFOUND }, 1, DB_NOTFOUND, 1, 1 },
+		{ "two deadlocks, then success", { STORE_RETRY, STORE_RETRY, 0 }, 3, 0, 3, 3 },
+		{ "lock not granted, then success", { STORE_BUSY, 0 }, 2, 0, 2, 2 },
+		{ "deadlock, not granted, success", { STORE_RETRY, STORE_BUSY, 0 }, 3, 0, 3, 3 },
+		{ "deadlock every time: gives up", { STORE_RETRY }, 1, STORE_RETRY, 3, 16 },
+		{ "not granted every time: gives up", { STORE_BUSY }, 1, STORE_BUSY, 3, 16 },
+		{ "not found: not retried", { STORE_NOTFOUND }, 1, STORE_NOTFOUND, 1, 1 },
 		{ "EINVAL: not retried", { EINVAL }, 1, EINVAL, 1, 1 },
-		{ "key exists: not retried", { DB_KEYEXIST }, 1, DB_KEYEXIST, 1, 1 },
-		{ "panic, then success: reopened, run again", { DB_RUNRECOVERY, 0 }, 2, 0, 2, 2 },
-		{ "panic every time: one reopen, then gives up", { DB_RUNRECOVERY }, 1, DB_RUNRECOVERY, 2, 2 },
+		{ "key exists: not retried", { STORE_EXISTS }, 1, STORE_EXISTS, 1, 1 },
+		{ "panic, then success: reopened, run again", { STORE_UNAVAILABLE, 0 }, 2, 0, 2, 2 },
+		{ "panic every time: one reopen, then gives up", { STORE_UNAVAILABLE }, 1, STORE_UNAVAILABLE, 2, 2 },
 	};
-	static const int two_fail[] = { DB_LOCK_DEADLOCK, DB_LOCK_DEADLOCK, 0 };
+	static const int two_fail[] = { STORE_RETRY, STORE_RETRY, 0 };
 	uint8_t tid[STORE_TID];
 	struct fx f;
 
@@ -1058,7 +1062,7 @@ static void t_txn(void)
 			tid[0] = (uint8_t)call;
 			rec = NULL;
 			if (call < 2)
-				ok(store_thread_get(f.s, NULL, tid, &rec, 0) == DB_NOTFOUND,
+				ok(store_thread_get(f.s, NULL, tid, &rec, 0) == STORE_NOTFOUND,
 				   "store_txn: attempt %d (deadlocked) left nothing", call + 1);
 			else
 				ok(store_thread_get(f.s, NULL, tid, &rec, 0) == 0 &&
@@ -1092,7 +1096,7 @@ static int st_child(const struct conf *c, unsigned i, int go)
 	rc = st_put_rec(s, tid, rec);
 	json_decref(rec);
 	if (rc)
-		fprintf(stderr, "child %u: put: %s\n", i, db_strerror(rc));
+		fprintf(stderr, "child %u: put: %s\n", i, store_strerror(rc));
 	store_close(s);
 	return rc ? 5 : 0;
 }
@@ -1146,7 +1150,7 @@ static void t_many_openers(void)
 		}
 	}
 	is_int(found, ST_FORKS, "the parent finds every child's record");
-	is_int(st_count(f.s->threads, NULL, 0), ST_FORKS, "and no others");
+	is_int(st_count(BDB(f.s)->db[STORE_T_THREADS], NULL, 0), ST_FORKS, "and no others");
 	fx_done(&f);
 }
 
@@ -1163,7 +1167,7 @@ static long long st_nbegins(struct store *s)
 	DB_TXN_STAT *st = NULL;
 	long long n;
 
-	if (s->env->txn_stat(s->env, &st, 0) != 0)
+	if (BDB(s)->env->txn_stat(BDB(s)->env, &st, 0) != 0)
 		return -1;
 	n = (long long)st->st_nbegins;
 	free(st);
@@ -1179,9 +1183,10 @@ static void st_victim(const struct conf *c, const uint8_t tid[STORE_TID], int re
 	DB_TXN *txn = NULL;
 	json_t *rec = json_pack("{s:s, s:I, s:s}", "status", "running", "updated", (json_int_t)ST_T0,
 				"by", "victim");
+	struct store_txn t = { s, NULL };
 
-	if (s == NULL || s->env->txn_begin(s->env, NULL, &txn, 0) != 0 ||
-	    store_thread_put(s, txn, tid, rec) != 0)
+	if (s == NULL || BDB(s)->env->txn_begin(BDB(s)->env, NULL, &txn, 0) != 0 ||
+	    (t.h = txn, store_thread_put(s, &t, tid, rec)) != 0)
 		_exit(3);
 	if (write(ready, "x", 1) != 1)
 		_exit(4);
@@ -1302,7 +1307,7 @@ static void t_panic_reopen(void)
 		char err[512];
 		struct store *s = store_open(&f.conf, err, sizeof err);
 
-		_exit(s && s->env->set_flags(s->env, DB_PANIC_ENVIRONMENT, 1) == 0 ? 0 : 3);
+		_exit(s && BDB(s)->env->set_flags(BDB(s)->env, DB_PANIC_ENVIRONMENT, 1) == 0 ? 0 : 3);
 	}
 	waitpid(pid, NULL, 0);
 	is_str(st_status(f.s, before), "paused", "panic: the survivor's next read reopens and finds the record");
@@ -1329,13 +1334,13 @@ struct st_bump {
 };
 
 /* What a step's commit does to the thread record: read for update, change, write. */
-static int st_bump_fn(struct store *s, DB_TXN *txn, void *p)
+static int st_bump_fn(struct store *s, struct store_txn *txn, void *p)
 {
 	struct st_bump *b = p;
 	json_t *rec = NULL;
-	int rc = store_thread_get(s, txn, b->tid, &rec, DB_RMW);
+	int rc = store_thread_get(s, txn, b->tid, &rec, STORE_RMW);
 
-	if (rc == DB_NOTFOUND) {
+	if (rc == STORE_NOTFOUND) {
 		rec = json_pack("{s:s, s:i}", "status", "running", "seq", 0);
 		rc = 0;
 	}
@@ -1428,7 +1433,7 @@ static void t_log_bound(void)
 	   json_integer_value(json_object_get(rec, "seq")) == ST_COMMITS / 1000,
 	   "%ld commits: each thread saw its %d updates", r.commits, ST_COMMITS / 1000);
 	json_decref(rec);
-	is_int(st_count(f.s->expiry, NULL, 0), 1000, "%ld commits: one expiry entry per thread", r.commits);
+	is_int(st_count(BDB(f.s)->db[STORE_T_EXPIRY], NULL, 0), 1000, "%ld commits: one expiry entry per thread", r.commits);
 
 	/* One long request: nothing is removed until the store_maintain after it. */
 	st_log_run(&f, LONG_REQUEST, 0, ST_T0 + ST_COMMITS, &r);

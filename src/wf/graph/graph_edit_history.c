@@ -73,7 +73,7 @@ static json_t *ge_load(struct step_ctx *c, const json_t *entry)
 	rc = store_asset_get(step_store(c), id, &ctype, &data, &len);
 	if (rc == 0)
 		wf = json_loadb(data, len, 0, NULL);
-	else if (rc != DB_NOTFOUND)
+	else if (rc != STORE_NOTFOUND)
 		step_store_failed(c, rc);
 	free(ctype);
 	free(data);

@@ -134,9 +134,9 @@ static int image_load_asset(struct step_ctx *c, const char *field, unsigned char
 {
 	const char *id = json_string_value(json_object_get(json_object_get(c->state, "userInput"), field));
 	void *d = NULL;
-	int rc = id ? store_asset_get(step_store(c), id, mime, &d, len) : DB_NOTFOUND;
+	int rc = id ? store_asset_get(step_store(c), id, mime, &d, len) : STORE_NOTFOUND;
 
-	if (rc != 0 && rc != DB_NOTFOUND)
+	if (rc != 0 && rc != STORE_NOTFOUND)
 		step_store_failed(c, rc);
 	if (rc != 0)
 		return -1;

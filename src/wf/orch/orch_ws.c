@@ -149,8 +149,8 @@ int orch_ws_get(struct step_ctx *c, const char *path, char **mime, void **data, 
 	rc = store_asset_get(step_store(c), id, mime, data, len);
 	if (rc == 0)
 		return 0;
-	if (rc != DB_NOTFOUND) {
-		log_error("reading workspace file %s: %s", path, db_strerror(rc));
+	if (rc != STORE_NOTFOUND) {
+		log_error("reading workspace file %s: %s", path, store_strerror(rc));
 		step_store_failed(c, rc);
 	}
 	return -1;

@@ -8,17 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "store/store.h"
+#include "store/bdb.h"
 #include "util/xmalloc.h"
-
-static const char *const store_stat_statuses[STORE_NSTATUS] = {
-	"running", "paused", "done", "error", "aborted", "expired",
-};
-
-const char *store_stats_status_name(int i)
-{
-	return i >= 0 && i < STORE_NSTATUS ? store_stat_statuses[i] : "other";
-}
 
 static long long store_file_bytes(const char *dir, const char *name)
 {
@@ -35,9 +26,10 @@ static long long store_file_bytes(const char *dir, const char *name)
 /* Threads by status: one walk over the thread records. */
 static int store_stats_threads(struct store *s, struct store_stats *st)
 {
+	DB *db = BDB(s)->db[STORE_T_THREADS];
 	DBC *c = NULL;
 	DBT k = { 0 }, v = { 0 };
-	int rc = s->threads->cursor(s->threads, NULL, &c, DB_READ_COMMITTED);
+	int rc = db->cursor(db, NULL, &c, DB_READ_COMMITTED);
 
 	if (rc)
 		return rc;
@@ -49,7 +41,7 @@ static int store_stats_threads(struct store *s, struct store_stats *st)
 		int i;
 
 		for (i = 0; i < STORE_NSTATUS; i++)
-			if (status && strcmp(status, store_stat_statuses[i]) == 0)
+			if (status && strcmp(status, store_stats_status_name(i)) == 0)
 				break;
 		if (i < STORE_NSTATUS)
 			st->threads_by_status[i]++;
@@ -98,7 +90,7 @@ static int store_stats_count(DB *db, long long *n, long long *bytes)
 static int store_stats_logs(struct store *s, struct store_stats *st)
 {
 	char **list = NULL;
-	int rc = s->env->log_archive(s->env, &list, DB_ARCH_LOG | DB_ARCH_ABS);
+	int rc = BDB(s)->env->log_archive(BDB(s)->env, &list, DB_ARCH_LOG | DB_ARCH_ABS);
 
 	if (rc)
 		return rc;
@@ -112,9 +104,9 @@ static int store_stats_logs(struct store *s, struct store_stats *st)
 
 static void store_stats_files(struct store *s, struct store_stats *st)
 {
-	DB *dbs[] = { s->threads, s->ckpts, s->events, s->assets, s->expiry, s->cache };
+	DB **dbs = BDB(s)->db;
 
-	for (size_t i = 0; i < sizeof dbs / sizeof dbs[0]; i++) {
+	for (size_t i = 0; i < STORE_NTABLES; i++) {
 		const char *file = NULL, *name = NULL;
 
 		if (dbs[i]->get_dbname(dbs[i], &file, &name) == 0 && file) {
@@ -134,29 +126,32 @@ static void store_stats_files(struct store *s, struct store_stats *st)
 	}
 }
 
-int store_stats(struct store *s, struct store_stats *st, char *err, size_t errlen)
+int bdb_stats(struct store *s, struct store_stats *st, char *err, size_t errlen)
 {
 	DB_TXN_STAT *ts = NULL;
 	const char *home = NULL;
 	int rc;
 
-	memset(st, 0, sizeof *st);
-	if (s->env->get_home(s->env, &home) == 0 && home)
+	if (BDB(s)->env == NULL) {
+		snprintf(err, errlen, "cannot read the store: %s", store_strerror(STORE_UNAVAILABLE));
+		return -1;
+	}
+	if (BDB(s)->env->get_home(BDB(s)->env, &home) == 0 && home)
 		snprintf(st->dir, sizeof st->dir, "%s", home);
 	st->version = home ? store_version_read(home, err, errlen) : -1;
 	rc = store_stats_threads(s, st);
 	if (rc == 0)
-		rc = store_stats_count(s->ckpts, &st->checkpoints, NULL);
+		rc = store_stats_count(BDB(s)->db[STORE_T_CKPTS], &st->checkpoints, NULL);
 	if (rc == 0)
-		rc = store_stats_count(s->events, &st->events, NULL);
+		rc = store_stats_count(BDB(s)->db[STORE_T_EVENTS], &st->events, NULL);
 	if (rc == 0)
-		rc = store_stats_count(s->assets, &st->assets, &st->asset_bytes);
+		rc = store_stats_count(BDB(s)->db[STORE_T_ASSETS], &st->assets, &st->asset_bytes);
 	if (rc == 0)
-		rc = store_stats_count(s->cache, &st->cache_entries, NULL);
+		rc = store_stats_count(BDB(s)->db[STORE_T_CACHE], &st->cache_entries, NULL);
 	if (rc == 0)
 		rc = store_stats_logs(s, st);
 	if (rc == 0)
-		rc = s->env->txn_stat(s->env, &ts, 0);
+		rc = BDB(s)->env->txn_stat(BDB(s)->env, &ts, 0);
 	if (rc) {
 		snprintf(err, errlen, "cannot read the store: %s", db_strerror(rc));
 		if (rc == DB_RUNRECOVERY)

@@ -1,5 +1,6 @@
 /* Opening and looking after the shared Berkeley DB environment (see
- * store.h). Every opener must use the same cache size: it is fixed here. */
+ * bdb.h), and its transactions. Every opener must use the same cache size:
+ * it is fixed here. */
 #include "config.h"
 #include <errno.h>
 #include <signal.h>
@@ -11,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "store/store.h"
+#include "store/bdb.h"
 #include "util/clock.h"
 #include "util/log.h"
 #include "util/xmalloc.h"
@@ -24,7 +25,6 @@
 #define STORE_FAILCHK_MS 5000
 #define STORE_FAILCHK_WAIT_MS 3000  /* a failchk before an open, at most */
 #define STORE_CKPT_KBYTES 2048  /* a checkpoint only once this much log is written */
-#define STORE_TXN_TRIES 8
 
 static void store_errcall(const DB_ENV *env, const char *prefix, const char *msg)
 {
@@ -57,7 +57,7 @@ static int store_isalive(DB_ENV *env, pid_t pid, db_threadid_t tid, u_int32_t fl
 
 static int store_configure(struct store *s, const struct conf *c)
 {
-	DB_ENV *env = s->env;
+	DB_ENV *env = BDB(s)->env;
 	int rc;
 
 	env->app_private = s;
@@ -75,32 +75,27 @@ static int store_configure(struct store *s, const struct conf *c)
 		return rc;
 	if (strcmp(c->durability, "write_nosync") == 0)
 		rc = env->set_flags(env, DB_TXN_WRITE_NOSYNC, 1);
-	s->sync = strcmp(c->durability, "sync") == 0;
+	BDB(s)->sync = strcmp(c->durability, "sync") == 0;
 	return rc;
-}
-
-void store_key(uint8_t *out, const uint8_t tid[STORE_TID], uint64_t n, int nbytes)
-{
-	memcpy(out, tid, STORE_TID);
-	for (int i = nbytes - 1; i >= 0; i--, n >>= 8)
-		out[STORE_TID + i] = (uint8_t)(n & 0xff);
 }
 
 /* The databases, created on first use in one transaction each, so many
  * workers starting at once agree. */
 static int store_open_dbs(struct store *s)
 {
-	struct { DB **db; const char *file; } dbs[] = {
-		{ &s->threads, "threads.db" }, { &s->ckpts, "ckpts.db" }, { &s->events, "events.db" },
-		{ &s->assets, "assets.db" }, { &s->expiry, "expiry.db" }, { &s->cache, "cache.db" },
+	static const char *const files[STORE_NTABLES] = {
+		[STORE_T_THREADS] = "threads.db", [STORE_T_CKPTS] = "ckpts.db",
+		[STORE_T_EVENTS] = "events.db", [STORE_T_ASSETS] = "assets.db",
+		[STORE_T_EXPIRY] = "expiry.db", [STORE_T_CACHE] = "cache.db",
 	};
+	struct bdb *b = BDB(s);
 	int rc = 0;
 
-	for (size_t i = 0; i < sizeof dbs / sizeof dbs[0] && rc == 0; i++) {
-		rc = db_create(dbs[i].db, s->env, 0);
+	for (size_t i = 0; i < STORE_NTABLES && rc == 0; i++) {
+		rc = db_create(&b->db[i], b->env, 0);
 		if (rc == 0)
-			rc = (*dbs[i].db)->open(*dbs[i].db, NULL, dbs[i].file, NULL, DB_BTREE,
-						DB_CREATE | DB_AUTO_COMMIT | DB_THREAD, STORE_FILE_MODE);
+			rc = b->db[i]->open(b->db[i], NULL, files[i], NULL, DB_BTREE,
+					    DB_CREATE | DB_AUTO_COMMIT | DB_THREAD, STORE_FILE_MODE);
 	}
 	return rc;
 }
@@ -109,12 +104,12 @@ static void store_env_close(struct store *s);
 
 static void store_close_dbs(struct store *s)
 {
-	DB **dbs[] = { &s->threads, &s->ckpts, &s->events, &s->assets, &s->expiry, &s->cache };
+	struct bdb *b = BDB(s);
 
-	for (size_t i = 0; i < sizeof dbs / sizeof dbs[0]; i++) {
-		if (*dbs[i])
-			(*dbs[i])->close(*dbs[i], 0);
-		*dbs[i] = NULL;
+	for (size_t i = 0; i < STORE_NTABLES; i++) {
+		if (b->db[i])
+			b->db[i]->close(b->db[i], 0);
+		b->db[i] = NULL;
 	}
 }
 
@@ -168,19 +163,19 @@ int store_env_in_use(const char *dir, long *pid)
 static int store_env_failchk(struct store *s)
 {
 	u_int32_t flags = DB_INIT_TXN | DB_INIT_LOCK | DB_INIT_LOG | DB_INIT_MPOOL | DB_THREAD;
-	int rc = db_env_create(&s->env, 0);
+	int rc = db_env_create(&BDB(s)->env, 0);
 
 	if (rc == 0)
 		rc = store_configure(s, s->conf);
 	if (rc == 0)
-		rc = s->env->open(s->env, s->conf->store_dir, flags, STORE_FILE_MODE);
-	if (rc == 0 && (rc = s->env->failchk(s->env, 0)) != 0 && rc != DB_RUNRECOVERY)
-		rc = s->env->failchk(s->env, 0);
+		rc = BDB(s)->env->open(BDB(s)->env, s->conf->store_dir, flags, STORE_FILE_MODE);
+	if (rc == 0 && (rc = BDB(s)->env->failchk(BDB(s)->env, 0)) != 0 && rc != DB_RUNRECOVERY)
+		rc = BDB(s)->env->failchk(BDB(s)->env, 0);
 	if (rc != 0)
 		log_warn("failchk before opening the store: %s", db_strerror(rc));
-	if (s->env)
-		s->env->close(s->env, 0);
-	s->env = NULL;
+	if (BDB(s)->env)
+		BDB(s)->env->close(BDB(s)->env, 0);
+	BDB(s)->env = NULL;
 	return rc;
 }
 
@@ -230,11 +225,11 @@ static int store_env_open(struct store *s)
 		return errno ? errno : EIO;
 	if (store_env_in_use(s->conf->store_dir, &pid) > 0 && store_env_failchk_bounded(s) == 0)
 		flags |= DB_FAILCHK;
-	rc = db_env_create(&s->env, 0);
+	rc = db_env_create(&BDB(s)->env, 0);
 	if (rc == 0)
 		rc = store_configure(s, s->conf);
 	if (rc == 0)
-		rc = s->env->open(s->env, s->conf->store_dir, flags, STORE_FILE_MODE);
+		rc = BDB(s)->env->open(BDB(s)->env, s->conf->store_dir, flags, STORE_FILE_MODE);
 	close(lock);
 	if (rc == 0)
 		rc = store_open_dbs(s);
@@ -246,49 +241,38 @@ static int store_env_open(struct store *s)
 static void store_env_close(struct store *s)
 {
 	store_close_dbs(s);
-	if (s->env)
-		s->env->close(s->env, 0);
-	s->env = NULL;
+	if (BDB(s)->env)
+		BDB(s)->env->close(BDB(s)->env, 0);
+	BDB(s)->env = NULL;
 }
 
-mode_t store_umask_apply(const struct conf *c)
+int bdb_open(struct store *s, char *err, size_t errlen)
 {
-	mode_t m = (mode_t)strtol(c->store_umask ? c->store_umask : "0077", NULL, 8);
-
-	return umask(m & 0777);
-}
-
-struct store *store_open(const struct conf *c, char *err, size_t errlen)
-{
-	struct store *s = xcalloc(1, sizeof *s);
+	const struct conf *c = s->conf;
 	char path[4200];
 	int rc, fresh;
 
 	store_umask_apply(c);
 	if (mkdir(c->store_dir, STORE_DIR_MODE) < 0 && errno != EEXIST) {
 		snprintf(err, errlen, "cannot create %s: %s", c->store_dir, strerror(errno));
-		free(s);
-		return NULL;
+		return STORE_ERROR;
 	}
-	s->conf = c;
 	snprintf(path, sizeof path, "%s/threads.db", c->store_dir);
 	fresh = access(path, F_OK) != 0;
 	s->version_found = store_version_check(c->store_dir, err, errlen);
-	if (s->version_found < 0) {
-		free(s);
-		return NULL;
-	}
+	if (s->version_found < 0)
+		return STORE_ERROR;
+	s->be = xcalloc(1, sizeof(struct bdb));
 	rc = store_env_open(s);
 	if (rc != 0) {
 		snprintf(err, errlen, "cannot open the store in %s: %s", c->store_dir, db_strerror(rc));
-		free(s);
-		return NULL;
+		bdb_close(s);
+		return STORE_ERROR;
 	}
 	if (s->version_found != STORE_VERSION &&
 	    store_version_write(c->store_dir, STORE_VERSION, err, errlen) < 0) {
-		store_env_close(s);
-		free(s);
-		return NULL;
+		bdb_close(s);
+		return STORE_ERROR;
 	}
 	if (s->version_found != STORE_VERSION && !fresh)
 		log_info("the store in %s was version %d: its records are read as they are, and it "
@@ -296,81 +280,114 @@ struct store *store_open(const struct conf *c, char *err, size_t errlen)
 	/* A recovery this open ran panics the other processes' handles, not
 	 * this new one. */
 	s->panicked = 0;
-	s->last_ckpt_ms = clock_mono_ms();
-	s->thread_ttl_ms = c->thread_ttl * 1000;
-	s->tombstone_ttl_ms = c->tombstone_ttl * 1000LL;
-	s->max_events = c->max_events;
-	s->max_asset_bytes = c->max_asset_bytes;
-	s->done_ttl_ms = c->done_ttl * 1000;
-	s->history = c->history;
-	return s;
+	BDB(s)->last_ckpt_ms = clock_mono_ms();
+	return 0;
 }
 
-void store_close(struct store *s)
+void bdb_close(struct store *s)
 {
-	if (s == NULL)
+	if (s->be == NULL)
 		return;
 	store_env_close(s);
-	free(s);
+	free(s->be);
+	s->be = NULL;
 }
 
-int store_reopen(struct store *s)
+int bdb_reopen(struct store *s)
 {
 	int rc;
 
 	store_env_close(s);
 	rc = store_env_open(s);
 	if (rc != 0) {
-		log_error("the store could not be reopened: %s", db_strerror(rc));
+		log_error("the Berkeley DB environment could not be reopened: %s", db_strerror(rc));
+		return STORE_UNAVAILABLE;
+	}
+	return 0;
+}
+
+int bdb_rc(int rc, const char *what)
+{
+	switch (rc) {
+	case 0:
+		return 0;
+	case DB_NOTFOUND:
+		return STORE_NOTFOUND;
+	case DB_KEYEXIST:
+		return STORE_EXISTS;
+	case DB_LOCK_DEADLOCK:
+		return STORE_RETRY;
+	case DB_LOCK_NOTGRANTED:
+		return STORE_BUSY;
+	case DB_RUNRECOVERY:
+		return STORE_UNAVAILABLE;
+	case ENOSPC:
+		return STORE_FULL;
+	}
+	if (rc > 0)
 		return rc;
-	}
-	s->panicked = 0;
-	s->reopens++;
-	log_warn("the store was reopened after a panic (%d so far)", s->reopens);
+	log_error("berkeley db: %s: %s", what, db_strerror(rc));
+	return STORE_ERROR;
+}
+
+int bdb_begin(struct store *s, struct store_txn *t)
+{
+	DB_TXN *txn = NULL;
+	int rc;
+
+	if (BDB(s)->env == NULL)
+		return STORE_UNAVAILABLE;
+	rc = BDB(s)->env->txn_begin(BDB(s)->env, NULL, &txn, 0);
+	t->h = txn;
+	return bdb_rc(rc, "beginning a transaction");
+}
+
+int bdb_commit(struct store_txn *t)
+{
+	DB_TXN *txn = t->h;
+	int rc = txn->commit(txn, 0);
+
+	t->h = NULL;
+	if (rc == 0)
+		BDB(t->s)->txns_since_ckpt++;
+	return bdb_rc(rc, "committing");
+}
+
+void bdb_abort(struct store_txn *t)
+{
+	DB_TXN *txn = t->h;
+
+	if (txn)
+		txn->abort(txn);
+	t->h = NULL;
+}
+
+/* A lock held too long may belong to a dead process: release it. */
+int bdb_before_retry(struct store *s, int rc)
+{
+	if (rc == STORE_BUSY && BDB(s)->env->failchk(BDB(s)->env, 0) == DB_RUNRECOVERY)
+		return STORE_UNAVAILABLE;
 	return 0;
 }
 
-/* A panicked environment is reopened before use; 0 when usable. */
-int store_usable(struct store *s)
+void bdb_maintain(struct store *s)
 {
-	if (s->env == NULL || s->panicked)
-		return store_reopen(s) == 0 ? 0 : DB_RUNRECOVERY;
-	return 0;
-}
-
-static int store_ping_fn(struct store *s, DB_TXN *txn, void *ctx)
-{
-	return 0;
-}
-
-int store_ping(struct store *s, char *err, size_t errlen)
-{
-	int rc = store_txn(s, store_ping_fn, NULL);
-
-	if (rc != 0) {
-		snprintf(err, errlen, "%s", db_strerror(rc));
-		return -1;
-	}
-	return 0;
-}
-
-void store_maintain(struct store *s)
-{
+	struct bdb *b = BDB(s);
 	long long now = clock_mono_ms();
 	int rc = 0;
 
-	if (store_usable(s) != 0)
+	if (b->env == NULL)
 		return;
 	/* Cheap when little log was written: Berkeley DB checks the volume
 	 * itself. A checkpoint flushes the cache and lets old logs go. */
-	if (s->txns_since_ckpt > 0) {
-		rc = s->env->txn_checkpoint(s->env, STORE_CKPT_KBYTES, 0, 0);
-		s->txns_since_ckpt = 0;
+	if (b->txns_since_ckpt > 0) {
+		rc = b->env->txn_checkpoint(b->env, STORE_CKPT_KBYTES, 0, 0);
+		b->txns_since_ckpt = 0;
 	}
 	/* A dead process's transactions and locks are released here too. */
-	if (rc == 0 && now - s->last_ckpt_ms >= STORE_FAILCHK_MS) {
-		s->last_ckpt_ms = now;
-		rc = s->env->failchk(s->env, 0);
+	if (rc == 0 && now - b->last_ckpt_ms >= STORE_FAILCHK_MS) {
+		b->last_ckpt_ms = now;
+		rc = b->env->failchk(b->env, 0);
 	}
 	if (rc == DB_RUNRECOVERY)
 		s->panicked = 1;
@@ -378,50 +395,21 @@ void store_maintain(struct store *s)
 		log_warn("store maintenance: %s", db_strerror(rc));
 }
 
-/* A panic seen by a transaction: the environment is reopened once per
- * store_txn, and the transaction runs again in the new one. */
-static int store_txn_panic(struct store *s, int *reopened)
-{
-	s->panicked = 1;
-	if (*reopened)
-		return DB_RUNRECOVERY;
-	*reopened = 1;
-	return store_reopen(s) == 0 ? 0 : DB_RUNRECOVERY;
-}
-
-int store_txn(struct store *s, int (*fn)(struct store *s, DB_TXN *txn, void *ctx), void *ctx)
-{
-	int rc = 0, reopened = 0;
-
-	for (int attempt = 0; attempt < STORE_TXN_TRIES; attempt++) {
-		DB_TXN *txn = NULL;
-
-		if ((s->panicked || s->env == NULL) && store_txn_panic(s, &reopened) != 0)
-			return DB_RUNRECOVERY;
-		rc = s->env->txn_begin(s->env, NULL, &txn, 0);
-		if (rc == 0) {
-			rc = fn(s, txn, ctx);
-			if (rc == 0)
-				rc = txn->commit(txn, 0);
-			else
-				txn->abort(txn);
-		}
-		if (rc == DB_RUNRECOVERY) {
-			if (store_txn_panic(s, &reopened) != 0)
-				return DB_RUNRECOVERY;
-			continue;
-		}
-		if (rc == 0)
-			s->txns_since_ckpt++;
-		if (rc != DB_LOCK_DEADLOCK && rc != DB_LOCK_NOTGRANTED)
-			return rc;
-		/* A lock held too long may belong to a dead process: release it. */
-		if (rc == DB_LOCK_NOTGRANTED && s->env->failchk(s->env, 0) == DB_RUNRECOVERY) {
-			if (store_txn_panic(s, &reopened) != 0)
-				return DB_RUNRECOVERY;
-			continue;
-		}
-		usleep((useconds_t)(1000 * (1 << attempt) + rand() % 1000));
-	}
-	return rc;
-}
+const struct store_ops store_bdb_ops = {
+	.name = "bdb",
+	.open = bdb_open,
+	.close = bdb_close,
+	.reopen = bdb_reopen,
+	.begin = bdb_begin,
+	.commit = bdb_commit,
+	.abort = bdb_abort,
+	.before_retry = bdb_before_retry,
+	.maintain = bdb_maintain,
+	.get = bdb_get,
+	.put = bdb_put,
+	.del = bdb_del,
+	.scan = bdb_scan,
+	.del_range = bdb_del_range,
+	.stats = bdb_stats,
+	.backup = bdb_backup,
+};

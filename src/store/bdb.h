@@ -1,0 +1,51 @@
+/* The Berkeley DB backend (inside src/store/ only): the environment shared
+ * by every worker process of one host, opened once per process
+ * (DB_REGISTER + DB_FAILCHK: a dead peer's transactions and locks are
+ * cleaned up by failchk; recovery only when failchk cannot), with deadlock
+ * detection, lock and transaction timeouts, failchk for dead processes,
+ * and regular checkpoints with automatic log removal. A process that finds
+ * the environment panicked reopens it (store_txn). One B-tree database per
+ * table of backend.h. */
+#ifndef AV_STORE_BDB_H
+#define AV_STORE_BDB_H
+#include <db.h>
+#include "store/backend.h"
+
+struct bdb {
+	DB_ENV *env;
+	DB *db[STORE_NTABLES];
+	int sync;                /* durability = sync */
+	long long last_ckpt_ms;
+	int txns_since_ckpt;
+};
+
+#define BDB(s) ((struct bdb *)(s)->be)
+#define BDB_TXN(t) ((DB_TXN *)(t)->h)
+
+/* A Berkeley DB result as a store result (0 stays 0; an errno value stays
+ * itself, ENOSPC becoming STORE_FULL). what: logged with an unexpected one. */
+int bdb_rc(int rc, const char *what);
+/* The transaction calls of the ops (bdb_env.c). */
+int bdb_open(struct store *s, char *err, size_t errlen);
+void bdb_close(struct store *s);
+int bdb_reopen(struct store *s);
+int bdb_begin(struct store *s, struct store_txn *t);
+int bdb_commit(struct store_txn *t);
+void bdb_abort(struct store_txn *t);
+int bdb_before_retry(struct store *s, int rc);
+void bdb_maintain(struct store *s);
+/* Key-value calls (bdb_kv.c). */
+int bdb_get(struct store_txn *t, int table, const void *k, size_t klen, void **v, size_t *vlen,
+	    unsigned flags);
+int bdb_put(struct store_txn *t, int table, const void *k, size_t klen, const void *v, size_t vlen,
+	    unsigned flags);
+int bdb_del(struct store_txn *t, int table, const void *k, size_t klen);
+int bdb_scan(struct store_txn *t, int table, const void *from, size_t flen, size_t plen, long max,
+	     unsigned flags, store_scan_fn fn, void *ctx);
+int bdb_del_range(struct store_txn *t, int table, const void *lo, size_t lolen, const void *hi,
+		  size_t hilen);
+/* bdb_stats.c, bdb_backup.c */
+int bdb_stats(struct store *s, struct store_stats *st, char *err, size_t errlen);
+int bdb_backup(struct store *s, const char *dir, char *err, size_t errlen);
+
+#endif
