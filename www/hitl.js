@@ -4,9 +4,23 @@
 // edited in place. Only the fields that changed are sent, each with the
 // JSON type it came with.
 import { h, pretty, uid } from './dom.js';
-import { t, tx, setT, setAttrT, label as labelOf } from './i18n.js';
+import { t, tx, setT, setAttrT, label as labelOf, onLang } from './i18n.js';
 import { explain } from './api.js';
 import { getPref, setPref } from './store.js';
+
+// Texts a card composes from several translated pieces (a refusal, a form
+// error): written again in the new language when the page's changes.
+const relang = new Map();
+onLang(() => {
+  for (const [el, fn] of relang) {
+    if (el.isConnected) fn();
+    else relang.delete(el);
+  }
+});
+function sayAgain(el, fn) {
+  fn();
+  relang.set(el, fn);
+}
 
 const ACTIONS = ['approve', 'reject', 'modify'];
 const LONG = /body|prompt|description|text|content|caption|reason|summary/i;
@@ -118,11 +132,12 @@ export function pauseCard(ev, { onAnswer, onDone, fields: own }) {
     if (action === 'modify') {
       const r = fields.changes();
       if (r.error) {
-        status.textContent = r.error;
+        sayAgain(status, () => { status.textContent = fields.changes().error || ''; });
         status.dataset.kind = 'error';
         return;
       }
       if (!Object.keys(r.changes).length) {
+        relang.delete(status);
         setT(status, 'pause.nochange');
         status.dataset.kind = 'error';
         return;
@@ -134,11 +149,13 @@ export function pauseCard(ev, { onAnswer, onDone, fields: own }) {
     if (note) payload.feedback = note;
     const record = { action, picked: [...picked], feedback: typed, fields: action === 'modify' ? Object.keys(payload).filter((k) => k !== 'feedback') : [] };
     for (const el of all()) el.disabled = true;
+    relang.delete(status);
     setT(status, 'pause.sending');
     status.dataset.kind = '';
     const hooks = {
       onUnsent() {
         card.dataset.state = 'unsent';
+        relang.delete(status);
         setT(status, 'pause.unsent');
         status.dataset.kind = 'error';
       },
@@ -151,8 +168,10 @@ export function pauseCard(ev, { onAnswer, onDone, fields: own }) {
       if (card.dataset.state === 'answered') return;
       card.dataset.state = 'open';
       for (const el of all()) el.disabled = false;
-      const x = explain(e);
-      status.textContent = `${x.title} ${x.next}${e.detail ? ` (${e.detail})` : ''}`;
+      sayAgain(status, () => {
+        const x = explain(e);
+        status.textContent = `${x.title} ${x.next}${e.detail ? ` (${e.detail})` : ''}`;
+      });
       status.dataset.kind = 'error';
     }
   }

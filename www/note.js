@@ -353,7 +353,7 @@ export function createNoteWriter(root, app) {
     const src = safeImageURL(ev.url);
     const media = tile.querySelector('.tile-media');
     if (src && media.querySelector('img')?.getAttribute('src') !== src) {
-      media.replaceChildren(h('img', { src, alt: t('note.image_alt', { n: key }), loading: 'lazy' }));
+      media.replaceChildren(setAttrT(h('img', { src, loading: 'lazy' }), 'alt', 'note.image_alt', { n: key }));
       prog.hidden = true;
     }
     if (ev.errorMessage) {
@@ -518,7 +518,7 @@ function noteView(n) {
 function phoneCard(n, urls) {
   const tags = Array.isArray(n.tags) ? n.tags : [];
   const media = urls.length ? h('div', { class: 'phone-media' }, urls.map((u, i) => {
-    const img = h('img', { src: u, alt: t('note.image_alt', { n: i + 1 }), loading: i ? 'lazy' : 'eager' });
+    const img = setAttrT(h('img', { src: u, loading: i ? 'lazy' : 'eager' }), 'alt', 'note.image_alt', { n: i + 1 });
     const b = h('button', { type: 'button', class: 'phone-img' }, img);
     b.addEventListener('click', () => openViewer(u, { alt: img.alt, opener: b }));
     return b;

@@ -1646,6 +1646,18 @@ async function testOrchRefused(ctx, base) {
   is(await page.$$eval('#orch-view .pause-errors li', (els) => els.map((e) => e.textContent)), [reason], 'orch: a refused edit comes back with the server\'s reasons on the card');
   is(await page.$$eval('#orch-view .ov-col', (els) => els.map((e) => e.querySelectorAll('.ov-stage').length)), [2], 'orch: the plan as it stands, one group of two');
   is(await page.textContent('#orch-view .ov-request p'), 'Look and draw', 'orch: a thread opened from its link names its task from the thread\'s state');
+  // An answer the server refuses: the card says why, and says it again in
+  // the other language when the page's changes.
+  await page.route(/\/api\/agent\/confirm/, (route) => route.fulfill({ status: 400, contentType: 'application/problem+json',
+    body: JSON.stringify({ type: 'about:blank', title: 'Bad request', status: 400, code: 'bad_request', detail: 'the plan is stale' }) }));
+  await page.click('#orch-view .pause-card[data-state="open"] [data-action="approve"]');
+  await page.waitForFunction(() => document.querySelector('#orch-view .pause-card .pause-status')?.dataset.kind === 'error', null, { timeout: 10000 });
+  const before = await page.textContent('#orch-view .pause-card .pause-status');
+  await page.click('#lang');
+  const after = await page.textContent('#orch-view .pause-card .pause-status');
+  ok(before !== after && /[\u4e00-\u9fff]/.test(after) && !/[\u4e00-\u9fff]/.test(before) && /the plan is stale/.test(after),
+    `a refused answer is said again in the new language (${before} → ${after})`);
+  await page.click('#lang');
   await noNull(page, 'orch refused');
   await page.close();
 }

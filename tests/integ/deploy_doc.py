@@ -25,13 +25,6 @@ import deploydoc  # noqa: E402
 
 # Where make check and make check-package find their tests.
 TEST_GLOBS = (("tests", "integ", "*.py"), ("tests", "package", "*.py"))
-# Blocks no test runs yet, each with the reason: reported as TAP TODO
-# (not ok, expected), and a failure once a test takes one (remove it here).
-KNOWN_GAPS = {
-    "source-build": "a build from a copy of the source installed as root into /usr/local, "
-                    "then uninstalled, is not written yet (shared_hosting.py runs the "
-                    "--prefix build)",
-}
 
 
 def tests_taking():
@@ -68,11 +61,6 @@ def test_registry(t):
         by = [r for r in taken.get(b.name, []) if run_by_make(r)]
         what = "block %s (\"%s\", line %d) is run by %s" % (
             b.name, b.heading, b.lineno, ", ".join(by) or "no test")
-        if b.name in KNOWN_GAPS:
-            t.ok(not by, "%s: a known gap still (else remove it from KNOWN_GAPS)" % what)
-            t.n += 1
-            t._emit("not ok %d - %s # TODO %s" % (t.n, what, KNOWN_GAPS[b.name]))
-            continue
         t.ok(by, what)
     t.is_(sorted(set(taken) - set(names)), [],
           "every block a test takes is in docs/deploy.md")

@@ -260,6 +260,9 @@ def main(t):
     src = os.path.join(account.home, "aivista-src")
     shutil.copytree(avtest.TOP_SRCDIR, src, symlinks=True,
                     ignore=shutil.ignore_patterns(*NOT_IN_TARBALL))
+    # The account's own copy, writable as an unpacked tarball is (make
+    # distcheck runs the tests from a read-only source tree).
+    subprocess.run(["chmod", "-R", "u+w", src], check=True)
     subprocess.run(["chown", "-R", "%d:%d" % (account.uid, account.gid), src], check=True)
     if not account.run_lines(t, build, "the build", cwd="aivista-src", timeout=BUILD_TIMEOUT):
         return
