@@ -18,7 +18,10 @@
 
 #define FOLLOW_BATCH 256
 #define FOLLOW_BATCH_BYTES (1u << 20)
-#define FOLLOW_POLL_US 50000
+/* A follower waits for the thread's next commit this long at most: woken
+ * at once by a store that tells (PostgreSQL), else polling every
+ * STORE_POLL_MS. */
+#define FOLLOW_WAIT_MS 250
 #define FOLLOW_SLACK_MS 5000   /* a place outlives the stream's budget by this much */
 
 /* One follower's place: taken (join), or given back. */
@@ -190,7 +193,7 @@ static enum problem follow_loop(struct run *run, long long after, int *joined)
 		}
 		if (!*joined && follow_enter(run, joined) != PB_OK)
 			return run->r->failed;
-		usleep(FOLLOW_POLL_US);
+		store_wait(run->st, run->tid, FOLLOW_WAIT_MS);
 		if (sse_keepalive(run->sse) < 0)
 			return PB_OK;
 	}
@@ -206,5 +209,6 @@ enum problem run_follow(struct run *run, long long after)
 		return run->r->failed;
 	p = follow_loop(run, after, &joined);
 	follow_leave(run, &joined);
+	store_unwatch(run->st);
 	return p;
 }

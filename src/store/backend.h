@@ -60,6 +60,13 @@ struct store_ops {
 	int (*del_range)(struct store_txn *t, int table, const void *lo, size_t lolen, const void *hi,
 			 size_t hilen);
 	int (*stats)(struct store *s, struct store_stats *st, char *err, size_t errlen);
+	/* Optional (NULL: followers poll). touched: thread tid changed in t,
+	 * waiters are told once t commits; wait: up to ms for a change to tid
+	 * committed by any process, 1 when told, 0 when the time passed;
+	 * unwatch: stops listening. */
+	void (*touched)(struct store_txn *t, const uint8_t tid[STORE_TID]);
+	int (*wait)(struct store *s, const uint8_t tid[STORE_TID], int ms);
+	void (*unwatch)(struct store *s);
 	int (*backup)(struct store *s, const char *dir, char *err, size_t errlen);
 };
 
@@ -79,6 +86,8 @@ int store_kv_scan(struct store_txn *t, int table, const void *from, size_t flen,
 		  long max, unsigned flags, store_scan_fn fn, void *ctx);
 int store_kv_del_range(struct store_txn *t, int table, const void *lo, size_t lolen, const void *hi,
 		       size_t hilen);
+/* Marks thread tid changed in t (store_wait's waiters are told at commit). */
+void store_touched(struct store_txn *t, const uint8_t tid[STORE_TID]);
 /* Deletes every key that starts with prefix. */
 int store_kv_del_prefix(struct store_txn *t, int table, const void *prefix, size_t plen);
 

@@ -13,6 +13,7 @@ int store_event_put(struct store *s, struct store_txn *txn, const uint8_t tid[ST
 	uint8_t key[STORE_TID + 8];
 
 	store_key(key, tid, (uint64_t)seq, 8);
+	store_touched(txn, tid);
 	return store_kv_put(txn, STORE_T_EVENTS, key, sizeof key, json, len, STORE_KV_NEW);
 }
 

@@ -15,9 +15,13 @@
 
 #define PG_SCHEMA_VERSION 1
 
+#define PG_CHANNEL 40   /* "av_" and a thread's 32 hex digits, NUL-ended */
+
 struct pg {
 	PGconn *conn;
 	int in_txn;
+	char notify[PG_CHANNEL];   /* the channel this transaction notifies at commit, or "" */
+	char listen[PG_CHANNEL];   /* the channel the connection listens on, or "" */
 };
 
 #define PG(s) ((struct pg *)(s)->be)
@@ -40,5 +44,12 @@ int pg_scan(struct store_txn *t, int table, const void *from, size_t flen, size_
 int pg_del_range(struct store_txn *t, int table, const void *lo, size_t lolen, const void *hi,
 		 size_t hilen);
 int pg_stats(struct store *s, struct store_stats *st, char *err, size_t errlen);
+
+/* pg_notify.c: followers woken by LISTEN/NOTIFY on the thread's channel. */
+void pg_touched(struct store_txn *t, const uint8_t tid[STORE_TID]);
+/* Before COMMIT: the NOTIFY of the channel touched, if any. 0 or a store result. */
+int pg_notify_pending(struct store *s);
+int pg_wait(struct store *s, const uint8_t tid[STORE_TID], int ms);
+void pg_unwatch(struct store *s);
 
 #endif

@@ -120,6 +120,7 @@ static int pg_connect(struct store *s, char *err, size_t errlen)
 
 	p->conn = PQconnectdb(s->conf->store_dsn ? s->conf->store_dsn : "");
 	p->in_txn = 0;
+	p->listen[0] = p->notify[0] = '\0';
 	if (PQstatus(p->conn) != CONNECTION_OK) {
 		/* libpq's message names host and user, never the password. */
 		snprintf(err, errlen, "cannot connect to PostgreSQL: %s", PQerrorMessage(p->conn));
@@ -198,12 +199,16 @@ static int pg_begin(struct store *s, struct store_txn *t)
 	}
 	t->h = PG(s);
 	PG(s)->in_txn = 1;
+	PG(s)->notify[0] = '\0';
 	return pg_cmd(s, "BEGIN", "beginning a transaction");
 }
 
 static int pg_commit(struct store_txn *t)
 {
-	int rc = pg_cmd(t->s, "COMMIT", "committing");
+	int rc = pg_notify_pending(t->s);
+
+	if (rc == 0)
+		rc = pg_cmd(t->s, "COMMIT", "committing");
 
 	PG(t->s)->in_txn = 0;
 	return rc;
@@ -246,5 +251,8 @@ const struct store_ops store_pg_ops = {
 	.del_range = pg_del_range,
 	.stats = pg_stats,
 	.backup = NULL,
+	.touched = pg_touched,
+	.wait = pg_wait,
+	.unwatch = pg_unwatch,
 };
 #endif

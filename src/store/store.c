@@ -251,6 +251,26 @@ int store_kv_del_range(struct store_txn *t, int table, const void *lo, size_t lo
 	return STORE_OPS(t)->del_range(t, table, lo, lolen, hi, hilen);
 }
 
+void store_touched(struct store_txn *t, const uint8_t tid[STORE_TID])
+{
+	if (STORE_OPS(t)->touched)
+		STORE_OPS(t)->touched(t, tid);
+}
+
+int store_wait(struct store *s, const uint8_t tid[STORE_TID], int ms)
+{
+	if (s->ops->wait && !s->panicked)
+		return s->ops->wait(s, tid, ms);
+	usleep((useconds_t)(ms < STORE_POLL_MS ? ms : STORE_POLL_MS) * 1000);
+	return 0;
+}
+
+void store_unwatch(struct store *s)
+{
+	if (s->ops->unwatch && !s->panicked)
+		s->ops->unwatch(s);
+}
+
 int store_kv_del_prefix(struct store_txn *t, int table, const void *prefix, size_t plen)
 {
 	uint8_t hi[64];

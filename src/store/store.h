@@ -145,6 +145,16 @@ int store_recover_dir(const char *dir, int fatal, char *err, size_t errlen);
 #define STORE_TID 16
 void store_key(uint8_t *out, const uint8_t tid[STORE_TID], uint64_t n, int nbytes);
 
+/* Waits until a transaction that changed thread tid (its record or its
+ * events) commits in any process, or ms pass: 1 when woken, 0 otherwise.
+ * PostgreSQL listens on the thread's channel (LISTEN/NOTIFY, on the
+ * worker's own connection) and waits on its socket; a backend that cannot
+ * wake a waiter sleeps at most STORE_POLL_MS, and the caller polls. */
+#define STORE_POLL_MS 50
+int store_wait(struct store *s, const uint8_t tid[STORE_TID], int ms);
+/* Stops what store_wait listens to (a follower that leaves). */
+void store_unwatch(struct store *s);
+
 /* --- threads (threads.c) ------------------------------------------------ */
 /* *rec: new reference. STORE_NOTFOUND when there is none. flags: 0,
  * STORE_RMW (read for update: the write lock is taken now, avoiding

@@ -116,6 +116,7 @@ int store_thread_put(struct store *s, struct store_txn *txn, const uint8_t tid[S
 		json_object_set_new(rec, "iexp", json_integer(exp));
 	}
 	text = json_dumps(rec, JNUM_DUMP);
+	store_touched(txn, tid);
 	rc = store_kv_put(txn, STORE_T_THREADS, tid, STORE_TID, text, strlen(text), 0);
 	free(text);
 	return rc;

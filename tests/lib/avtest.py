@@ -47,12 +47,30 @@ SCRIPT_TIMEOUT = 600
 
 
 
+def store_backend():
+    """The backend the tests run against: "bdb", or "postgresql" with
+    AIVISTA_TEST_STORE=postgresql (tests/lib/pgcluster.py sets it)."""
+    return "postgresql" if os.environ.get("AIVISTA_TEST_STORE", "bdb") == "postgresql" else "bdb"
+
+
+def store_psql(dir, sql):
+    """PostgreSQL only: the rows sql returns in the database
+    store_settings(dir) names, as lists of strings."""
+    base = os.environ.get("AIVISTA_TEST_PGDSN", "")
+    name = "av_" + hashlib.sha256(os.path.abspath(dir).encode()).hexdigest()[:24]
+    r = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-F", "\t", "-d", base + " dbname=" + name,
+                        "-c", sql], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("psql: " + r.stderr)
+    return [line.split("\t") for line in r.stdout.splitlines() if line]
+
+
 def store_settings(dir):
     """[store] settings for a worker whose store is dir: Berkeley DB there,
     or with AIVISTA_TEST_STORE=postgresql a fresh database of its own on
     the server AIVISTA_TEST_PGDSN names (created here), so every test runs
     unchanged against either backend."""
-    if os.environ.get("AIVISTA_TEST_STORE", "bdb") != "postgresql":
+    if store_backend() != "postgresql":
         return {"dir": dir}
     base = os.environ.get("AIVISTA_TEST_PGDSN", "")
     name = "av_" + hashlib.sha256(os.path.abspath(dir).encode()).hexdigest()[:24]
