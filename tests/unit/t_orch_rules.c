@@ -460,7 +460,7 @@ static void test_annotator(void)
 	add_result(f, call, json_pack("{s:s}", "path", "annotated/scan.svg"));
 	json_decref(a);
 	a = run("vision-annotator", f);
-	ok(strstr(answer_text(a), "annotated/scan.svg") && strstr(answer_text(a), "Drew 2 regions"),
+	ok(strstr(answer_text(a), "annotated/scan.svg") && strstr(answer_text(a), "Regions drawn: 2"),
 	   "annotator: names the file");
 	json_decref(a);
 	json_array_clear(json_object_get(f, "toolResults"));
