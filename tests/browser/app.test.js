@@ -1049,6 +1049,8 @@ async function testGraphCanvas(ctx, base) {
   const [dl2] = await Promise.all([page.waitForEvent('download'), page.click('#graph-view .gv-files button >> nth=1')]);
   is(JSON.parse(fs.readFileSync(await dl2.path(), 'utf8')), exported, 'graph: export → import → export is the same JSON');
   await page.setInputFiles('#graph-view .gv-files input[type="file"]', { name: 'x.json', mimeType: 'application/json', buffer: Buffer.from('{"nodes": 3}') });
+  // The file is read asynchronously: wait for the box to say it.
+  await page.waitForFunction(() => /not a workflow/.test(document.querySelector('#graph-view .error-box')?.textContent || ''), null, { timeout: 10000 }).catch(() => {});
   ok(/not a workflow/.test(await page.textContent('#graph-view .error-box')), 'graph: a file that is not a workflow is said so');
   await noNull(page, 'graph canvas');
   is(errors, [], 'graph canvas: no script errors');
