@@ -22,6 +22,7 @@
 #include "app.h"
 #include "fcgi/req.h"
 #include "store/store.h"
+#include "graph/engine.h"
 #include "util/clock.h"
 #include "util/log.h"
 #include "worker.h"
@@ -228,8 +229,10 @@ static int main_config(struct app *app, const char *path, int check_only)
 		}
 		printf("configuration ok (%s)\n", app->conf.path ? app->conf.path : "built-in defaults");
 	}
-	if (rc == 0)
+	if (rc == 0) {
 		log_set_level((enum log_level)log_level_parse(app->conf.log_level));
+		lease_host_set(app->conf.store_host_id);
+	}
 	return rc;
 }
 

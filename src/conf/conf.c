@@ -76,6 +76,7 @@ static const struct conf_key conf_keys[] = {
 	K_LONG("store", "max_asset_bytes", max_asset_bytes, "268435456", 1024, 1L << 40),
 	K_ENUM("store", "backend", store_backend, "bdb", "bdb|postgresql"),
 	K_STR("store", "dsn", store_dsn, ""),
+	K_STR("store", "host_id", store_host_id, ""),
 	K_LONG("store", "statement_timeout_ms", store_statement_timeout_ms, "10000", 100, 3600000),
 	K_LONG("engine", "steps_per_request", steps_per_request, "0", 0, 100000),
 	K_LONG("engine", "request_budget_ms", request_budget_ms, "25000", 10, 3600000),
@@ -483,10 +484,37 @@ static int conf_finish_prov(struct conf_provider *pv, const char *name, struct b
 	return 0;
 }
 
+/* [store] host_id by default: /etc/machine-id, else the host name, else
+ * "localhost". New string. */
+static char *conf_host_default(void)
+{
+	char id[256] = "";
+	FILE *fp = fopen("/etc/machine-id", "r");
+
+	if (fp) {
+		if (!fgets(id, sizeof id, fp))
+			id[0] = '\0';
+		fclose(fp);
+		id[strcspn(id, " \t\r\n")] = '\0';
+	}
+	if (id[0] == '\0' && gethostname(id, sizeof id - 1) < 0)
+		id[0] = '\0';
+	id[sizeof id - 1] = '\0';
+	return xstrdup(id[0] ? id : "localhost");
+}
+
 /* Derived values: the key file beside the store, provider keys from the
  * environment, and the keys registered with the log so they are masked. */
 static int conf_finish(struct conf *c, struct buf *errs)
 {
+	if (c->store_host_id[0] == '\0') {
+		free(c->store_host_id);
+		c->store_host_id = conf_host_default();
+	}
+	if (strlen(c->store_host_id) > 64) {
+		buf_printf(errs, "[store] host_id: longer than 64 bytes\n");
+		return -1;
+	}
 	if (c->key_file[0] == '\0') {
 		free(c->key_file);
 		c->key_file = xasprintf("%s/thread.key", c->store_dir);

@@ -62,6 +62,7 @@ struct conf {
 	long max_asset_bytes;
 	char *store_backend; /* bdb | postgresql */
 	char *store_dsn;     /* postgresql: a libpq connection string (no password in it) */
+	char *store_host_id; /* this host's id in leases: /etc/machine-id or the host name by default */
 	long store_statement_timeout_ms;  /* postgresql */
 	/* [engine] */
 	long steps_per_request;

@@ -45,7 +45,13 @@ int run_cancel_asked(struct run *run, int fresh);
 int engine_parse_last_id(const char *s, long long last, long long *out);
 
 /* --- lease.c: who runs a thread ------------------------------------------ */
-/* True when the lease in rec may be taken by this process now. */
+#define LEASE_HOST_MAX 64
+/* This host's id ([store] host_id), copied (cut at LEASE_HOST_MAX bytes);
+ * set once at start-up, "" before. lease_host: borrowed. */
+void lease_host_set(const char *id);
+const char *lease_host(void);
+/* True when the lease in rec may be taken by this process now: none, expired,
+ * or (on this host only) this process's or a dead process's. */
 int lease_free(const json_t *rec, long long now_ms);
 /* Sets this process's lease in rec (a copy the caller writes). */
 void lease_set(json_t *rec, long long now_ms, long long ms);

@@ -1,17 +1,47 @@
 /* Leases: one run per thread at a time. The lease in the thread record
- * names the owning process and an expiry; a lease whose process is dead or
- * whose time is up may be taken over. */
+ * names the owning process (host id and pid) and an expiry; a lease whose
+ * time is up may be taken over, and so may one whose process is dead when
+ * it is on this host (a pid says nothing of a process on another host). */
 #include "config.h"
 #include <errno.h>
 #include <signal.h>
+#include <string.h>
 #include <unistd.h>
 #include "graph/engine.h"
+
+/* This host's id ([store] host_id); "" until lease_host_set. A lease
+ * without a host is one written before host ids: taken as "". */
+static char lease_host_id[LEASE_HOST_MAX + 1];
+
+void lease_host_set(const char *id)
+{
+	size_t n = id ? strlen(id) : 0;
+
+	if (n > LEASE_HOST_MAX)
+		n = LEASE_HOST_MAX;
+	memcpy(lease_host_id, id ? id : "", n);
+	lease_host_id[n] = '\0';
+}
+
+const char *lease_host(void)
+{
+	return lease_host_id;
+}
+
+/* The lease names a process on this host. */
+static int lease_here(const json_t *l)
+{
+	const char *host = json_string_value(json_object_get(l, "host"));
+
+	return strcmp(host ? host : "", lease_host_id) == 0;
+}
 
 int lease_mine(const json_t *rec)
 {
 	json_t *l = json_object_get(rec, "lease");
 
-	return json_is_object(l) && json_integer_value(json_object_get(l, "pid")) == getpid();
+	return json_is_object(l) && lease_here(l) &&
+	       json_integer_value(json_object_get(l, "pid")) == getpid();
 }
 
 int lease_free(const json_t *rec, long long now_ms)
@@ -21,12 +51,14 @@ int lease_free(const json_t *rec, long long now_ms)
 
 	if (!json_is_object(l))
 		return 1;
+	if (json_integer_value(json_object_get(l, "until")) < now_ms)
+		return 1;
+	if (!lease_here(l))
+		return 0;
 	pid = (pid_t)json_integer_value(json_object_get(l, "pid"));
 	/* This process handles one request at a time: a lease of its own is
 	 * left over from an earlier request that did not release it. */
 	if (pid == getpid())
-		return 1;
-	if (json_integer_value(json_object_get(l, "until")) < now_ms)
 		return 1;
 	return pid <= 0 || (kill(pid, 0) < 0 && errno == ESRCH);
 }
@@ -37,7 +69,7 @@ static int lease_dead(const json_t *rec)
 	json_t *l = json_object_get(rec, "lease");
 	pid_t pid;
 
-	if (!json_is_object(l))
+	if (!json_is_object(l) || !lease_here(l))
 		return 0;
 	pid = (pid_t)json_integer_value(json_object_get(l, "pid"));
 	return pid > 0 && pid != getpid() && kill(pid, 0) < 0 && errno == ESRCH;
@@ -73,6 +105,6 @@ long lease_crashes(const json_t *rec)
 
 void lease_set(json_t *rec, long long now_ms, long long ms)
 {
-	json_object_set_new(rec, "lease", json_pack("{s:i, s:I}", "pid", (int)getpid(), "until",
-						    (json_int_t)(now_ms + ms)));
+	json_object_set_new(rec, "lease", json_pack("{s:s, s:i, s:I}", "host", lease_host_id, "pid",
+						    (int)getpid(), "until", (json_int_t)(now_ms + ms)));
 }

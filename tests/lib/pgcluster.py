@@ -103,8 +103,11 @@ class PgCluster:
 
     def restart(self, mode="fast"):
         """Restarts the server (the clients' connections are lost)."""
-        self._run([os.path.join(self.bindir, "pg_ctl"), "-D", self.data, "-m", mode, "-w",
-                   "-t", "60", "restart"], "pg_ctl restart")
+        # -l: the new server's output goes to the log, not to the pipe
+        # this waits on.
+        self._run([os.path.join(self.bindir, "pg_ctl"), "-D", self.data, "-l",
+                   os.path.join(self.dir, "log"), "-m", mode, "-w", "-t", "60", "restart"],
+                  "pg_ctl restart")
 
     def stop(self):
         """Stops the server and removes the directory; safe to call twice."""

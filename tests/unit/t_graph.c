@@ -614,6 +614,7 @@ struct gr_lease {
 	enum gr_owner owner;
 	long long until;         /* relative to now, ms */
 	int free, mine;
+	const char *host;        /* the lease's host id, NULL for none (this host: "") */
 };
 
 static const struct gr_lease gr_leases[] = {
@@ -623,6 +624,11 @@ static const struct gr_lease gr_leases[] = {
 	{ "a live process's, expired", GR_LIVE, -1, 1, 0 },
 	{ "a dead process's", GR_DEAD, 60000, 1, 0 },
 	{ "no process", GR_ZERO, 60000, 1, 0 },
+	{ "this host's, named", GR_DEAD, 60000, 1, 0, "" },
+	{ "another host's, same pid", GR_SELF, 60000, 0, 0, "host-b" },
+	{ "another host's, a pid dead here", GR_DEAD, 60000, 0, 0, "host-b" },
+	{ "another host's, no process", GR_ZERO, 60000, 0, 0, "host-b" },
+	{ "another host's, expired", GR_DEAD, -1, 1, 0, "host-b" },
 };
 
 struct gr_crash {
@@ -642,7 +648,7 @@ static const struct gr_crash gr_crashes[] = {
 	{ "this process is no crash", GR_SELF, 3, "{\"step\": 3, \"n\": 1}", 1 },
 };
 
-static json_t *gr_lease_rec(enum gr_owner owner, long long until, pid_t dead)
+static json_t *gr_lease_rec(enum gr_owner owner, long long until, pid_t dead, const char *host)
 {
 	pid_t pid = owner == GR_SELF ? getpid() : owner == GR_LIVE ? getppid() :
 		    owner == GR_DEAD ? dead : 0;
@@ -651,6 +657,8 @@ static json_t *gr_lease_rec(enum gr_owner owner, long long until, pid_t dead)
 	if (owner != GR_NONE)
 		json_object_set_new(rec, "lease", json_pack("{s:i, s:I}", "pid", (int)pid, "until",
 							    (json_int_t)until));
+	if (owner != GR_NONE && host)
+		json_object_set_new(json_object_get(rec, "lease"), "host", json_string(host));
 	return rec;
 }
 
@@ -663,20 +671,36 @@ static void gr_test_leases(void)
 	for (size_t i = 0; i < sizeof gr_leases / sizeof gr_leases[0]; i++) {
 		const struct gr_lease *t = &gr_leases[i];
 
-		rec = gr_lease_rec(t->owner, now + t->until, dead);
+		rec = gr_lease_rec(t->owner, now + t->until, dead, t->host);
 		is_int(lease_free(rec, now), t->free, "lease %s: %s", t->name, t->free ? "free" : "held");
 		is_int(lease_mine(rec), t->mine, "lease %s: %s", t->name, t->mine ? "mine" : "not mine");
 		json_decref(rec);
 	}
-	rec = gr_lease_rec(GR_LIVE, now + 60000, dead);
+	rec = gr_lease_rec(GR_LIVE, now + 60000, dead, NULL);
 	lease_set(rec, now, 5000);
 	ok(lease_mine(rec) && json_integer_value(json_object_get(json_object_get(rec, "lease"), "until")) ==
 	   now + 5000, "lease_set: this process's, until now + ms");
 	json_decref(rec);
+	lease_host_set("host-a");
+	rec = gr_lease_rec(GR_NONE, 0, dead, NULL);
+	lease_set(rec, now, 5000);
+	is_str(json_string_value(json_object_get(json_object_get(rec, "lease"), "host")), "host-a",
+	       "lease_set: names this host");
+	ok(lease_mine(rec), "lease_set with a host id: mine");
+	lease_host_set("host-c");
+	ok(!lease_mine(rec) && !lease_free(rec, now), "the same pid on another host: held, not mine");
+	ok(lease_free(rec, now + 5001), "the same pid on another host: free once expired");
+	json_decref(rec);
+	rec = gr_lease_rec(GR_DEAD, now + 60000, dead, "host-a");
+	json_object_set_new(rec, "step", json_integer(3));
+	lease_count_crash(rec);
+	is_int(lease_crashes(rec), 0, "crashes: a pid of another host is no crash seen from here");
+	json_decref(rec);
+	lease_host_set("");
 	for (size_t i = 0; i < sizeof gr_crashes / sizeof gr_crashes[0]; i++) {
 		const struct gr_crash *t = &gr_crashes[i];
 
-		rec = gr_lease_rec(t->owner, now + 60000, dead);
+		rec = gr_lease_rec(t->owner, now + 60000, dead, NULL);
 		json_object_set_new(rec, "step", json_integer(t->step));
 		if (t->before)
 			json_object_set_new(rec, "crash", json_loads(t->before, 0, NULL));
