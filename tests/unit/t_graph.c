@@ -618,12 +618,12 @@ struct gr_lease {
 };
 
 static const struct gr_lease gr_leases[] = {
-	{ "no lease", GR_NONE, 0, 1, 0 },
-	{ "this process's (left over)", GR_SELF, 60000, 1, 1 },
-	{ "a live process's", GR_LIVE, 60000, 0, 0 },
-	{ "a live process's, expired", GR_LIVE, -1, 1, 0 },
-	{ "a dead process's", GR_DEAD, 60000, 1, 0 },
-	{ "no process", GR_ZERO, 60000, 1, 0 },
+	{ "no lease", GR_NONE, 0, 1, 0, NULL },
+	{ "this process's (left over)", GR_SELF, 60000, 1, 1, NULL },
+	{ "a live process's", GR_LIVE, 60000, 0, 0, NULL },
+	{ "a live process's, expired", GR_LIVE, -1, 1, 0, NULL },
+	{ "a dead process's", GR_DEAD, 60000, 1, 0, NULL },
+	{ "no process", GR_ZERO, 60000, 1, 0, NULL },
 	{ "this host's, named", GR_DEAD, 60000, 1, 0, "" },
 	{ "another host's, same pid", GR_SELF, 60000, 0, 0, "host-b" },
 	{ "another host's, a pid dead here", GR_DEAD, 60000, 0, 0, "host-b" },

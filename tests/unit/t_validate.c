@@ -138,6 +138,7 @@ static const struct vcase cases[] = {
 static json_t *parent_of(json_t *doc, const char *path, char *last, size_t lastlen)
 {
 	char buf[256], *p = buf, *slash;
+	size_t n;
 
 	snprintf(buf, sizeof buf, "%s", path + 1);
 	while ((slash = strchr(p, '/')) != NULL) {
@@ -146,7 +147,9 @@ static json_t *parent_of(json_t *doc, const char *path, char *last, size_t lastl
 					 : json_object_get(doc, p);
 		p = slash + 1;
 	}
-	snprintf(last, lastlen, "%s", p);
+	n = strlen(p) < lastlen ? strlen(p) : lastlen - 1;
+	memcpy(last, p, n);
+	last[n] = '\0';
 	if ((p = strstr(last, "~1")) != NULL) {
 		*p = '/';
 		memmove(p + 1, p + 2, strlen(p + 2) + 1);
