@@ -114,8 +114,8 @@ static int offline_tool_answer(const json_t *j, struct prov_answer *a)
 				return prov_fail(a, PROV_BAD_ANSWER, "offline: tool call %zu is malformed", i);
 			snprintf(id, sizeof id, "call_%zu", i + 1);
 			json_array_append_new(a->tool_calls,
-					      json_pack("{s:s, s:s, s:O}", "id", id, "name", name,
-							"arguments", args ? args : json_object()));
+					      json_pack("{s:s, s:s, s:o}", "id", id, "name", name,
+							"arguments", args ? json_incref(args) : json_object()));
 		}
 		return 0;
 	}
