@@ -12,6 +12,7 @@ import { t, tx, setT, setAttrT, onLang } from './i18n.js';
 import { ApiError, getThread, byteLength, request, problemOf } from './api.js';
 import { ThreadStream } from './stream.js';
 import { saveThread, setThreadStatus, turnsOf, saveTurn, forgetThread } from './store.js';
+import { openFailed as openThreadFailed } from './threads.js';
 import { streamStatus, errorBox } from './ui.js';
 import { examples } from './empty.js';
 import { filePicker, readImage } from './files.js';
@@ -464,10 +465,7 @@ export function createChat(root, app) {
   }
 
   function openFailed(e) {
-    const gone = e instanceof ApiError && [403, 404, 410].includes(e.status);
-    if (gone && threadId) forgetThread(threadId);
-    errors.show(e, gone ? [{ key: 'chat.new', onclick: () => app.go('chat') }] : [{ key: 'stream.retry', onclick: () => resume() }]);
-    status.set('failed');
+    openThreadFailed(e, { view: 'chat', threadId, errors, status, resume, go: (w) => app.go(w) });
   }
 
   // A thread from the start: its whole log replayed, then live.

@@ -12,6 +12,7 @@ import { ThreadStream } from './stream.js';
 import { Timeline, stepsDone } from './timeline.js';
 import { pauseCard } from './hitl.js';
 import { saveThread, setThreadStatus, turnsOf, saveTurn, forgetThread } from './store.js';
+import { openFailed as openThreadFailed } from './threads.js';
 import { streamStatus, errorBox, toast } from './ui.js';
 import { examples } from './empty.js';
 import { createCanvas, nameOf, nodeTitle, nodeSize, TYPE_COLOURS } from './graphcanvas.js';
@@ -542,10 +543,7 @@ export function createGraphEditor(root, app) {
   }
 
   function openFailed(e) {
-    const gone = e instanceof ApiError && [403, 404, 410].includes(e.status);
-    if (gone && threadId) forgetThread(threadId);
-    errors.show(e, gone ? [{ key: 'graph.new', onclick: () => app.go('graph') }] : [{ key: 'stream.retry', onclick: () => resume() }]);
-    status.set('failed');
+    openThreadFailed(e, { view: 'graph', threadId, errors, status, resume, go: (w) => app.go(w) });
   }
 
   function reset() {

@@ -10,6 +10,7 @@ import { Timeline, stepsDone } from './timeline.js';
 import { renderComponent } from './components.js';
 import { pauseCard } from './hitl.js';
 import { saveThread, setThreadStatus, turnsOf, saveTurn, forgetThread } from './store.js';
+import { openFailed as openThreadFailed } from './threads.js';
 import { streamStatus, errorBox } from './ui.js';
 import { examples } from './empty.js';
 
@@ -378,10 +379,7 @@ export function createImageStudio(root, app) {
   }
 
   function openFailed(e) {
-    const gone = e instanceof ApiError && [403, 404, 410].includes(e.status);
-    if (gone && threadId) forgetThread(threadId);
-    errors.show(e, gone ? [{ key: 'image.new', onclick: () => app.go('image') }] : [{ key: 'stream.retry', onclick: () => resume() }]);
-    status.set('failed');
+    openThreadFailed(e, { view: 'image', threadId, errors, status, resume, go: (w) => app.go(w) });
   }
 
   // Shows a thread from the start: its whole log replayed, then live.

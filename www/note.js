@@ -9,6 +9,7 @@ import { ThreadStream } from './stream.js';
 import { Timeline, stepsDone } from './timeline.js';
 import { pauseCard } from './hitl.js';
 import { saveThread, setThreadStatus, forgetThread } from './store.js';
+import { openFailed as openThreadFailed } from './threads.js';
 import { streamStatus, errorBox } from './ui.js';
 import { examples } from './empty.js';
 import { filePicker, readImage } from './files.js';
@@ -448,10 +449,7 @@ export function createNoteWriter(root, app) {
   }
 
   function openFailed(e) {
-    const gone = e instanceof ApiError && [403, 404, 410].includes(e.status);
-    if (gone && threadId) forgetThread(threadId);
-    errors.show(e, gone ? [{ key: 'note.new', onclick: () => app.go('note') }] : [{ key: 'stream.retry', onclick: () => resume() }]);
-    status.set('failed');
+    openThreadFailed(e, { view: 'note', threadId, errors, status, resume, go: (w) => app.go(w) });
   }
 
   async function open(id) {

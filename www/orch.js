@@ -10,6 +10,7 @@ import { ApiError, getJSON, getThread, byteLength, assetURL, pngURL } from './ap
 import { ThreadStream } from './stream.js';
 import { pauseCard } from './hitl.js';
 import { saveThread, setThreadStatus, turnsOf, saveTurn, forgetThread } from './store.js';
+import { openFailed as openThreadFailed } from './threads.js';
 import { streamStatus, errorBox } from './ui.js';
 import { examples } from './empty.js';
 import { filePicker } from './files.js';
@@ -613,10 +614,7 @@ export function createOrchestrator(root, app) {
   }
 
   function openFailed(e) {
-    const gone = e instanceof ApiError && [403, 404, 410].includes(e.status);
-    if (gone && threadId) forgetThread(threadId);
-    errors.show(e, gone ? [{ key: 'orch.new', onclick: () => app.go('orch') }] : [{ key: 'stream.retry', onclick: () => resume() }]);
-    status.set('failed');
+    openThreadFailed(e, { view: 'orch', threadId, errors, status, resume, go: (w) => app.go(w) });
   }
 
   function reset() {
