@@ -2,9 +2,11 @@
  * record together, or nothing (see run.h). */
 #include "config.h"
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "graph/run.h"
+#include "util/buf.h"
 #include "util/clock.h"
 #include "util/jnum.h"
 
@@ -14,7 +16,7 @@ void commit_init(struct commit *c, struct run *run)
 	c->run = run;
 	c->changes = json_object();
 	c->events = json_array();
-	c->sent = json_array();
+	buf_init(&c->sent, (size_t)1 << 30);
 	c->step = -1;
 }
 
@@ -22,7 +24,7 @@ void commit_free(struct commit *c)
 {
 	json_decref(c->changes);
 	json_decref(c->events);
-	json_decref(c->sent);
+	buf_free(&c->sent);
 	json_decref(c->meta);
 	json_decref(c->prev);
 	json_decref(c->rec_new);
@@ -49,6 +51,8 @@ static int commit_lease(struct commit *c, json_t *rec, long long now)
 	return 0;
 }
 
+/* The step's events, each serialised once: the same texts go to the
+ * store (one record for the step) and, through c->sent, to the stream. */
 static int commit_events(struct commit *c, struct store *s, struct store_txn *txn, json_t *rec)
 {
 	long long seq = json_integer_value(json_object_get(rec, "seq"));
@@ -56,18 +60,24 @@ static int commit_events(struct commit *c, struct store *s, struct store_txn *tx
 	json_t *ev;
 	int rc = 0;
 
-	json_array_clear(c->sent);
+	buf_reset(&c->sent);
+	c->sent_first = seq + 1;
+	if (json_array_size(c->events) == 0)
+		return 0;
 	json_array_foreach(c->events, i, ev) {
 		char *text = json_dumps(ev, JNUM_DUMP);
 
-		rc = store_event_put(s, txn, c->run->tid, ++seq, text, strlen(text));
-		json_array_append_new(c->sent, json_pack("[I, s]", (json_int_t)seq, text));
+		if (text == NULL || buf_add(&c->sent, text, strlen(text) + 1) < 0)
+			rc = ENOMEM;
 		free(text);
 		if (rc)
 			return rc;
 	}
-	json_object_set_new(rec, "seq", json_integer(seq));
-	return 0;
+	seq += (long long)json_array_size(c->events);
+	rc = store_events_put(s, txn, c->run->tid, seq, c->sent.data, c->sent.len);
+	if (rc == 0)
+		json_object_set_new(rec, "seq", json_integer(seq));
+	return rc;
 }
 
 /* May run several times (deadlock retries): it changes nothing outside
@@ -112,6 +122,10 @@ int commit_run(struct commit *c)
 	if (rc == 0) {
 		json_decref(c->run->rec);
 		c->run->rec = json_incref(c->rec_new);
+		/* The commit read the record under its lock: as good as a look
+		 * for a cancel request (cancel.c). */
+		c->run->cancel_asked = json_is_object(json_object_get(c->rec_new, "cancel"));
+		c->run->cancel_seen_ms = clock_mono_ms();
 	}
 	return rc;
 }

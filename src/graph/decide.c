@@ -122,7 +122,7 @@ static enum problem decide_run(struct run *run, struct decision *d)
 	rc = commit_run(&c);
 	if (rc == 0) {
 		log_info("thread %s: %s %s", run->tid_str, d->interrupt_id, d->action);
-		run_send_committed(run, c.sent);
+		run_send_committed(run, &c);
 		p = run_loop(run);
 	} else if (rc == EALREADY) {
 		json_t *rec = c.rec_new;

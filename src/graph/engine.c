@@ -23,19 +23,19 @@ int run_sse(struct run *run)
 	return sse_start(run->sse, run->r);
 }
 
-void run_send_committed(struct run *run, const json_t *sent)
+void run_send_committed(struct run *run, const struct commit *c)
 {
-	size_t i;
-	json_t *pair;
+	long long seq = c->sent_first;
+	size_t i = 0;
 
 	if (run_sse(run) < 0)
 		return;
-	json_array_foreach(sent, i, pair) {
-		const char *text = json_string_value(json_array_get(pair, 1));
+	while (i < c->sent.len) {
+		size_t len = strlen(c->sent.data + i);
 
-		if (sse_event_batch(run->sse, json_integer_value(json_array_get(pair, 0)), text,
-				    strlen(text), i + 1 < json_array_size(sent)) < 0)
+		if (sse_event_batch(run->sse, seq++, c->sent.data + i, len, i + len + 1 < c->sent.len) < 0)
 			return;
+		i += len + 1;
 	}
 }
 
@@ -239,12 +239,16 @@ static void run_ctx_init(struct run *run, struct step_ctx *ctx, const struct wf_
 }
 
 /* Runs the node; a cancel asked while it ran ends the run there, unless
- * the node completed the workflow. */
+ * the node completed the workflow. After a node that goes on to the next
+ * one within CANCEL_POLL_MS of the last commit there is no look of its
+ * own: a request that came meanwhile stays in the record this step's
+ * commit reads, and the next step ends the run. A node that pauses or
+ * fails always looks, since its commit ends the run. */
 static enum node_rc run_step_node(struct run *run, const struct wf_node *node, struct step_ctx *ctx)
 {
 	enum node_rc nrc = node->run(ctx);
 
-	if (nrc != NODE_END && nrc != NODE_ABORT && run_cancel_asked(run, 1)) {
+	if (nrc != NODE_END && nrc != NODE_ABORT && run_cancel_asked(run, nrc != NODE_NEXT)) {
 		json_decref(ctx->interrupt);
 		ctx->interrupt = NULL;
 		nrc = step_cancelled_abort(ctx);
@@ -329,7 +333,7 @@ static int run_step(struct run *run)
 	rc = commit_run(&c);
 	if (rc == 0) {
 		run->steps++;
-		run_send_committed(run, c.sent);
+		run_send_committed(run, &c);
 	}
 	commit_free(&c);
 	return rc;
@@ -391,7 +395,7 @@ static int run_crashed(struct run *run)
 	json_object_set_new(c.changes, "status", json_string("error"));
 	json_object_set_new(c.changes, "next", json_null());
 	if (commit_run(&c) == 0)
-		run_send_committed(run, c.sent);
+		run_send_committed(run, &c);
 	commit_free(&c);
 	return 1;
 }

@@ -36,7 +36,8 @@ enum problem engine_confirm(struct req *r, const char *id, const char *interrupt
  * answer: {threadId, status, cancel: "requested" | "done"}. */
 enum problem engine_cancel(struct req *r, const char *id);
 /* The run's thread has a cancel request (read from the store at most
- * every CANCEL_POLL_MS unless fresh). */
+ * every CANCEL_POLL_MS unless fresh; a step's commit, which reads the
+ * record under its lock, counts as a look). */
 int run_cancel_asked(struct run *run, int fresh);
 
 /* Last-Event-ID: absent or empty is 0; else whole decimal digits only, at

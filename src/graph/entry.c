@@ -163,7 +163,7 @@ enum problem engine_start(struct req *r, const struct workflow *wf, const json_t
 		p = req_fail(r, PB_STORE_UNAVAILABLE, "the thread could not be created: %s", store_strerror(rc));
 	} else {
 		log_info("thread %s started (%s)", run.tid_str, wf->name);
-		run_send_committed(&run, c.sent);
+		run_send_committed(&run, &c);
 		p = run_loop(&run);
 	}
 	commit_free(&c);
@@ -266,7 +266,7 @@ enum problem engine_turn(struct req *r, const char *id, const json_t *input, int
 	else if (rc)
 		p = req_fail(r, PB_STORE_UNAVAILABLE, "the turn could not be recorded: %s", store_strerror(rc));
 	else {
-		run_send_committed(&run, c.sent);
+		run_send_committed(&run, &c);
 		p = run_loop(&run);
 	}
 	commit_free(&c);

@@ -4,6 +4,7 @@
 #define AV_RUN_H
 #include <stdint.h>
 #include <jansson.h>
+#include "util/buf.h"
 #include "app.h"
 #include "fcgi/req.h"
 #include "fcgi/sse.h"
@@ -46,7 +47,8 @@ struct commit {
 	json_t *events;       /* event objects to append */
 	/* out */
 	json_t *rec_new;      /* the record as written */
-	json_t *sent;         /* [seq, text] of the appended events */
+	struct buf sent;      /* the appended events' texts, each ended by a NUL */
+	long long sent_first; /* the first one's seq */
 };
 
 void commit_init(struct commit *c, struct run *run);
@@ -62,7 +64,7 @@ void run_agent_start(json_t *events, json_t *changes, const json_t *rec, const c
  * threads had one). */
 void run_lang_set(struct run *run);
 /* Streams the committed events with their ids. */
-void run_send_committed(struct run *run, const json_t *sent);
+void run_send_committed(struct run *run, const struct commit *c);
 /* Starts the event stream if it is not started. */
 int run_sse(struct run *run);
 long long run_lease_ms(const struct run *run);

@@ -88,6 +88,8 @@ int store_kv_del_range(struct store_txn *t, int table, const void *lo, size_t lo
 		       size_t hilen);
 /* Marks thread tid changed in t (store_wait's waiters are told at commit). */
 void store_touched(struct store_txn *t, const uint8_t tid[STORE_TID]);
+/* Frees the thread record cache (threads.c). */
+void store_thread_cache_free(struct store *s);
 /* Deletes every key that starts with prefix. */
 int store_kv_del_prefix(struct store_txn *t, int table, const void *prefix, size_t plen);
 

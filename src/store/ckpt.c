@@ -4,9 +4,11 @@
  * ({"set": {...}, "del": [...]}), since a node changes a few fields of a
  * state that carries the whole conversation. */
 #include "config.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "store/backend.h"
+#include "store/pack.h"
 #include "util/jnum.h"
 
 #define STORE_FULL_EVERY 8
@@ -65,6 +67,8 @@ int store_ckpt_put(struct store *s, struct store_txn *txn, const uint8_t tid[STO
 {
 	json_t *rec = json_deep_copy(meta);
 	uint8_t key[STORE_TID + 4];
+	void *packed = NULL;
+	size_t plen = 0;
 	char *text;
 	int rc;
 
@@ -79,9 +83,14 @@ int store_ckpt_put(struct store *s, struct store_txn *txn, const uint8_t tid[STO
 	}
 	text = json_dumps(rec, JNUM_DUMP);
 	json_decref(rec);
-	store_ckpt_key(key, tid, step);
-	rc = store_kv_put(txn, STORE_T_CKPTS, key, sizeof key, text, strlen(text), 0);
+	if (text == NULL)
+		return ENOMEM;
+	rc = store_pack(text, strlen(text), &packed, &plen);
 	free(text);
+	store_ckpt_key(key, tid, step);
+	if (rc == 0)
+		rc = store_kv_put(txn, STORE_T_CKPTS, key, sizeof key, packed, plen, 0);
+	free(packed);
 	if (rc == 0)
 		rc = store_ckpt_trim(s, txn, tid, step);
 	return rc;
@@ -91,8 +100,8 @@ static int store_ckpt_read(struct store *s, struct store_txn *txn, const uint8_t
 			   json_t **rec)
 {
 	uint8_t key[STORE_TID + 4];
-	void *v = NULL;
-	size_t vlen = 0;
+	void *v = NULL, *text = NULL;
+	size_t vlen = 0, tlen = 0;
 	int rc;
 
 	store_ckpt_key(key, tid, step);
@@ -100,8 +109,12 @@ static int store_ckpt_read(struct store *s, struct store_txn *txn, const uint8_t
 	rc = store_kv_get(txn, STORE_T_CKPTS, key, sizeof key, &v, &vlen, 0);
 	if (rc)
 		return rc;
-	*rec = json_loadb(v, vlen, 0, NULL);
+	rc = store_unpack(v, vlen, &text, &tlen);
 	free(v);
+	if (rc)
+		return rc;
+	*rec = json_loadb(text, tlen, 0, NULL);
+	free(text);
 	return *rec ? 0 : STORE_NOTFOUND;
 }
 

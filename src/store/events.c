@@ -1,20 +1,48 @@
 /* The durable event log: per thread, a gapless sequence of events, each
  * stored as the exact JSON text the live stream sent, so a replay is the
- * same bytes with the same ids. */
+ * same bytes with the same ids. A step's events are one packed record
+ * keyed by its last seq (store.h), so a read from seq n starts at the
+ * first record whose key is n or more. */
 #include "config.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "store/backend.h"
+#include "store/pack.h"
+
+int store_events_put(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID],
+		     long long last, const char *texts, size_t len)
+{
+	uint8_t key[STORE_TID + 8];
+	void *packed;
+	size_t plen;
+	int rc;
+
+	if (len == 0 || texts[len - 1] != '\0')
+		return EINVAL;
+	rc = store_pack(texts, len, &packed, &plen);
+	if (rc)
+		return rc;
+	store_key(key, tid, (uint64_t)last, 8);
+	store_touched(txn, tid);
+	rc = store_kv_put(txn, STORE_T_EVENTS, key, sizeof key, packed, plen, STORE_KV_NEW);
+	free(packed);
+	return rc;
+}
 
 int store_event_put(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID],
 		    long long seq, const char *json, size_t len)
 {
-	uint8_t key[STORE_TID + 8];
+	char *texts = malloc(len + 1);
+	int rc;
 
-	store_key(key, tid, (uint64_t)seq, 8);
-	store_touched(txn, tid);
-	return store_kv_put(txn, STORE_T_EVENTS, key, sizeof key, json, len, STORE_KV_NEW);
+	if (texts == NULL)
+		return ENOMEM;
+	memcpy(texts, json, len);
+	texts[len] = '\0';
+	rc = memchr(json, '\0', len) ? EINVAL : store_events_put(s, txn, tid, seq, texts, len + 1);
+	free(texts);
+	return rc;
 }
 
 static long long store_event_seq(const uint8_t *key)
@@ -28,26 +56,63 @@ static long long store_event_seq(const uint8_t *key)
 
 struct store_events_batch {
 	json_t *out;
+	long long after;
 	int max;
 	size_t max_bytes, bytes;
 };
 
+/* The number of texts in an unpacked record (each ends with a NUL; a
+ * record written before batching is one text without it). */
+static long long store_events_count(const char *p, size_t n)
+{
+	long long count = 0;
+
+	for (size_t i = 0; i < n; i++)
+		count += p[i] == '\0';
+	return n > 0 && p[n - 1] != '\0' ? count + 1 : count;
+}
+
+static int store_events_add(struct store_events_batch *b, long long seq, const char *text, size_t len)
+{
+	json_t *pair;
+
+	if ((int)json_array_size(b->out) >= b->max || b->bytes >= b->max_bytes)
+		return 1;
+	pair = json_pack("[I, s#]", (json_int_t)seq, text, (int)len);
+	/* Never skip one: a gap would break replays. */
+	if (pair == NULL)
+		return EINVAL;
+	json_array_append_new(b->out, pair);
+	b->bytes += len;
+	return 0;
+}
+
 static int store_events_visit(const uint8_t *k, size_t klen, const void *v, size_t vlen, void *ctx)
 {
 	struct store_events_batch *b = ctx;
-	json_t *pair;
+	size_t n, i = 0;
+	char *p;
+	long long seq;
+	int rc;
 
 	if (klen != STORE_TID + 8)
 		return 0;
 	if ((int)json_array_size(b->out) >= b->max || b->bytes >= b->max_bytes)
 		return 1;
-	pair = json_pack("[I, s#]", (json_int_t)store_event_seq(k), (const char *)v, (int)vlen);
-	/* Never skip one: a gap would break replays. */
-	if (pair == NULL)
-		return EINVAL;
-	json_array_append_new(b->out, pair);
-	b->bytes += vlen;
-	return 0;
+	rc = store_unpack(v, vlen, (void **)&p, &n);
+	if (rc)
+		return rc;
+	seq = store_event_seq(k) - store_events_count(p, n) + 1;
+	while (rc == 0 && i < n) {
+		size_t len = strnlen(p + i, n - i);
+
+		if (seq > b->after)
+			rc = store_events_add(b, seq, p + i, len);
+		i += len + 1;
+		seq++;
+	}
+	free(p);
+	return rc;
 }
 
 /* One batch in one short read transaction: nothing is held once it returns,
@@ -55,7 +120,7 @@ static int store_events_visit(const uint8_t *k, size_t klen, const void *v, size
 static int store_events_batch(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID],
 			      long long after, int max, size_t max_bytes, json_t *out)
 {
-	struct store_events_batch b = { out, max, max_bytes, 0 };
+	struct store_events_batch b = { out, after, max, max_bytes, 0 };
 	uint8_t key[STORE_TID + 8];
 
 	store_key(key, tid, (uint64_t)after + 1, 8);
@@ -91,4 +156,32 @@ int store_events_after(struct store *s, const uint8_t tid[STORE_TID], long long 
 	}
 	*out = e.out;
 	return rc;
+}
+
+static int store_events_bytes_visit(const uint8_t *k, size_t klen, const void *v, size_t vlen,
+				    void *ctx)
+{
+	*(long long *)ctx += (long long)(klen + vlen);
+	return 0;
+}
+
+struct store_events_bytes_ctx {
+	const uint8_t *tid;
+	long long total;
+};
+
+static int store_events_bytes_fn(struct store *s, struct store_txn *txn, void *p)
+{
+	struct store_events_bytes_ctx *b = p;
+
+	b->total = 0;
+	return store_kv_scan(txn, STORE_T_EVENTS, b->tid, STORE_TID, STORE_TID, 0, 0,
+			     store_events_bytes_visit, &b->total);
+}
+
+long long store_events_bytes(struct store *s, const uint8_t tid[STORE_TID])
+{
+	struct store_events_bytes_ctx b = { tid, 0 };
+
+	return store_txn(s, store_events_bytes_fn, &b) == 0 ? b.total : -1;
 }

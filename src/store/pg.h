@@ -13,7 +13,9 @@
 #include <libpq-fe.h>
 #include "store/backend.h"
 
-#define PG_SCHEMA_VERSION 1
+/* Version 2: checkpoints and a step's events packed (pack.h); version
+ * 1's plain records read as they are. */
+#define PG_SCHEMA_VERSION 2
 
 #define PG_CHANNEL 40   /* "av_" and a thread's 32 hex digits, NUL-ended */
 

@@ -97,6 +97,7 @@ void store_close(struct store *s)
 	if (s == NULL)
 		return;
 	s->ops->close(s);
+	store_thread_cache_free(s);
 	free(s);
 }
 

@@ -46,6 +46,7 @@ struct store {
 	int reopens;             /* times it was reopened */
 	const struct conf *conf; /* what it was opened with (it outlives the store) */
 	int version_found;       /* the version it had before this open (1: none recorded) */
+	struct store_rec_cache *rec_cache; /* the last thread record written (threads.c) */
 };
 
 /* Modes the store's files and directory are created with: the umask of
@@ -65,8 +66,10 @@ mode_t store_umask_apply(const struct conf *c);
  * STORE_VERSION as they are (marking an older one STORE_VERSION: its
  * records are read as they are) and refuses a newer one; one older than
  * STORE_VERSION_OLDEST needs aivista-admin upgrade. Version 2: version 1's
- * records, and the version file. */
-#define STORE_VERSION 2
+ * records, and the version file. Version 3: checkpoints and a step's
+ * events (one record a step) packed with zstd (pack.h); the plain records
+ * of versions 1 and 2 read as they are. */
+#define STORE_VERSION 3
 #define STORE_VERSION_OLDEST 1
 #define STORE_VERSION_FILE "store.version"
 enum store_compat {
@@ -163,7 +166,9 @@ void store_unwatch(struct store *s);
 int store_thread_get(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], json_t **rec,
 		     unsigned flags);
 /* Writes rec (borrowed), setting its "exp" from status and "updated", and
- * moving its entry in the expiry index. */
+ * moving its entry in the expiry index. rec must not change afterwards:
+ * the store keeps a reference, and the next read of the same bytes gets a
+ * copy of it rather than parsing them. */
 int store_thread_put(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], json_t *rec);
 void store_expiry_key(uint8_t key[8 + STORE_TID], long long exp, const uint8_t tid[STORE_TID]);
 
@@ -185,12 +190,25 @@ int store_ckpt_history(struct store *s, struct store_txn *txn, const uint8_t tid
 long long store_ckpt_bytes(struct store *s, const uint8_t tid[STORE_TID]);
 
 /* --- event log (events.c) ----------------------------------------------- */
+/* A step's events are one record, keyed by the thread and its last
+ * event's seq, holding the events' JSON texts (as the live stream sent
+ * them) each ended by a NUL, packed (pack.h). A record written before
+ * batching holds one event's plain text under its own seq: it reads the
+ * same way. */
+/* Stores n events with seqs last-n+1 .. last: texts is their texts, each
+ * ended by a NUL, len bytes in all (NULs included). */
+int store_events_put(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID],
+		     long long last, const char *texts, size_t len);
+/* One event (text of len bytes, no NUL in it) as seq. */
 int store_event_put(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], long long seq,
 		    const char *json, size_t len);
 /* Events after seq, at most max of them or about max_bytes, read in their
  * own short transaction: *out is a new array of [seq, "json"] pairs. */
 int store_events_after(struct store *s, const uint8_t tid[STORE_TID], long long after, int max,
 		       size_t max_bytes, json_t **out);
+/* The bytes thread tid's event records take (keys and stored values), or
+ * -1 on error. */
+long long store_events_bytes(struct store *s, const uint8_t tid[STORE_TID]);
 
 /* --- assets (assets.c) ---------------------------------------------------- */
 #define STORE_ASSET_ID_LEN 43   /* base64url of tid + 16-byte hash */

@@ -1,5 +1,6 @@
 /* Thread records and the expiry index that orders them for pruning. */
 #include "config.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "store/backend.h"
@@ -7,10 +8,68 @@
 #include "util/jnum.h"
 
 
+/* The last thread record this process wrote: its text and its JSON. A
+ * step reads the record it wrote one step before; when the stored bytes
+ * are those, a copy of the JSON saves parsing them again. The bytes are
+ * compared, so a write that was rolled back, or another process's, is
+ * parsed as usual. */
+struct store_rec_cache {
+	uint8_t tid[STORE_TID];
+	char *text;
+	size_t len;
+	json_t *rec;
+};
+
+void store_thread_cache_free(struct store *s)
+{
+	if (s->rec_cache) {
+		free(s->rec_cache->text);
+		json_decref(s->rec_cache->rec);
+		free(s->rec_cache);
+		s->rec_cache = NULL;
+	}
+}
+
+/* Keeps text (taken) and rec (a new reference: the caller no longer
+ * changes it, store.h) as tid's last record. */
+static void store_thread_cache_put(struct store *s, const uint8_t tid[STORE_TID], char *text,
+				   json_t *rec)
+{
+	struct store_rec_cache *c;
+
+	store_thread_cache_free(s);
+	c = calloc(1, sizeof *c);
+	if (c == NULL) {
+		free(text);
+		return;
+	}
+	c->rec = json_incref(rec);
+	memcpy(c->tid, tid, STORE_TID);
+	c->text = text;
+	c->len = strlen(text);
+	s->rec_cache = c;
+}
+
+/* New reference: the record the bytes v hold, from the cache when they
+ * are its text. */
+static json_t *store_thread_parse(struct store *s, const uint8_t tid[STORE_TID], const void *v,
+				  size_t vlen)
+{
+	const struct store_rec_cache *c = s->rec_cache;
+	json_error_t jerr;
+	json_t *rec;
+
+	if (c && c->len == vlen && memcmp(c->tid, tid, STORE_TID) == 0 && memcmp(c->text, v, vlen) == 0)
+		return json_deep_copy(c->rec);
+	rec = json_loadb(v, vlen, 0, &jerr);
+	if (rec == NULL)
+		log_error("corrupt thread record: %s", jerr.text);
+	return rec;
+}
+
 static int store_thread_read(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID],
 			     json_t **rec, unsigned flags)
 {
-	json_error_t jerr;
 	void *v = NULL;
 	size_t vlen = 0;
 	int rc;
@@ -19,13 +78,9 @@ static int store_thread_read(struct store *s, struct store_txn *txn, const uint8
 	rc = store_kv_get(txn, STORE_T_THREADS, tid, STORE_TID, &v, &vlen, flags);
 	if (rc != 0)
 		return rc;
-	*rec = json_loadb(v, vlen, 0, &jerr);
+	*rec = store_thread_parse(s, tid, v, vlen);
 	free(v);
-	if (*rec == NULL) {
-		log_error("corrupt thread record: %s", jerr.text);
-		return STORE_NOTFOUND;
-	}
-	return 0;
+	return *rec ? 0 : STORE_NOTFOUND;
 }
 
 struct store_thread_get_ctx {
@@ -116,8 +171,13 @@ int store_thread_put(struct store *s, struct store_txn *txn, const uint8_t tid[S
 		json_object_set_new(rec, "iexp", json_integer(exp));
 	}
 	text = json_dumps(rec, JNUM_DUMP);
+	if (text == NULL)
+		return ENOMEM;
 	store_touched(txn, tid);
 	rc = store_kv_put(txn, STORE_T_THREADS, tid, STORE_TID, text, strlen(text), 0);
-	free(text);
+	if (rc == 0)
+		store_thread_cache_put(s, tid, text, rec);
+	else
+		free(text);
 	return rc;
 }

@@ -398,29 +398,29 @@ def test_versions(t, d):
     conf = w.conf
     tid, _ = start(w, topic="old")
     w.kill()
-    t.is_(open(vfile).read() if os.path.exists(vfile) else None, "2\n",
-          "versions: a new store is version 2")
+    t.is_(open(vfile).read() if os.path.exists(vfile) else None, "3\n",
+          "versions: a new store is version 3")
     os.unlink(vfile)
     rc, out, err = admin(conf, "stats")
-    t.ok(rc == 0 and re.search(r"(?m)^format version\s+2 \(this AiVista: 2\)", out),
-         "versions: a store without its version record: stats reads it, marked 2 (%s)"
+    t.ok(rc == 0 and re.search(r"(?m)^format version\s+3 \(this AiVista: 3\)", out),
+         "versions: a store without its version record: stats reads it, marked 3 (%s)"
          % (err.strip() or "ok"))
     os.unlink(vfile)
     w = avtest.Worker(t, d, name="v2", binary=TEST_WORKER,
                       settings={"store": {"dir": store}}).start()
     t.is_(w.request("GET", "/api/threads/" + tid).status, 200,
           "versions: the worker reads the thread of a store without its version record")
-    t.is_(open(vfile).read() if os.path.exists(vfile) else None, "2\n",
-          "versions: ...and marks the store version 2")
-    t.is_(stats(t, conf, "versions").get("version"), 2, "versions: stats --json says version 2")
+    t.is_(open(vfile).read() if os.path.exists(vfile) else None, "3\n",
+          "versions: ...and marks the store version 3")
+    t.is_(stats(t, conf, "versions").get("version"), 3, "versions: stats --json says version 3")
     rc, out, err = admin(conf, "upgrade")
-    t.ok(rc == 0 and "nothing to do" in out, "versions: upgrade of a version 2 store: nothing to do")
+    t.ok(rc == 0 and "nothing to do" in out, "versions: upgrade of a version 3 store: nothing to do")
     w.kill()
     os.unlink(vfile)
     rc, out, err = admin(conf, "upgrade")
-    t.ok(rc == 0 and "format version 1, now 2" in out,
+    t.ok(rc == 0 and "format version 1, now 3" in out,
          "versions: upgrade of a store without its version record: %s" % out.strip())
-    avtest.write_file(vfile, "3\n", 0o600)
+    avtest.write_file(vfile, "4\n", 0o600)
     before = sorted(os.listdir(store))
     w = avtest.Worker(t, d, name="v3", binary=TEST_WORKER,
                       settings={"store": {"dir": store}}).start()
@@ -435,13 +435,13 @@ def test_versions(t, d):
     p = subprocess.run([TEST_WORKER, "-t", "-c", conf], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, env=avtest.clean_env())
     out = p.stdout.decode(errors="replace")
-    t.ok(p.returncode == 1 and "version 3, newer than this AiVista knows (2)" in out,
+    t.ok(p.returncode == 1 and "version 4, newer than this AiVista knows (3)" in out,
          "versions: -t says the store is newer: %s" % out.strip().splitlines()[-1:])
     for cmd in ("stats", "upgrade"):
         rc, out, err = admin(conf, cmd)
         t.ok(rc == 1 and "newer than this AiVista" in err,
              "versions: aivista-admin %s refuses a newer store: %s" % (cmd, err.strip()))
-    t.ok(open(vfile).read() == "3\n" and sorted(os.listdir(store)) == before,
+    t.ok(open(vfile).read() == "4\n" and sorted(os.listdir(store)) == before,
          "versions: the newer store is left as it was")
 
 
