@@ -111,6 +111,8 @@ int bench_open(struct app *app, const char *dir, const char *durability)
 	sprintf(app->conf.key_file, "%s/thread.key", dir);
 	free(app->conf.durability);
 	app->conf.durability = strdup(durability);
+	if (getenv("AIVISTA_STORE_CACHE_KB")) /* as a worker reads it: [store] cache_kb */
+		app->conf.store_cache_kb = atol(getenv("AIVISTA_STORE_CACHE_KB"));
 	if (getenv("AIVISTA_KB_STYLES")) {
 		free(app->conf.kb_styles);
 		app->conf.kb_styles = strdup(getenv("AIVISTA_KB_STYLES"));

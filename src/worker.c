@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <curl/curl.h>
 #include <fcgiapp.h>
 #include <sodium.h>
 #include "api/api.h"
@@ -24,6 +23,7 @@
 #include "store/store.h"
 #include "graph/engine.h"
 #include "util/clock.h"
+#include "util/curlonce.h"
 #include "util/log.h"
 #include "worker.h"
 #include "kb/kb.h"
@@ -344,7 +344,7 @@ int worker_main(int argc, char **argv)
 	 * FCGX_Init: libfcgi's own handlers are replaced by these. */
 	main_listen_fd = fd;
 	main_signals();
-	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || FCGX_Init() != 0) {
+	if (sodium_init() < 0 || FCGX_Init() != 0) {
 		log_error("library initialisation failed");
 		return 1;
 	}
@@ -359,7 +359,7 @@ int worker_main(int argc, char **argv)
 	prov_free(app.prov);
 	kb_shelf_free(&app.kbs);
 	conf_free(&app.conf);
-	curl_global_cleanup();
+	curlonce_cleanup();
 	if (main_heir)
 		heir_take_over();
 	log_info("worker stopped");

@@ -78,6 +78,7 @@ static const struct conf_key conf_keys[] = {
 	K_STR("store", "dsn", store_dsn, ""),
 	K_STR("store", "host_id", store_host_id, ""),
 	K_LONG("store", "statement_timeout_ms", store_statement_timeout_ms, "10000", 100, 3600000),
+	K_LONG("store", "cache_kb", store_cache_kb, "512", 64, 4194304),
 	K_LONG("engine", "steps_per_request", steps_per_request, "0", 0, 100000),
 	K_LONG("engine", "request_budget_ms", request_budget_ms, "25000", 10, 3600000),
 	K_LONG("engine", "max_iterations", max_iterations, "12", 1, 10000),

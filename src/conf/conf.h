@@ -64,6 +64,7 @@ struct conf {
 	char *store_dsn;     /* postgresql: a libpq connection string (no password in it) */
 	char *store_host_id; /* this host's id in leases: /etc/machine-id or the host name by default */
 	long store_statement_timeout_ms;  /* postgresql */
+	long store_cache_kb; /* bdb: the shared cache, KiB */
 	/* [engine] */
 	long steps_per_request;
 	long request_budget_ms;

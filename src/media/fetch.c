@@ -11,6 +11,7 @@
 #include <curl/curl.h>
 #include "media/fetch.h"
 #include "util/buf.h"
+#include "util/curlonce.h"
 #include "util/xmalloc.h"
 
 struct fetch_range {
@@ -193,7 +194,7 @@ static size_t fetch_sink(char *p, size_t size, size_t n, void *ctx)
 static int fetch_hop(const struct conf *c, const char *url, const char *pin, struct buf *body,
 		     long *status, char **ctype, char **next, char *err, size_t errlen)
 {
-	CURL *h = curl_easy_init();
+	CURL *h = curlonce_init() == 0 ? curl_easy_init() : NULL;
 	struct curl_slist *resolve = pin[0] ? curl_slist_append(NULL, pin) : NULL;
 	char *ct = NULL, *loc = NULL;
 	CURLcode rc;

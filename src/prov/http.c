@@ -14,6 +14,7 @@
 #include "media/fetch.h"
 #include "prov/http.h"
 #include "util/clock.h"
+#include "util/curlonce.h"
 #include "util/log.h"
 #include "util/scrub.h"
 #include "util/xmalloc.h"
@@ -73,7 +74,7 @@ struct http *http_new(const struct conf *c, const struct prov_hooks *hooks)
 	struct http *h = xcalloc(1, sizeof *h);
 
 	h->c = c;
-	h->multi = curl_multi_init();
+	h->multi = curlonce_init() == 0 ? curl_multi_init() : NULL;
 	if (h->multi == NULL) {
 		/* curl out of memory: the same as ours */
 		log_error("curl_multi_init failed");

@@ -1,6 +1,9 @@
 /* Opening and looking after the shared Berkeley DB environment (see
- * bdb.h), and its transactions. Every opener must use the same cache size:
- * it is fixed here. */
+ * bdb.h), and its transactions. The cache is [store] cache_kb, set by
+ * the process that creates the environment (the others join it as it is):
+ * small by default, since every page a worker touches in the shared region
+ * counts in its resident size, and the operating system's file cache holds
+ * what does not fit. */
 #include "config.h"
 #include <errno.h>
 #include <signal.h>
@@ -17,7 +20,6 @@
 #include "util/log.h"
 #include "util/xmalloc.h"
 
-#define STORE_CACHE_BYTES (4u << 20)
 #define STORE_LOG_FILE_BYTES (1u << 20)
 #define STORE_THREADS 1024
 #define STORE_LOCK_TIMEOUT_US 2000000
@@ -63,7 +65,7 @@ static int store_configure(struct store *s, const struct conf *c)
 	env->app_private = s;
 	env->set_errcall(env, store_errcall);
 	env->set_msgcall(env, store_msgcall);
-	if ((rc = env->set_cachesize(env, 0, STORE_CACHE_BYTES, 1)) ||
+	if ((rc = env->set_cachesize(env, 0, (u_int32_t)c->store_cache_kb * 1024u, 1)) ||
 	    (rc = env->set_lg_max(env, STORE_LOG_FILE_BYTES)) ||
 	    (rc = env->set_lk_detect(env, DB_LOCK_DEFAULT)) ||
 	    (rc = env->set_timeout(env, STORE_LOCK_TIMEOUT_US, DB_SET_LOCK_TIMEOUT)) ||

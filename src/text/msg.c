@@ -314,14 +314,41 @@ int msg_lang_ok(const char *lang)
 	return lang && (strcmp(lang, "zh") == 0 || strcmp(lang, "en") == 0);
 }
 
+/* The catalogue's entries by id, sorted once per process on first use,
+ * so a lookup is a binary search rather than a walk of the table. */
+static const struct msg_def *msg_index[MSG_N];
+static int msg_indexed;
+
+static int msg_cmp(const void *a, const void *b)
+{
+	return strcmp((*(const struct msg_def *const *)a)->id, (*(const struct msg_def *const *)b)->id);
+}
+
+static int msg_key_cmp(const void *key, const void *e)
+{
+	return strcmp(key, (*(const struct msg_def *const *)e)->id);
+}
+
+static void msg_index_build(void)
+{
+	for (size_t i = 0; i < MSG_N; i++)
+		msg_index[i] = &msg_defs[i];
+	/* Every id is listed once (tests/unit/t_msg.c checks). */
+	qsort(msg_index, MSG_N, sizeof msg_index[0], msg_cmp);
+	msg_indexed = 1;
+}
+
 const char *msg_find(const char *lang, const char *id)
 {
 	int en = lang && strcmp(lang, "en") == 0;
+	const struct msg_def *const *d;
 
-	for (size_t i = 0; id && i < MSG_N; i++)
-		if (strcmp(msg_defs[i].id, id) == 0)
-			return en ? msg_defs[i].en : msg_defs[i].zh;
-	return NULL;
+	if (id == NULL)
+		return NULL;
+	if (!msg_indexed)
+		msg_index_build();
+	d = bsearch(id, msg_index, MSG_N, sizeof msg_index[0], msg_key_cmp);
+	return d == NULL ? NULL : en ? (*d)->en : (*d)->zh;
 }
 
 const char *msg_get(const char *lang, const char *id)
