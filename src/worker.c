@@ -184,7 +184,7 @@ static int main_loop(struct app *app, int fd)
 			store_maintain(app->store);
 			store_prune(app->store, clock_wall_ms(), 4);
 			store_cache_prune(app->store, 4);
-			if (app->store->panicked)
+			if (store_needs_restart(app->store))
 				app->fatal = 1;
 		}
 	}

@@ -121,6 +121,11 @@ int store_reopen(struct store *s)
 	return 0;
 }
 
+int store_needs_restart(const struct store *s)
+{
+	return s->panicked && !s->ops->reconnects;
+}
+
 int store_usable(struct store *s)
 {
 	if (s->panicked)

@@ -5,6 +5,12 @@ PostgreSQL): /api/health answers 200 and a thread is started; the server
 restarts (its connections are lost); at most one request meets the lost
 connection (503 store_unavailable), the ones after work on a new
 connection: /api/health, reading the thread, confirming its pause.
+Then a request in flight when the server goes down: its step sleeps
+while the server stops, so the step's commit finds no server; the stream
+ends with an error event store_unavailable (the headers were sent: a
+503 before them), nothing of the step is kept, and once the server is
+back the next request on the same worker continues the thread from its
+last checkpoint to its end, with a gapless event log.
 """
 import json
 import os
@@ -12,8 +18,10 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
+import fcgi_client  # noqa: E402
 import pgcluster  # noqa: E402
-from avevents import ask, events, types  # noqa: E402
+from avevents import ask, data, durable, events, types  # noqa: E402
+from avtest import SSEReader  # noqa: E402
 
 TEST_WORKER = os.path.join(avtest.TOP_BUILDDIR, "tests", "engine", "aivista-test.fcgi")
 
@@ -53,6 +61,44 @@ def main(t):
         {"threadId": tid, "interruptId": ask(evs)["interruptId"], "action": "approve"}),
         headers={"Content-Type": "application/json"})
     t.is_(types(events(r.body))[-1], "[DONE]", "its pause confirmed after the restart: done")
+    in_flight(t, pg, w)
+
+
+def in_flight(t, pg, w):
+    """A step running while the server stops: its stream ends with
+    store_unavailable, the next request finishes the thread."""
+    body = json.dumps({"workflow": "test", "input": {"topic": "down", "steps": 2,
+                                                     "sleepMs": 2500, "pause": False}})
+    conn = w.connect(timeout=60)
+    conn.begin()
+    conn.send_params(fcgi_client.cgi_params("POST", "/api/agent/stream", len(body),
+                                            {"Content-Type": "application/json"}))
+    conn.send_stdin(body.encode())
+    reader = iter(SSEReader(conn.stream()))
+    first = next(reader)
+    tid = first["data"]["threadId"]
+    pg.stop_server()
+    evs = [first] + list(reader)
+    conn.close()
+    errs = data(evs, "error")
+    t.ok(errs and errs[-1].get("code") == "store_unavailable" and types(evs)[-1] != "[DONE]",
+         "the stream in flight when the server stopped ends with an error event "
+         "store_unavailable (%s)" % (errs[-1:] or types(evs)[-3:]))
+    pg.start_server()
+    r = w.request("GET", "/api/agent/stream?threadId=" + tid, headers={"Last-Event-ID": "0"},
+                  timeout=60)
+    log = events(r.body)
+    t.is_((r.status, types(log)[-1]), (200, "[DONE]"),
+          "the next request on the same worker runs the thread to its end")
+    ids = [int(e["id"]) for e in durable(log)]
+    t.is_(ids, list(range(1, len(ids) + 1)), "its event log is gapless from 1 (%d events)" % len(ids))
+    sent = [(e["id"], e["data"]) for e in durable(evs)]
+    t.is_([(e["id"], e["data"]) for e in durable(log)][:len(sent)], sent,
+          "what the interrupted stream sent as stored is the log's beginning (%d events): "
+          "nothing of the step that could not commit" % len(sent))
+    st = w.request("GET", "/api/threads/" + tid).json()
+    t.is_((st.get("status"), st.get("lastEventId")), ("done", len(ids)),
+          "the thread is done, its last event id that of the log")
 
 
 avtest.run(main)
