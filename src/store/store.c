@@ -224,6 +224,7 @@ int store_stats(struct store *s, struct store_stats *st, char *err, size_t errle
 {
 	memset(st, 0, sizeof *st);
 	snprintf(st->backend, sizeof st->backend, "%s", s->ops->name);
+	st->version_current = STORE_VERSION;
 	return s->ops->stats(s, st, err, errlen);
 }
 

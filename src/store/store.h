@@ -234,6 +234,7 @@ struct store_stats {
 	long long db_files, db_bytes, log_files, log_bytes, region_files, region_bytes;
 	long long active_txns, last_checkpoint;   /* time of the last checkpoint (s), 0: none */
 	int version;                               /* the store's format (schema) version */
+	int version_current;                       /* the one this AiVista writes */
 	char backend[16];                          /* "bdb" or "postgresql" */
 };
 /* Counts what the store holds (for PostgreSQL: database bytes in db_bytes,
