@@ -10,11 +10,15 @@ while the server stops, so the step's commit finds no server; the stream
 ends with an error event store_unavailable (the headers were sent: a
 503 before them), nothing of the step is kept, and once the server is
 back the next request on the same worker continues the thread from its
-last checkpoint to its end, with a gapless event log.
+last checkpoint to its end, with a gapless event log. Last, a worker
+started while the server is away answers 503 store_unavailable (health
+too, naming the backend) and, once the server is back, works at its next
+try to open the store (every 5 s).
 """
 import json
 import os
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
@@ -62,6 +66,7 @@ def main(t):
         headers={"Content-Type": "application/json"})
     t.is_(types(events(r.body))[-1], "[DONE]", "its pause confirmed after the restart: done")
     in_flight(t, pg, w)
+    down_at_start(t, pg, t.tmpdir("late"))
 
 
 def in_flight(t, pg, w):
@@ -99,6 +104,35 @@ def in_flight(t, pg, w):
     st = w.request("GET", "/api/threads/" + tid).json()
     t.is_((st.get("status"), st.get("lastEventId")), ("done", len(ids)),
           "the thread is done, its last event id that of the log")
+
+
+
+def down_at_start(t, pg, d):
+    """A worker started with no server: 503 until the server is back."""
+    w = avtest.Worker(t, d, name="late", binary=TEST_WORKER)  # its database made now
+    pg.stop_server()
+    w.start()
+    r = w.request("GET", "/api/health")
+    store = (r.json() if r.body else {}).get("store") or {}
+    t.is_((r.status, store.get("code"), store.get("backend")),
+          (503, "store_unavailable", "postgresql"),
+          "a worker started with no server: health 503 store_unavailable, backend postgresql")
+    t.is_(code(w.request("POST", "/api/agent/stream", body=json.dumps(
+        {"workflow": "test", "input": {"topic": "late"}}),
+        headers={"Content-Type": "application/json"})), (503, "store_unavailable"),
+        "...and a new thread 503 store_unavailable")
+    pg.start_server()
+    deadline = time.time() + 15
+    while True:
+        st = w.request("GET", "/api/health").status
+        if st == 200 or time.time() > deadline:
+            break
+        time.sleep(0.5)
+    t.is_(st, 200, "once the server is back the same worker opens the store (health 200)")
+    r = w.request("POST", "/api/agent/stream", body=json.dumps(
+        {"workflow": "test", "input": {"topic": "late", "pause": False}}),
+        headers={"Content-Type": "application/json"})
+    t.is_(types(events(r.body))[-1], "[DONE]", "...and runs a thread to its end")
 
 
 avtest.run(main)
