@@ -9,8 +9,10 @@ Then a request in flight when the server goes down: its step sleeps
 while the server stops, so the step's commit finds no server; the stream
 ends with an error event store_unavailable (the headers were sent: a
 503 before them), nothing of the step is kept, and once the server is
-back the next request on the same worker continues the thread from its
-last checkpoint to its end, with a gapless event log. Last, a worker
+back the next request continues the thread from its last checkpoint to
+its end, with a gapless event log: on the same worker (which stayed up),
+then on another one (which need not wait for the lease to expire: the
+first gives it back as soon as the server answers). Last, a worker
 started while the server is away answers 503 store_unavailable (health
 too, naming the backend) and, once the server is back, works at its next
 try to open the store (every 5 s).
@@ -65,13 +67,20 @@ def main(t):
         {"threadId": tid, "interruptId": ask(evs)["interruptId"], "action": "approve"}),
         headers={"Content-Type": "application/json"})
     t.is_(types(events(r.body))[-1], "[DONE]", "its pause confirmed after the restart: done")
-    in_flight(t, pg, w)
+    in_flight(t, pg, w, w, "the same worker")
+    other = avtest.Worker(t, d, name="other", binary=TEST_WORKER,
+                          settings={"engine": {"steps_per_request": "0"}}).start()
+    in_flight(t, pg, w, other, "another worker")
+    t.is_(w.request("GET", "/api/health").status, 200,
+          "the worker whose steps could not commit is still up and answers")
     down_at_start(t, pg, t.tmpdir("late"))
 
 
-def in_flight(t, pg, w):
-    """A step running while the server stops: its stream ends with
-    store_unavailable, the next request finishes the thread."""
+def in_flight(t, pg, w, nxt, label):
+    """A step running on w while the server stops: its stream ends with
+    store_unavailable; once the server is back, the next request, on nxt,
+    finishes the thread at once (w gives its lease back as soon as the
+    server answers: nxt does not wait for the lease to expire)."""
     body = json.dumps({"workflow": "test", "input": {"topic": "down", "steps": 2,
                                                      "sleepMs": 2500, "pause": False}})
     conn = w.connect(timeout=60)
@@ -87,23 +96,27 @@ def in_flight(t, pg, w):
     conn.close()
     errs = data(evs, "error")
     t.ok(errs and errs[-1].get("code") == "store_unavailable" and types(evs)[-1] != "[DONE]",
-         "the stream in flight when the server stopped ends with an error event "
-         "store_unavailable (%s)" % (errs[-1:] or types(evs)[-3:]))
+         "%s: the stream in flight when the server stopped ends with an error event "
+         "store_unavailable (%s)" % (label, errs[-1:] or types(evs)[-3:]))
     pg.start_server()
-    r = w.request("GET", "/api/agent/stream?threadId=" + tid, headers={"Last-Event-ID": "0"},
-                  timeout=60)
+    t0 = time.time()
+    r = nxt.request("GET", "/api/agent/stream?threadId=" + tid, headers={"Last-Event-ID": "0"},
+                    timeout=60)
+    took = time.time() - t0
     log = events(r.body)
     t.is_((r.status, types(log)[-1]), (200, "[DONE]"),
-          "the next request on the same worker runs the thread to its end")
+          "%s: the next request runs the thread to its end (%.1f s)" % (label, took))
+    t.ok(took < 15, "%s: ...without waiting for the lease to expire (%.1f s)" % (label, took))
     ids = [int(e["id"]) for e in durable(log)]
-    t.is_(ids, list(range(1, len(ids) + 1)), "its event log is gapless from 1 (%d events)" % len(ids))
+    t.is_(ids, list(range(1, len(ids) + 1)),
+          "%s: its event log is gapless from 1 (%d events)" % (label, len(ids)))
     sent = [(e["id"], e["data"]) for e in durable(evs)]
     t.is_([(e["id"], e["data"]) for e in durable(log)][:len(sent)], sent,
-          "what the interrupted stream sent as stored is the log's beginning (%d events): "
-          "nothing of the step that could not commit" % len(sent))
-    st = w.request("GET", "/api/threads/" + tid).json()
+          "%s: what the interrupted stream sent as stored is the log's beginning (%d events): "
+          "nothing of the step that could not commit" % (label, len(sent)))
+    st = nxt.request("GET", "/api/threads/" + tid).json()
     t.is_((st.get("status"), st.get("lastEventId")), ("done", len(ids)),
-          "the thread is done, its last event id that of the log")
+          "%s: the thread is done, its last event id that of the log" % label)
 
 
 
