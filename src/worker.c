@@ -182,9 +182,11 @@ static int main_loop(struct app *app, int fd)
 		/* Housekeeping after the client has its answer. */
 		if (app->store) {
 			store_maintain(app->store);
+			if (lease_back_pending())
+				lease_back_run(app->store);
 			store_prune(app->store, clock_wall_ms(), 4);
 			store_cache_prune(app->store, 4);
-			if (app->store->panicked)
+			if (store_needs_restart(app->store))
 				app->fatal = 1;
 		}
 	}

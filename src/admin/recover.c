@@ -19,11 +19,6 @@ static int admin_recover(struct admin *a, int argc, char **argv)
 	char err[512];
 	int fatal = 0, rc;
 
-	if (a->conf.store_backend && strcmp(a->conf.store_backend, "postgresql") == 0) {
-		admin_error("a postgresql store needs no recovery from aivista-admin: the PostgreSQL "
-			    "server recovers its own database");
-		return 1;
-	}
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--fatal") == 0) {
 			fatal = 1;
@@ -31,6 +26,12 @@ static int admin_recover(struct admin *a, int argc, char **argv)
 			admin_error("usage: recover [--fatal]");
 			return 2;
 		}
+	}
+	/* After the usage: a wrong command line is 2 whatever the backend. */
+	if (a->conf.store_backend && strcmp(a->conf.store_backend, "postgresql") == 0) {
+		admin_error("a postgresql store needs no recovery from aivista-admin: the PostgreSQL "
+			    "server recovers its own database");
+		return 1;
 	}
 	rc = admin_env_in_use(dir, &pid);
 	if (rc > 0) {

@@ -1,6 +1,7 @@
 /* aivista-admin stats [--json]: what the store holds (threads by status,
- * checkpoints, events, assets) and what it takes on disk (databases, log
- * files, the shared regions). Safe while workers run. */
+ * checkpoints, events, assets) and what it takes on disk (Berkeley DB:
+ * databases, log files, the shared regions; PostgreSQL: the database's
+ * size). Safe while workers run. */
 #include "config.h"
 #include <stdio.h>
 #include <string.h>
@@ -20,8 +21,12 @@ static void admin_stats_text(const struct store_stats *st, const char *key_file,
 
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", localtime(&t));
 	}
+	int pg = strcmp(st->backend, "postgresql") == 0;
+
 	printf("store             %s\n", st->dir);
-	printf("format version    %d (this AiVista: %d)\n", st->version, STORE_VERSION);
+	printf("backend           %s\n", st->backend);
+	printf("%s    %d (this AiVista: %d)\n", pg ? "schema version" : "format version",
+	       st->version, st->version_current);
 	printf("threads           %lld (", st->threads);
 	for (int i = 0; i < STORE_NSTATUS; i++)
 		printf("%s%s %lld", i ? ", " : "", store_stats_status_name(i), st->threads_by_status[i]);
@@ -32,9 +37,14 @@ static void admin_stats_text(const struct store_stats *st, const char *key_file,
 	printf("events            %lld\n", st->events);
 	printf("assets            %lld (%lld bytes)\n", st->assets, st->asset_bytes);
 	printf("cache entries     %lld\n", st->cache_entries);
-	printf("database files    %lld (%lld bytes)\n", st->db_files, st->db_bytes);
-	printf("log files         %lld (%lld bytes)\n", st->log_files, st->log_bytes);
-	printf("region files      %lld (%lld bytes)\n", st->region_files, st->region_bytes);
+	if (pg) {
+		printf("database size     %lld bytes\n", st->db_bytes);
+	} else {
+		printf("database files    %lld (%lld bytes)\n", st->db_files, st->db_bytes);
+		printf("log files         %lld (%lld bytes)\n", st->log_files, st->log_bytes);
+		printf("region files      %lld (%lld bytes)\n", st->region_files,
+		       st->region_bytes);
+	}
 	printf("transactions open %lld\n", st->active_txns);
 	printf("last checkpoint   %s\n", when);
 	if (keys >= 0)
@@ -51,9 +61,9 @@ static void admin_stats_json(const struct store_stats *st, const char *key_file,
 		json_object_set_new(by, store_stats_status_name(i),
 				    json_integer(st->threads_by_status[i]));
 	json_object_set_new(by, "other", json_integer(st->threads_other));
-	j = json_pack("{s:s, s:I, s:o, s:I, s:I, s:{s:I, s:I}, s:I, s:{s:I, s:I}, s:{s:I, s:I},"
+	j = json_pack("{s:s, s:s, s:I, s:o, s:I, s:I, s:{s:I, s:I}, s:I, s:{s:I, s:I}, s:{s:I, s:I},"
 		      " s:{s:I, s:I}, s:I, s:I, s:{s:s, s:i}, s:i}",
-		      "store", st->dir, "threads", (json_int_t)st->threads, "threadsByStatus", by,
+		      "store", st->dir, "backend", st->backend, "threads", (json_int_t)st->threads, "threadsByStatus", by,
 		      "checkpoints", (json_int_t)st->checkpoints, "events", (json_int_t)st->events,
 		      "assets", "count", (json_int_t)st->assets, "bytes", (json_int_t)st->asset_bytes,
 		      "cacheEntries", (json_int_t)st->cache_entries,

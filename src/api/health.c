@@ -1,4 +1,5 @@
-/* GET /api/health: liveness, version, store status and provider kinds.
+/* GET /api/health: liveness, version, store status (with its backend)
+ * and provider kinds.
  * Nothing secret: no paths, no keys, no URLs with credentials. */
 #include "config.h"
 #include <unistd.h>
@@ -17,11 +18,15 @@ static json_t *api_health_store(struct app *app)
 	char err[256] = "";
 	int ok = app->store && store_ping(app->store, err, sizeof err) == 0;
 
+	/* The backend configured, whether or not it could be opened. */
+	const char *backend = app->store ? store_backend_name(app->store) : app->conf.store_backend;
+
 	if (ok)
-		return json_pack("{s:b, s:s}", "reachable", 1, "durability", app->conf.durability);
+		return json_pack("{s:b, s:s, s:s}", "reachable", 1, "backend", backend, "durability",
+				 app->conf.durability);
 	log_warn("health: the store is not available: %s", app->store ? err : app->store_err);
-	return json_pack("{s:b, s:s, s:s}", "reachable", 0, "error", APP_STORE_DOWN, "code",
-			 problem_code(APP_STORE_PROBLEM(app)));
+	return json_pack("{s:b, s:s, s:s, s:s}", "reachable", 0, "backend", backend, "error",
+			 APP_STORE_DOWN, "code", problem_code(APP_STORE_PROBLEM(app)));
 }
 
 enum problem api_health(struct req *r)

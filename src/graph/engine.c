@@ -339,6 +339,8 @@ static int run_step(struct run *run)
 	return rc;
 }
 
+/* Gives the lease back; when the store is away, later (lease_back.c), so
+ * that the thread need not wait for the lease to expire. */
 static void run_release(struct run *run)
 {
 	struct commit c;
@@ -346,7 +348,8 @@ static void run_release(struct run *run)
 	commit_init(&c, run);
 	c.need_lease = 1;
 	c.release = 1;
-	commit_run(&c);
+	if (commit_run(&c) == STORE_UNAVAILABLE)
+		lease_back_later(run->tid);
 	commit_free(&c);
 }
 

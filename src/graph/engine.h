@@ -65,4 +65,15 @@ void lease_crash_clear(json_t *rec);
 /* How many times the thread's current step took down the worker running it. */
 long lease_crashes(const json_t *rec);
 
+/* --- lease_back.c: leases given back late -------------------------------- */
+/* Keeps tid (copied) to give its lease back later: the store was away when
+ * the run ended. */
+void lease_back_later(const uint8_t tid[STORE_TID]);
+/* How many are kept. */
+int lease_back_pending(void);
+/* Gives back the leases kept that are still this process's, trying for a
+ * few seconds after one was added, else once; those the store cannot take
+ * yet stay for the next call. After a request. */
+void lease_back_run(struct store *s);
+
 #endif

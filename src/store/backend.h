@@ -32,6 +32,10 @@ typedef int (*store_scan_fn)(const uint8_t *k, size_t klen, const void *v, size_
 /* Every function returns 0 or a STORE_* code (or an errno value). */
 struct store_ops {
 	const char *name;
+	/* 1: a store that could not be reopened is tried again at its next
+	 * use (a server that may come back), and the worker carries on; 0:
+	 * the worker must exit and be started again (Berkeley DB). */
+	int reconnects;
 	/* Fills s->be. err filled on failure. */
 	int (*open)(struct store *s, char *err, size_t errlen);
 	void (*close)(struct store *s);

@@ -236,6 +236,7 @@ static void pg_maintain(struct store *s)
 
 const struct store_ops store_pg_ops = {
 	.name = "postgresql",
+	.reconnects = 1,
 	.open = pg_open,
 	.close = pg_close,
 	.reopen = pg_reopen,

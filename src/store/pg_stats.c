@@ -65,6 +65,7 @@ int pg_stats(struct store *s, struct store_stats *st, char *err, size_t errlen)
 	snprintf(st->dir, sizeof st->dir, "postgresql database %s on %s", PQdb(PG(s)->conn),
 		 PQhost(PG(s)->conn) ? PQhost(PG(s)->conn) : "the local socket");
 	st->version = (int)pg_number(s, "SELECT value FROM av_meta WHERE name = 'schema_version'");
+	st->version_current = PG_SCHEMA_VERSION;
 	if (pg_stats_threads(s, st) != 0) {
 		snprintf(err, errlen, "cannot read the store: %s", PQerrorMessage(PG(s)->conn));
 		return -1;

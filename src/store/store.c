@@ -122,6 +122,11 @@ int store_reopen(struct store *s)
 	return 0;
 }
 
+int store_needs_restart(const struct store *s)
+{
+	return s->panicked && !s->ops->reconnects;
+}
+
 int store_usable(struct store *s)
 {
 	if (s->panicked)
@@ -220,6 +225,7 @@ int store_stats(struct store *s, struct store_stats *st, char *err, size_t errle
 {
 	memset(st, 0, sizeof *st);
 	snprintf(st->backend, sizeof st->backend, "%s", s->ops->name);
+	st->version_current = STORE_VERSION;
 	return s->ops->stats(s, st, err, errlen);
 }
 

@@ -109,6 +109,10 @@ int store_reopen(struct store *s);
 /* Berkeley DB only: 1 when another process has the environment in dir
  * open (*pid: one of them), 0 when none has, -1 when it cannot be told. */
 int store_env_in_use(const char *dir, long *pid);
+/* 1 when the store is unusable and only a new worker process can use it
+ * again (a Berkeley DB environment that could not be reopened); a
+ * PostgreSQL store whose server is away is tried again at its next use. */
+int store_needs_restart(const struct store *s);
 /* Before using the store outside store_txn: reopens one that panicked or
  * lost its connection. 0 when usable, else STORE_UNAVAILABLE. */
 int store_usable(struct store *s);
@@ -248,6 +252,7 @@ struct store_stats {
 	long long db_files, db_bytes, log_files, log_bytes, region_files, region_bytes;
 	long long active_txns, last_checkpoint;   /* time of the last checkpoint (s), 0: none */
 	int version;                               /* the store's format (schema) version */
+	int version_current;                       /* the one this AiVista writes */
 	char backend[16];                          /* "bdb" or "postgresql" */
 };
 /* Counts what the store holds (for PostgreSQL: database bytes in db_bytes,

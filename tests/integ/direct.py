@@ -96,6 +96,7 @@ def test_health(t, w, seen):
     t.ok(isinstance(j.get("uptimeMs"), int) and j["uptimeMs"] >= 0, "health: uptimeMs")
     store = j.get("store") or {}
     t.is_(store.get("reachable"), True, "health: store reachable")
+    t.is_(store.get("backend"), avtest.store_backend(), "health: the store's backend")
     prov = j.get("providers") or {}
     t.is_(sorted(prov), ["chat", "embeddings", "image", "search", "vision"], "health: providers by role")
     t.ok(all(v == "offline" for v in prov.values()), "health: offline providers by default")

@@ -16,7 +16,9 @@ AllowOverride:
   the document's ACL lines it can, the store's files are www-data's and
   usable by the account's aivista-admin, and what aivista-admin makes is
   usable by the worker.
-Root only (useradd, Apache switching users, suexec).
+Root only (useradd, Apache switching users, suexec). Berkeley DB only,
+so not in make check-postgresql: the configuration is the document's,
+a store in the account's home, its files, their owners and ACLs.
 """
 
 import os

@@ -80,6 +80,20 @@ def store_settings(dir):
         raise RuntimeError("cannot create the test database: " + r.stderr)
     return {"dir": dir, "backend": "postgresql", "dsn": base + " dbname=" + name}
 
+
+def store_section(default_dir, given=None):
+    """The [store] section of a worker's configuration: store_settings of
+    the directory given (or default_dir), with the other keys given on
+    top. A test naming another store directory gets a database of its own
+    on PostgreSQL as well, as two directories are two stores on Berkeley DB;
+    one naming its dsn keeps it."""
+    given = dict(given or {})
+    if "dsn" in given:
+        return given
+    s = store_settings(given.get("dir", default_dir))
+    s.update(given)
+    return s
+
 class SetupError(Exception):
     """The test cannot run: reported as a hard error (exit 99)."""
 
@@ -414,12 +428,13 @@ class Worker:
         self.sock = os.path.join(dir, name + ".sock")
         self.log = os.path.join(dir, name + ".log")
         self.store = os.path.join(dir, "store")
-        s = {"store": store_settings(self.store), "kb": {"styles": src_path("etc", "styles.json"),
-                                                  "notes": src_path("etc", "notes.json"),
-                                                  "words": src_path("etc", "words.txt"),
-                                                  "nodes": src_path("etc", "nodes.json"),
-                                                  "agents": src_path("etc", "agents.json"),
-                                                  "templates": src_path("etc", "templates.json")}}
+        s = {"store": store_section(self.store, (settings or {}).get("store")),
+             "kb": {"styles": src_path("etc", "styles.json"),
+                    "notes": src_path("etc", "notes.json"),
+                    "words": src_path("etc", "words.txt"),
+                    "nodes": src_path("etc", "nodes.json"),
+                    "agents": src_path("etc", "agents.json"),
+                    "templates": src_path("etc", "templates.json")}}
         for sec, keys in (settings or {}).items():
             s.setdefault(sec, {}).update(keys)
         self.conf = write_file(os.path.join(dir, name + ".conf"), conf_from_sample(s))
@@ -532,7 +547,7 @@ class Lighttpd:
         self.log_dir = os.path.join(dir, "log")
         for d in (self.run_dir, self.log_dir):
             os.makedirs(d, exist_ok=True)
-        s = {"store": store_settings(os.path.join(dir, "store")),
+        s = {"store": store_section(os.path.join(dir, "store"), (settings or {}).get("store")),
              "kb": {"styles": src_path("etc", "styles.json"),
                     "notes": src_path("etc", "notes.json"),
                     "words": src_path("etc", "words.txt"),

@@ -85,14 +85,25 @@ class PgCluster:
             os.chown(self.dir, pw.pw_uid, pw.pw_gid)
         self._run([os.path.join(self.bindir, "initdb"), "-D", self.data, "-U", "postgres",
                    "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"], "initdb")
+        self.start_server()
+        self.started = True
+        return self
+
+    def start_server(self):
+        """Starts the server of the cluster made by start() (again, after
+        stop_server())."""
         opts = ("-c listen_addresses='' -c unix_socket_directories='%s' -c fsync=off "
                 "-c full_page_writes=off -c synchronous_commit=off -c max_connections=200"
                 % self.dir)
         self._run([os.path.join(self.bindir, "pg_ctl"), "-D", self.data, "-l",
                    os.path.join(self.dir, "log"), "-o", opts, "-w", "-t", "60", "start"],
                   "pg_ctl start")
-        self.started = True
-        return self
+
+    def stop_server(self, mode="fast"):
+        """Stops the server and keeps the cluster (start_server() starts it
+        again); the clients' connections are lost and new ones refused."""
+        self._run([os.path.join(self.bindir, "pg_ctl"), "-D", self.data, "-m", mode, "-w",
+                   "-t", "60", "stop"], "pg_ctl stop")
 
     def log(self):
         try:

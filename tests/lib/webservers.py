@@ -374,8 +374,10 @@ class Apache:
 
 
 def worker_conf(dir, store, styles, settings, name="aivista.conf"):
-    """A worker configuration from the sample: store, styles and settings."""
-    s = {"store": {"dir": store}, "kb": {"styles": styles}}
+    """A worker configuration from the sample: store (a database of its
+    own under AIVISTA_TEST_STORE=postgresql), styles and settings."""
+    s = {"store": avtest.store_section(store, (settings or {}).get("store")),
+         "kb": {"styles": styles}}
     for sec, keys in (settings or {}).items():
         s.setdefault(sec, {}).update(keys)
     return avtest.write_file(os.path.join(dir, name), avtest.conf_from_sample(s))

@@ -1,5 +1,6 @@
 /* The engine (src/graph/) on a real store in a fresh directory under
- * /tmp, with a workflow of its own and requests written to memory:
+ * /tmp (or a fresh PostgreSQL database under make check-postgresql:
+ * teststore.h), with a workflow of its own and requests written to memory:
  * routing between nodes (next, end, an unknown node, a node that fails,
  * max_iterations), budgets (steps_per_request, the stream budget),
  * decisions at a pause (approve/reject/modify checked against what the
@@ -18,6 +19,7 @@
 #include <sodium.h>
 #include "tap.h"
 #include "memio.h"
+#include "teststore.h"
 #include "app.h"
 #include "conf/conf.h"
 #include "fcgi/req.h"
@@ -147,6 +149,7 @@ static const struct workflow gr_wf = {
 
 struct fx {
 	char dir[64];
+	char db[TESTSTORE_DB];  /* postgresql: the database made for it */
 	struct app app;
 	struct memio m;
 	struct req r;
@@ -161,6 +164,7 @@ static void gr_set(char **field, const char *value)
 
 static void fx_open(struct fx *f)
 {
+	static int fixtures;
 	char err[512];
 
 	memset(f, 0, sizeof *f);
@@ -171,6 +175,7 @@ static void fx_open(struct fx *f)
 	gr_set(&f->app.conf.store_dir, f->dir);
 	gr_set(&f->app.conf.durability, "write_nosync");
 	f->app.conf.max_iterations = 3;
+	teststore_setup(&f->app.conf, f->db, "t_graph", ++fixtures);
 	f->app.store = store_open(&f->app.conf, err, sizeof err);
 	if (f->app.store == NULL)
 		tap_bail("store_open %s: %s", f->dir, err);
@@ -188,6 +193,7 @@ static void fx_close(struct fx *f)
 {
 	json_decref(f->evs);
 	store_close(f->app.store);
+	teststore_done(f->db);
 	conf_free(&f->app.conf);
 	nftw(f->dir, gr_rm, 16, FTW_DEPTH | FTW_PHYS);
 }

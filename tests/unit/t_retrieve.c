@@ -3,7 +3,8 @@
  * results; with vectors in the store's cache, a fused search that asks no
  * provider, then the vectors kept in memory; and every embeddings failure
  * (no service listening, a query vector of another dimension, cached
- * document vectors that do not fit) answered lexically. */
+ * document vectors that do not fit) answered lexically. The store is
+ * Berkeley DB, or PostgreSQL under make check-postgresql (teststore.h). */
 #include "config.h"
 #include <errno.h>
 #include <ftw.h>
@@ -15,6 +16,7 @@
 #include <jansson.h>
 #include <sodium.h>
 #include "tap.h"
+#include "teststore.h"
 #include "app.h"
 #include "conf/conf.h"
 #include "kb/kb.h"
@@ -250,6 +252,7 @@ static const struct kb_field vfields[] = {
 
 struct fx {
 	char dir[64];
+	char db[TESTSTORE_DB];  /* postgresql: the database made for it */
 	struct app app;
 	struct kb *kb;
 };
@@ -271,6 +274,7 @@ static void fx_set(char **field, const char *v)
 static void fx_init(struct fx *f)
 {
 	struct conf_provider *p = &f->app.conf.prov[PROV_EMBEDDINGS];
+	static int fixtures;
 	char err[512];
 	json_t *docs = json_loads(vdocs, 0, NULL);
 
@@ -287,6 +291,7 @@ static void fx_init(struct fx *f)
 	fx_set(&p->model, "emb-test");
 	p->retries = 0;
 	p->timeout_ms = 2000;
+	teststore_setup(&f->app.conf, f->db, "t_retrieve", ++fixtures);
 	f->app.store = store_open(&f->app.conf, err, sizeof err);
 	if (f->app.store == NULL)
 		tap_bail("store_open: %s", err);
@@ -302,6 +307,7 @@ static void fx_done(struct fx *f)
 	kb_free(f->kb);
 	prov_free(f->app.prov);
 	store_close(f->app.store);
+	teststore_done(f->db);
 	nftw(f->dir, fx_rm, 16, FTW_DEPTH | FTW_PHYS);
 	conf_free(&f->app.conf);
 }
