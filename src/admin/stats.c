@@ -34,7 +34,7 @@ static void admin_stats_text(const struct store_stats *st, const char *key_file,
 		printf(", other %lld", st->threads_other);
 	printf(")\n");
 	printf("checkpoints       %lld\n", st->checkpoints);
-	printf("events            %lld\n", st->events);
+	printf("events            %lld (in %lld records, one a step)\n", st->events, st->event_records);
 	printf("assets            %lld (%lld bytes)\n", st->assets, st->asset_bytes);
 	printf("cache entries     %lld\n", st->cache_entries);
 	if (pg) {
@@ -61,10 +61,10 @@ static void admin_stats_json(const struct store_stats *st, const char *key_file,
 		json_object_set_new(by, store_stats_status_name(i),
 				    json_integer(st->threads_by_status[i]));
 	json_object_set_new(by, "other", json_integer(st->threads_other));
-	j = json_pack("{s:s, s:s, s:I, s:o, s:I, s:I, s:{s:I, s:I}, s:I, s:{s:I, s:I}, s:{s:I, s:I},"
+	j = json_pack("{s:s, s:s, s:I, s:o, s:I, s:I, s:I, s:{s:I, s:I}, s:I, s:{s:I, s:I}, s:{s:I, s:I},"
 		      " s:{s:I, s:I}, s:I, s:I, s:{s:s, s:i}, s:i}",
 		      "store", st->dir, "backend", st->backend, "threads", (json_int_t)st->threads, "threadsByStatus", by,
-		      "checkpoints", (json_int_t)st->checkpoints, "events", (json_int_t)st->events,
+		      "checkpoints", (json_int_t)st->checkpoints, "events", (json_int_t)st->events, "eventRecords", (json_int_t)st->event_records,
 		      "assets", "count", (json_int_t)st->assets, "bytes", (json_int_t)st->asset_bytes,
 		      "cacheEntries", (json_int_t)st->cache_entries,
 		      "databaseFiles", "count", (json_int_t)st->db_files, "bytes",

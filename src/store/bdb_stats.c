@@ -48,6 +48,7 @@ static int store_stats_threads(struct store *s, struct store_stats *st)
 		else
 			st->threads_other++;
 		st->threads++;
+		st->events += json_integer_value(json_object_get(rec, "seq"));
 		json_decref(rec);
 	}
 	free(k.data);
@@ -143,7 +144,7 @@ int bdb_stats(struct store *s, struct store_stats *st, char *err, size_t errlen)
 	if (rc == 0)
 		rc = store_stats_count(BDB(s)->db[STORE_T_CKPTS], &st->checkpoints, NULL);
 	if (rc == 0)
-		rc = store_stats_count(BDB(s)->db[STORE_T_EVENTS], &st->events, NULL);
+		rc = store_stats_count(BDB(s)->db[STORE_T_EVENTS], &st->event_records, NULL);
 	if (rc == 0)
 		rc = store_stats_count(BDB(s)->db[STORE_T_ASSETS], &st->assets, &st->asset_bytes);
 	if (rc == 0)

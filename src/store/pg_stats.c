@@ -49,7 +49,9 @@ int pg_stats(struct store *s, struct store_stats *st, char *err, size_t errlen)
 {
 	struct { long long *out; const char *sql; } counts[] = {
 		{ &st->checkpoints, "SELECT count(*) FROM av_ckpts" },
-		{ &st->events, "SELECT count(*) FROM av_events" },
+		{ &st->events, "SELECT coalesce(sum((convert_from(v, 'UTF8')::json->>'seq')::bigint), 0) "
+			       "FROM av_threads" },
+		{ &st->event_records, "SELECT count(*) FROM av_events" },
 		{ &st->assets, "SELECT count(*) FROM av_assets" },
 		{ &st->asset_bytes, "SELECT sum(length(v)) FROM av_assets" },
 		{ &st->cache_entries, "SELECT count(*) FROM av_cache" },

@@ -248,7 +248,9 @@ int store_thread_purge(struct store *s, struct store_txn *txn, const uint8_t tid
 struct store_stats {
 	char dir[4096];
 	long long threads, threads_by_status[STORE_NSTATUS], threads_other;
-	long long checkpoints, events, assets, asset_bytes, cache_entries;
+	long long checkpoints, assets, asset_bytes, cache_entries;
+	long long events;           /* the events logged: the threads' last ids summed */
+	long long event_records;    /* the records holding them (one a step) */
 	long long db_files, db_bytes, log_files, log_bytes, region_files, region_bytes;
 	long long active_txns, last_checkpoint;   /* time of the last checkpoint (s), 0: none */
 	int version;                               /* the store's format (schema) version */

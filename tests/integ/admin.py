@@ -197,22 +197,22 @@ def test_stats_backup(t, d):
     if PG:
         t.ok((st.get("databaseFiles") or {}).get("bytes", 0) > 0 and
              not (st.get("logFiles") or {}).get("count"), "stats: the database's size, no files")
-        t.is_(st.get("version"), 1, "stats: the schema version")
+        t.is_(st.get("version"), 2, "stats: the schema version")
     else:
         t.ok((st.get("logFiles") or {}).get("count", 0) >= 1 and
              (st.get("databaseFiles") or {}).get("count") == 6, "stats: log and database files")
-        t.is_(st.get("version"), 2, "stats: the format version")
+        t.is_(st.get("version"), 3, "stats: the format version")
     t.is_((st.get("keyFile") or {}).get("keys"), 1, "stats: one key in the key file")
     rc, out, err = admin(conf, "stats")
     t.ok(rc == 0 and "threads           3 (running 0, paused 1, done 2" in out and
          "backend           %s\n" % avtest.store_backend() in out,
          "stats as text: the same counts, the backend")
     if PG:
-        t.ok(re.search(r"(?m)^schema version\s+1 \(this AiVista: 1\)$", out) and
+        t.ok(re.search(r"(?m)^schema version\s+2 \(this AiVista: 2\)$", out) and
              re.search(r"(?m)^database size\s+[1-9][0-9]* bytes$", out) and
              "log files" not in out, "stats as text: the schema version and the database's size")
     else:
-        t.ok(re.search(r"(?m)^format version\s+2 \(this AiVista: 2\)$", out) and
+        t.ok(re.search(r"(?m)^format version\s+3 \(this AiVista: 3\)$", out) and
              re.search(r"(?m)^log files\s+[1-9]", out), "stats as text: the format version and files")
     t.ok(w.alive() and w.request("GET", "/api/health").status == 200,
          "the worker kept running meanwhile")

@@ -84,14 +84,19 @@ def raw_hex(tid):
 
 
 def stored(a, tid):
-    """(workflow, status, durable events) of tid as PostgreSQL holds it."""
+    """(workflow, status, last event id) of tid as PostgreSQL holds it,
+    when its event log has a record for each step (at least one, at most
+    one an event)."""
     k = raw_hex(tid)
     rows = a.psql("SELECT convert_from(v, 'UTF8')::json->>'workflow', "
-                  "convert_from(v, 'UTF8')::json->>'status' FROM av_threads "
+                  "convert_from(v, 'UTF8')::json->>'status', "
+                  "convert_from(v, 'UTF8')::json->>'seq' FROM av_threads "
                   "WHERE k = '\\x%s'::bytea" % k)
     n = a.psql("SELECT count(*) FROM av_events WHERE substring(k FROM 1 FOR 16) = '\\x%s'::bytea"
                % k)
-    return (rows[0][0], rows[0][1], int(n[0][0])) if rows else None
+    if not rows or not 1 <= int(n[0][0]) <= int(rows[0][2] or 0):
+        return None
+    return (rows[0][0], rows[0][1], int(rows[0][2]))
 
 
 def replayed(a, tid):
