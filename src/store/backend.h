@@ -92,6 +92,9 @@ int store_kv_del_range(struct store_txn *t, int table, const void *lo, size_t lo
 		       size_t hilen);
 /* Marks thread tid changed in t (store_wait's waiters are told at commit). */
 void store_touched(struct store_txn *t, const uint8_t tid[STORE_TID]);
+/* The bytes (keys and stored values) thread tid's records in table take,
+ * or -1 on error. */
+long long store_thread_bytes(struct store *s, int table, const uint8_t tid[STORE_TID]);
 /* Frees the thread record cache (threads.c). */
 void store_thread_cache_free(struct store *s);
 /* Deletes every key that starts with prefix. */

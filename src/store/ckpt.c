@@ -205,30 +205,7 @@ int store_ckpt_history(struct store *s, struct store_txn *txn, const uint8_t tid
 	return 0;
 }
 
-static int store_ckpt_bytes_visit(const uint8_t *k, size_t klen, const void *v, size_t vlen,
-				  void *ctx)
-{
-	*(long long *)ctx += (long long)(klen + vlen);
-	return 0;
-}
-
-struct store_ckpt_bytes_ctx {
-	const uint8_t *tid;
-	long long total;
-};
-
-static int store_ckpt_bytes_fn(struct store *s, struct store_txn *txn, void *p)
-{
-	struct store_ckpt_bytes_ctx *b = p;
-
-	b->total = 0;
-	return store_kv_scan(txn, STORE_T_CKPTS, b->tid, STORE_TID, STORE_TID, 0, 0,
-			     store_ckpt_bytes_visit, &b->total);
-}
-
 long long store_ckpt_bytes(struct store *s, const uint8_t tid[STORE_TID])
 {
-	struct store_ckpt_bytes_ctx b = { tid, 0 };
-
-	return store_txn(s, store_ckpt_bytes_fn, &b) == 0 ? b.total : -1;
+	return store_thread_bytes(s, STORE_T_CKPTS, tid);
 }

@@ -294,3 +294,31 @@ int store_kv_del_prefix(struct store_txn *t, int table, const void *prefix, size
 	hi[n - 1]++;
 	return store_kv_del_range(t, table, prefix, plen, hi, n);
 }
+
+static int store_bytes_visit(const uint8_t *k, size_t klen, const void *v, size_t vlen, void *ctx)
+{
+	*(long long *)ctx += (long long)(klen + vlen);
+	return 0;
+}
+
+struct store_bytes_ctx {
+	int table;
+	const uint8_t *tid;
+	long long total;
+};
+
+static int store_bytes_fn(struct store *s, struct store_txn *txn, void *p)
+{
+	struct store_bytes_ctx *b = p;
+
+	b->total = 0;
+	return store_kv_scan(txn, b->table, b->tid, STORE_TID, STORE_TID, 0, 0, store_bytes_visit,
+			     &b->total);
+}
+
+long long store_thread_bytes(struct store *s, int table, const uint8_t tid[STORE_TID])
+{
+	struct store_bytes_ctx b = { table, tid, 0 };
+
+	return store_txn(s, store_bytes_fn, &b) == 0 ? b.total : -1;
+}

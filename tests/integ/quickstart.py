@@ -17,6 +17,9 @@ WORKERS = 2
 
 
 class Instance:
+    """One contrib/quickstart home (quickstart_pg.py's runs on PostgreSQL)."""
+    timeout = 180
+
     def __init__(self, t, home, conf=None):
         self.t = t
         self.home = home
@@ -31,7 +34,7 @@ class Instance:
     def run(self, *args):
         p = subprocess.run(["bash", avtest.src_path("contrib", "quickstart")] + list(args),
                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, env=self.env, timeout=180)
+                           stderr=subprocess.STDOUT, env=self.env, timeout=self.timeout)
         out = p.stdout.decode(errors="replace")
         return p.returncode, out
 

@@ -16,6 +16,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
 import pgcluster  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import quickstart  # noqa: E402
 from avevents import ask, data, durable, events, types  # noqa: E402
 from avtest import pool_workers, proc_alive, proc_children  # noqa: E402
 
@@ -23,31 +25,13 @@ WORKERS = 2
 JSON = {"Content-Type": "application/json"}
 
 
-class Instance:
+class Instance(quickstart.Instance):
+    """A quickstart home on PostgreSQL (AIVISTA_STORE=postgresql)."""
+    timeout = 300
+
     def __init__(self, t, home, **env):
-        self.t, self.home = t, home
-        self.port = avtest.free_port()
-        self.env = avtest.clean_env(AIVISTA_HOME=home, AIVISTA_PORT=self.port,
-                                    AIVISTA_WORKERS=WORKERS, AIVISTA_WORKER=avtest.worker_path(),
-                                    LIGHTTPD=avtest.lighttpd_path(), AIVISTA_STORE="postgresql",
-                                    **env)
-        t.cleanup(self.force_stop)
-
-    def run(self, *args):
-        p = subprocess.run(["bash", avtest.src_path("contrib", "quickstart")] + list(args),
-                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, env=self.env, timeout=300)
-        return p.returncode, p.stdout.decode(errors="replace")
-
-    def start(self):
-        """start; a port taken meanwhile by another test is replaced."""
-        for _ in range(3):
-            rc, out = self.run("start")
-            if rc == 0 or "already in use" not in out:
-                break
-            self.port = avtest.free_port()
-            self.env["AIVISTA_PORT"] = str(self.port)
-        return rc, out
+        super().__init__(t, home)
+        self.env.update(AIVISTA_STORE="postgresql", **env)
 
     def request(self, method, path, body=None, timeout=120):
         return avtest.http_request(self.port, method, path,

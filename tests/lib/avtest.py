@@ -94,6 +94,13 @@ def store_section(default_dir, given=None):
     s.update(given)
     return s
 
+def kb_settings():
+    """[kb] settings: the knowledge bases of the source tree's etc/."""
+    return {"styles": src_path("etc", "styles.json"), "notes": src_path("etc", "notes.json"),
+            "words": src_path("etc", "words.txt"), "nodes": src_path("etc", "nodes.json"),
+            "agents": src_path("etc", "agents.json"), "templates": src_path("etc", "templates.json")}
+
+
 class SetupError(Exception):
     """The test cannot run: reported as a hard error (exit 99)."""
 
@@ -429,12 +436,7 @@ class Worker:
         self.log = os.path.join(dir, name + ".log")
         self.store = os.path.join(dir, "store")
         s = {"store": store_section(self.store, (settings or {}).get("store")),
-             "kb": {"styles": src_path("etc", "styles.json"),
-                    "notes": src_path("etc", "notes.json"),
-                    "words": src_path("etc", "words.txt"),
-                    "nodes": src_path("etc", "nodes.json"),
-                    "agents": src_path("etc", "agents.json"),
-                    "templates": src_path("etc", "templates.json")}}
+             "kb": kb_settings()}
         for sec, keys in (settings or {}).items():
             s.setdefault(sec, {}).update(keys)
         self.conf = write_file(os.path.join(dir, name + ".conf"), conf_from_sample(s))
@@ -548,12 +550,7 @@ class Lighttpd:
         for d in (self.run_dir, self.log_dir):
             os.makedirs(d, exist_ok=True)
         s = {"store": store_section(os.path.join(dir, "store"), (settings or {}).get("store")),
-             "kb": {"styles": src_path("etc", "styles.json"),
-                    "notes": src_path("etc", "notes.json"),
-                    "words": src_path("etc", "words.txt"),
-                    "nodes": src_path("etc", "nodes.json"),
-                    "agents": src_path("etc", "agents.json"),
-                    "templates": src_path("etc", "templates.json")}}
+             "kb": kb_settings()}
         for sec, keys in (settings or {}).items():
             s.setdefault(sec, {}).update(keys)
         self.worker_conf = write_file(os.path.join(dir, "aivista.conf"), conf_from_sample(s))
