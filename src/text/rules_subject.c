@@ -113,6 +113,13 @@ static struct {
 	struct rules_match m;
 	const struct rules_style *style;
 } rules_restyle_last;
+/* The last text the style step read and what it left (NULL: it could
+ * not be made): rules_restyle and rules_subject take the style words out
+ * of the same message. */
+static struct {
+	char *text;
+	char *rest;
+} rules_unstyled_last;
 
 /* Any style word, with what usually comes with it: 以…风格, in … style. */
 static pcre2_code *rules_style_removal(void)
@@ -182,6 +189,9 @@ void rules_subject_free(void)
 	rules_restyle_verb = rules_restyle_filler = NULL;
 	free(rules_restyle_last.text);
 	rules_restyle_last.text = NULL;
+	free(rules_unstyled_last.text);
+	free(rules_unstyled_last.rest);
+	rules_unstyled_last.text = rules_unstyled_last.rest = NULL;
 	rules_subject_ready = 0;
 }
 
@@ -238,6 +248,27 @@ static char *rules_subst(const pcre2_code *c, const char *s, const char *with, i
 	return out;
 }
 
+/* s without its style words (the first step of the subject). The caller
+ * frees it; NULL when the substitution could not be made. */
+static char *rules_unstyled(const char *s)
+{
+	if (rules_unstyled_last.text == NULL || strcmp(rules_unstyled_last.text, s) != 0) {
+		free(rules_unstyled_last.text);
+		free(rules_unstyled_last.rest);
+		rules_unstyled_last.rest = rules_subst(rules_step_code[0], s, "", 1);
+		rules_unstyled_last.text = xstrdup(s);
+	}
+	return rules_unstyled_last.rest ? xstrdup(rules_unstyled_last.rest) : NULL;
+}
+
+/* Step i of the subject on cur; NULL when it could not be made. */
+static char *rules_step_apply(size_t i, const char *cur)
+{
+	if (rules_steps[i].re == NULL)
+		return rules_unstyled(cur);
+	return rules_subst(rules_step_code[i], cur, rules_steps[i].with, rules_steps[i].global);
+}
+
 static int rules_empty(const char *s)
 {
 	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
@@ -258,7 +289,7 @@ static struct rules_match rules_restyle_read(const char *text, const struct rule
 	if (rules_find(rules_restyle_verb, text, len, 0, ov)) {
 		m.rule = "restyle";
 		m.confidence = 0.85;
-	} else if ((rest = rules_subst(rules_step_code[0], text, "", 1)) != NULL) {
+	} else if ((rest = rules_unstyled(text)) != NULL) {
 		if (rules_find(rules_restyle_filler, rest, strlen(rest), 0, ov)) {
 			m.rule = "style_only";
 			m.confidence = 0.75;
@@ -292,7 +323,7 @@ char *rules_subject(const char *text)
 	for (size_t i = 0; i < RULES_NSTEPS; i++) {
 		if (rules_step_code[i] == NULL)
 			continue;
-		next = rules_subst(rules_step_code[i], cur, rules_steps[i].with, rules_steps[i].global);
+		next = rules_step_apply(i, cur);
 		if (next == NULL || (rules_empty(next) && !rules_empty(cur) && !rules_steps[i].may_empty)) {
 			free(next);
 			continue;
