@@ -110,8 +110,7 @@ static void svg_put(struct svg_ctx *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	while (*p && ok) {
 		if (*p != '%') {                  /* markup up to the next directive */
-			for (k = 0; p[k] && p[k] != '%'; k++)
-				;
+			k = strcspn(p, "%");
 			piece = p;
 			p += k;
 		} else if (p[1] == 'd' || strncmp(p + 1, "02d", 3) == 0) {
