@@ -162,6 +162,7 @@ void kb_tokenize(const char *text, size_t len, void (*fn)(void *ctx, const char 
 	const unsigned char *p = (const unsigned char *)text, *end;
 	struct kb_tok t = { .fn = fn, .ctx = ctx };
 	struct kb_seg seg = { fn, ctx };
+	int cjk = 0;
 
 	if (text == NULL)
 		return;
@@ -178,6 +179,7 @@ void kb_tokenize(const char *text, size_t len, void (*fn)(void *ctx, const char 
 			else
 				t.wlong = 1;
 		} else if (cp != TEXT_CP_BAD && text_no_spaces(cp)) {
+			cjk = 1;
 			kb_word_end(&t);
 			kb_run_add(&t, p, n);
 		} else {
@@ -188,7 +190,10 @@ void kb_tokenize(const char *text, size_t len, void (*fn)(void *ctx, const char 
 	}
 	kb_word_end(&t);
 	kb_run_end(&t);
-	text_seg(text, len, kb_seg_word, &seg);
+	/* The segmenter's tokens are words with a character of a script
+	 * without spaces: text with none has none to give. */
+	if (cjk)
+		text_seg(text, len, kb_seg_word, &seg);
 }
 
 static void kb_tokens_add(void *ctx, const char *tok, size_t n)

@@ -72,18 +72,71 @@ static int svg_rand(struct svg_rng *r, int lo, int hi)
 
 static void svg_put(struct svg_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* v in decimal at out (room for 12 bytes), at least width digits with
+ * leading zeros, as printf's %0*d writes it. Its length. */
+static size_t svg_int(char *out, int v, int width)
+{
+	char rev[12];
+	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+	size_t n = 0, k = 0;
+
+	do
+		rev[n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		out[k++] = '-';
+	while (k + n < (size_t)width)
+		out[k++] = '0';
+	while (n > 0)
+		out[k++] = rev[--n];
+	return k;
+}
+
+/* The document is many small pieces of markup, numbers and colours:
+ * svg_put is a printf of only the directives the renderer uses (%d, %02d,
+ * %s, %%), writing the bytes printf would without the C library's format
+ * machinery. A piece is under 1 KiB; a longer one, or another directive,
+ * fails the picture. */
 static void svg_put(struct svg_ctx *c, const char *fmt, ...)
 {
-	char tmp[1024];
+	char tmp[1024], num[12];
+	size_t n = 0, k;
+	const char *p = fmt, *piece;
+	int ok = 1;
 	va_list ap;
-	int n;
 
 	if (c->rc)
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	while (*p && ok) {
+		if (*p != '%') {                  /* markup up to the next directive */
+			k = strcspn(p, "%");
+			piece = p;
+			p += k;
+		} else if (p[1] == 'd' || strncmp(p + 1, "02d", 3) == 0) {
+			k = svg_int(num, va_arg(ap, int), p[1] == 'd' ? 1 : 2);
+			piece = num;
+			p += p[1] == 'd' ? 2 : 4;
+		} else if (p[1] == 's') {
+			piece = va_arg(ap, const char *);
+			k = strlen(piece);
+			p += 2;
+		} else if (p[1] == '%') {
+			piece = p;
+			k = 1;
+			p += 2;
+		} else {
+			ok = 0;
+			break;
+		}
+		ok = n + k < sizeof tmp;
+		if (ok) {
+			memcpy(tmp + n, piece, k);
+			n += k;
+		}
+	}
 	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof tmp || buf_add(c->out, tmp, (size_t)n) < 0)
+	if (!ok || buf_add(c->out, tmp, n) < 0)
 		c->rc = -1;
 }
 
@@ -101,6 +154,24 @@ static int svg_hue_part(int p, int q, int t)
 	return p;
 }
 
+/* "#rrggbb" of three components in [0, 255], as "#%02x%02x%02x" wrote it. */
+static void svg_hex(char out[8], int r, int g, int b)
+{
+	static const char digits[] = "0123456789abcdef";
+	const int v[3] = { r, g, b };
+
+	if (r < 0 || r > 255 || g < 0 || g > 255 || b < 0 || b > 255) {
+		snprintf(out, 8, "#%02x%02x%02x", (unsigned)r, (unsigned)g, (unsigned)b);
+		return;
+	}
+	out[0] = '#';
+	for (int k = 0; k < 3; k++) {
+		out[1 + 2 * k] = digits[v[k] >> 4];
+		out[2 + 2 * k] = digits[v[k] & 15];
+	}
+	out[7] = '\0';
+}
+
 /* HSL (degrees, percent, percent) to "#rrggbb", in integers. */
 static void svg_hsl(char out[8], int h, int s, int l)
 {
@@ -113,7 +184,7 @@ static void svg_hsl(char out[8], int h, int s, int l)
 	r = svg_hue_part(p, q, h + 120);
 	g = svg_hue_part(p, q, h);
 	b = svg_hue_part(p, q, h - 120);
-	snprintf(out, 8, "#%02x%02x%02x", r * 255 / 100, g * 255 / 100, b * 255 / 100);
+	svg_hex(out, r * 255 / 100, g * 255 / 100, b * 255 / 100);
 }
 
 struct svg_family {
@@ -180,7 +251,7 @@ static void svg_mix(char out[8], const unsigned char rgb[3], int pct)
 
 	for (int k = 0; k < 3; k++)
 		v[k] = pct >= 0 ? rgb[k] + (255 - rgb[k]) * pct / 100 : rgb[k] * (100 + pct) / 100;
-	snprintf(out, 8, "#%02x%02x%02x", v[0], v[1], v[2]);
+	svg_hex(out, v[0], v[1], v[2]);
 }
 
 /* A reference image's colours in place of the prompt's: the layers cycle

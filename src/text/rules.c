@@ -188,6 +188,12 @@ static pcre2_code *rules_search_code[RULES_N(rules_search_pats)];
 static pcre2_code *rules_time_code[RULES_N(rules_time_pats)];
 static pcre2_code *rules_aux_code[RULES_NAUX];
 static int rules_ready;
+/* One match data for every match: the rules run one at a time, and the
+ * callers read at most group 1, so two pairs are enough (a pattern with
+ * more groups answers 0, "too small", and fills those two). Created on
+ * first use, freed by rules_free. */
+static pcre2_match_data *rules_md;
+
 
 pcre2_code *rules_compile(const char *name, const char *re)
 {
@@ -244,6 +250,8 @@ void rules_free(void)
 	rules_free_set(rules_time_code, RULES_N(rules_time_pats));
 	rules_free_set(rules_aux_code, RULES_NAUX);
 	rules_subject_free();
+	pcre2_match_data_free(rules_md);
+	rules_md = NULL;
 	rules_ready = 0;
 }
 
@@ -260,25 +268,30 @@ size_t rules_text_len(const char *text)
 	return n;
 }
 
+static pcre2_match_data *rules_match_data(void)
+{
+	if (rules_md == NULL)
+		rules_md = pcre2_match_data_create(2, NULL);
+	return rules_md;
+}
+
 int rules_find(const pcre2_code *c, const char *s, size_t len, size_t from, size_t ov[4])
 {
-	pcre2_match_data *md;
+	pcre2_match_data *md = rules_match_data();
 	PCRE2_SIZE *v;
 	int rc;
 
-	if (c == NULL || s == NULL || from > len)
+	if (c == NULL || s == NULL || from > len || md == NULL)
 		return 0;
-	md = pcre2_match_data_create_from_pattern(c, NULL);
 	rc = pcre2_match(c, (PCRE2_SPTR)s, len, from, 0, md, NULL);
-	if (rc > 0) {
-		v = pcre2_get_ovector_pointer(md);
-		ov[0] = v[0];
-		ov[1] = v[1];
-		ov[2] = rc > 1 ? v[2] : PCRE2_UNSET;
-		ov[3] = rc > 1 ? v[3] : PCRE2_UNSET;
-	}
-	pcre2_match_data_free(md);
-	return rc > 0;
+	if (rc < 0)
+		return 0;
+	v = pcre2_get_ovector_pointer(md);
+	ov[0] = v[0];
+	ov[1] = v[1];
+	ov[2] = rc != 1 ? v[2] : PCRE2_UNSET;
+	ov[3] = rc != 1 ? v[3] : PCRE2_UNSET;
+	return 1;
 }
 
 size_t rules_chars(const char *s, size_t len)

@@ -97,9 +97,29 @@ static const struct rules_step rules_steps[] = {
 	"\\bnow\\b)[\\s\\p{P}\\p{S}]*)*\\z"
 
 static pcre2_code *rules_style_code[RULES_NSTYLES];
+/* All the styles in one pattern, style i as group i + 1, so that one
+ * match finds the first style named; and its match data. */
+static pcre2_code *rules_style_any;
+static pcre2_match_data *rules_style_md;
 static pcre2_code *rules_step_code[RULES_NSTEPS];
 static pcre2_code *rules_restyle_verb, *rules_restyle_filler;
 static int rules_subject_ready;
+
+/* The last text rules_restyle read and its answer: a message is asked
+ * the same question by the planner, by the offline planner and by the
+ * checks after them. */
+static struct {
+	char *text;
+	struct rules_match m;
+	const struct rules_style *style;
+} rules_restyle_last;
+/* The last text the style step read and what it left (NULL: it could
+ * not be made): rules_restyle and rules_subject take the style words out
+ * of the same message. */
+static struct {
+	char *text;
+	char *rest;
+} rules_unstyled_last;
 
 /* Any style word, with what usually comes with it: 以…风格, in … style. */
 static pcre2_code *rules_style_removal(void)
@@ -117,6 +137,22 @@ static pcre2_code *rules_style_removal(void)
 	return c;
 }
 
+/* (style 0)|(style 1)|…: at the first place any style is named, the
+ * alternation takes the first style of the lexicon named there, as the
+ * lowest start over the styles one by one (ties to the first) would. */
+static pcre2_code *rules_style_alternation(void)
+{
+	struct buf b;
+	pcre2_code *c;
+
+	buf_init(&b, 8192);
+	for (size_t i = 0; i < RULES_NSTYLES; i++)
+		buf_printf(&b, "%s(%s)", i ? "|" : "", rules_styles[i].pattern);
+	c = rules_compile("styles", b.data);
+	buf_free(&b);
+	return c;
+}
+
 static void rules_subject_init(void)
 {
 	if (rules_subject_ready)
@@ -124,6 +160,9 @@ static void rules_subject_init(void)
 	rules_subject_ready = 1;
 	for (size_t i = 0; i < RULES_NSTYLES; i++)
 		rules_style_code[i] = rules_compile(rules_styles[i].zh, rules_styles[i].pattern);
+	rules_style_any = rules_style_alternation();
+	if (rules_style_any)
+		rules_style_md = pcre2_match_data_create_from_pattern(rules_style_any, NULL);
 	for (size_t i = 0; i < RULES_NSTEPS; i++)
 		rules_step_code[i] = rules_steps[i].re ? rules_compile(rules_steps[i].name, rules_steps[i].re)
 						       : rules_style_removal();
@@ -141,26 +180,37 @@ void rules_subject_free(void)
 		pcre2_code_free(rules_step_code[i]);
 		rules_step_code[i] = NULL;
 	}
+	pcre2_code_free(rules_style_any);
+	pcre2_match_data_free(rules_style_md);
+	rules_style_any = NULL;
+	rules_style_md = NULL;
 	pcre2_code_free(rules_restyle_verb);
 	pcre2_code_free(rules_restyle_filler);
 	rules_restyle_verb = rules_restyle_filler = NULL;
+	free(rules_restyle_last.text);
+	rules_restyle_last.text = NULL;
+	free(rules_unstyled_last.text);
+	free(rules_unstyled_last.rest);
+	rules_unstyled_last.text = rules_unstyled_last.rest = NULL;
 	rules_subject_ready = 0;
 }
 
 const struct rules_style *rules_style(const char *text)
 {
-	const struct rules_style *best = NULL;
-	size_t ov[4], at = (size_t)-1, len;
+	PCRE2_SIZE *v;
+	size_t len;
+	int rc;
 
 	rules_subject_init();
 	len = rules_text_len(text);
-	for (size_t i = 0; len > 0 && i < RULES_NSTYLES; i++) {
-		if (rules_find(rules_style_code[i], text, len, 0, ov) && ov[0] < at) {
-			at = ov[0];
-			best = &rules_styles[i];
-		}
-	}
-	return best;
+	if (len == 0 || rules_style_md == NULL)
+		return NULL;
+	rc = pcre2_match(rules_style_any, (PCRE2_SPTR)text, len, 0, 0, rules_style_md, NULL);
+	v = pcre2_get_ovector_pointer(rules_style_md);
+	for (int i = 1; i < rc; i++)
+		if (v[2 * i] != PCRE2_UNSET)
+			return &rules_styles[i - 1];
+	return NULL;
 }
 
 int rules_style_in(const struct rules_style *st, const char *text)
@@ -198,6 +248,27 @@ static char *rules_subst(const pcre2_code *c, const char *s, const char *with, i
 	return out;
 }
 
+/* s without its style words (the first step of the subject). The caller
+ * frees it; NULL when the substitution could not be made. */
+static char *rules_unstyled(const char *s)
+{
+	if (rules_unstyled_last.text == NULL || strcmp(rules_unstyled_last.text, s) != 0) {
+		free(rules_unstyled_last.text);
+		free(rules_unstyled_last.rest);
+		rules_unstyled_last.rest = rules_subst(rules_step_code[0], s, "", 1);
+		rules_unstyled_last.text = xstrdup(s);
+	}
+	return rules_unstyled_last.rest ? xstrdup(rules_unstyled_last.rest) : NULL;
+}
+
+/* Step i of the subject on cur; NULL when it could not be made. */
+static char *rules_step_apply(size_t i, const char *cur)
+{
+	if (rules_steps[i].re == NULL)
+		return rules_unstyled(cur);
+	return rules_subst(rules_step_code[i], cur, rules_steps[i].with, rules_steps[i].global);
+}
+
 static int rules_empty(const char *s)
 {
 	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
@@ -205,7 +276,7 @@ static int rules_empty(const char *s)
 	return *s == '\0';
 }
 
-struct rules_match rules_restyle(const char *text, const struct rules_style **style)
+static struct rules_match rules_restyle_read(const char *text, const struct rules_style **style)
 {
 	struct rules_match m = { 0, "none", 0.0 };
 	const struct rules_style *st = rules_style(text);
@@ -218,7 +289,7 @@ struct rules_match rules_restyle(const char *text, const struct rules_style **st
 	if (rules_find(rules_restyle_verb, text, len, 0, ov)) {
 		m.rule = "restyle";
 		m.confidence = 0.85;
-	} else if ((rest = rules_subst(rules_step_code[0], text, "", 1)) != NULL) {
+	} else if ((rest = rules_unstyled(text)) != NULL) {
 		if (rules_find(rules_restyle_filler, rest, strlen(rest), 0, ov)) {
 			m.rule = "style_only";
 			m.confidence = 0.75;
@@ -230,6 +301,19 @@ struct rules_match rules_restyle(const char *text, const struct rules_style **st
 	return m;
 }
 
+struct rules_match rules_restyle(const char *text, const struct rules_style **style)
+{
+	if (text == NULL)
+		return rules_restyle_read(text, style);
+	if (rules_restyle_last.text == NULL || strcmp(rules_restyle_last.text, text) != 0) {
+		free(rules_restyle_last.text);
+		rules_restyle_last.m = rules_restyle_read(text, &rules_restyle_last.style);
+		rules_restyle_last.text = xstrdup(text);
+	}
+	*style = rules_restyle_last.style;
+	return rules_restyle_last.m;
+}
+
 char *rules_subject(const char *text)
 {
 	char *cur, *next;
@@ -239,7 +323,7 @@ char *rules_subject(const char *text)
 	for (size_t i = 0; i < RULES_NSTEPS; i++) {
 		if (rules_step_code[i] == NULL)
 			continue;
-		next = rules_subst(rules_step_code[i], cur, rules_steps[i].with, rules_steps[i].global);
+		next = rules_step_apply(i, cur);
 		if (next == NULL || (rules_empty(next) && !rules_empty(cur) && !rules_steps[i].may_empty)) {
 			free(next);
 			continue;
