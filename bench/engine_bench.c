@@ -132,26 +132,114 @@ static int bench_scale_template(struct app *app, struct sink *out, struct seed_t
 	return 0;
 }
 
+/* The IDs of a seeded store and the interrupt they paused at, kept beside
+ * it in DIR.ids (the interrupt first, then one ID a line, an empty line
+ * for one already confirmed), so later runs with other settings resume
+ * from the same store without seeding it again. */
+static void bench_ids_path(char *path, size_t n, const char *dir)
+{
+	snprintf(path, n, "%s.ids", dir);
+}
+
+static int bench_ids_save(const char *dir, const char *iid, char (*tids)[TID_LEN + 1], int n)
+{
+	char path[4200];
+	FILE *f;
+
+	bench_ids_path(path, sizeof path, dir);
+	if ((f = fopen(path, "w")) == NULL)
+		return -1;
+	fprintf(f, "%s\n", iid);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s\n", tids[i]);
+	return fclose(f) == 0 ? 0 : -1;
+}
+
+/* The number of IDs read into tids (up to max), or -1 with no such file. */
+static int bench_ids_load(const char *dir, char *iid, size_t iidlen, char (*tids)[TID_LEN + 1],
+			  int max)
+{
+	char path[4200], line[256];
+	int n = 0;
+	FILE *f;
+
+	bench_ids_path(path, sizeof path, dir);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	if (fgets(line, sizeof line, f) == NULL) {
+		fclose(f);
+		return -1;
+	}
+	line[strcspn(line, "\n")] = '\0';
+	snprintf(iid, iidlen, "%.*s", (int)iidlen - 1, line);
+	while (n < max && fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(tids[n++], TID_LEN + 1, "%.*s", TID_LEN, line);
+	}
+	fclose(f);
+	return n;
+}
+
+/* Seeds the store with stored copies (or, BENCH_SCALE_KEEP set, reuses the
+ * ones DIR.ids names): the number of IDs in tids, or -1. */
+static int bench_scale_seed(struct app *app, struct sink *out, const char *dir, int stored,
+			    char (*tids)[TID_LEN + 1], char *iid, size_t iidlen)
+{
+	int batch = getenv("BENCH_SEED_BATCH") ? atoi(getenv("BENCH_SEED_BATCH")) : 500, n;
+	int keep = getenv("BENCH_SCALE_KEEP") != NULL;
+	struct seed_tpl t;
+	double t0 = bench_now_us();
+
+	if (keep && (n = bench_ids_load(dir, iid, iidlen, tids, stored)) > 0) {
+		fprintf(stderr, "resuming the %d stored threads %s.ids names\n", n, dir);
+		return n;
+	}
+	if (bench_scale_template(app, out, &t, iid, iidlen) < 0 ||
+	    seed_copy(app, &t, stored, batch > 0 ? batch : 500, tids) < 0)
+		return -1;
+	seed_free(&t);
+	fprintf(stderr, "stored %d paused threads (copies of one run to its pause, %d per transaction) "
+			"in %.1f s\n", stored, batch, (bench_now_us() - t0) / 1e6);
+	if (keep && bench_ids_save(dir, iid, tids, stored) < 0)
+		fprintf(stderr, "cannot write %s.ids\n", dir);
+	return stored;
+}
+
+static double bench_tv_ms(const struct timeval *a, const struct timeval *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1e3 + (b->tv_usec - a->tv_usec) / 1e3;
+}
+
+/* What the sample cost the process, per resume: CPU time, blocks read from
+ * the disk itself (not the operating system's file cache) and waits. */
+static void bench_scale_usage(const struct rusage *a, const struct rusage *b, int sample)
+{
+	printf("       per resume: cpu %.3f ms (user %.3f)  disk reads %.1f KiB  "
+	       "voluntary switches %.1f\n",
+	       (bench_tv_ms(&a->ru_utime, &b->ru_utime) + bench_tv_ms(&a->ru_stime, &b->ru_stime)) /
+		       sample,
+	       bench_tv_ms(&a->ru_utime, &b->ru_utime) / sample,
+	       (b->ru_inblock - a->ru_inblock) * 0.5 / sample,
+	       (double)(b->ru_nvcsw - a->ru_nvcsw) / sample);
+}
+
 static int bench_scale(const char *dir, int stored, int sample)
 {
 	static struct app app;
 	struct sink out;
-	struct seed_tpl t;
 	char (*tids)[TID_LEN + 1] = calloc((size_t)stored, TID_LEN + 1), iid[64], body[512];
-	double *lat = calloc((size_t)sample, sizeof *lat), t0;
-	int batch = getenv("BENCH_SEED_BATCH") ? atoi(getenv("BENCH_SEED_BATCH")) : 500;
+	double *lat = calloc((size_t)sample, sizeof *lat);
+	struct rusage r0, r1;
 
 	if (bench_open(&app, dir, "write_nosync") < 0)
 		return 1;
 	buf_init(&out.b, 1 << 22);
+	stored = bench_scale_seed(&app, &out, dir, stored, tids, iid, sizeof iid);
+	if (stored <= 0)
+		return 1;
 	if (sample > stored)
 		sample = stored;
-	t0 = bench_now_us();
-	if (bench_scale_template(&app, &out, &t, iid, sizeof iid) < 0 ||
-	    seed_copy(&app, &t, stored, batch > 0 ? batch : 500, tids) < 0)
-		return 1;
-	fprintf(stderr, "stored %d paused threads (copies of one run to its pause, %d per transaction) "
-			"in %.1f s\n", stored, batch, (bench_now_us() - t0) / 1e6);
+	getrusage(RUSAGE_SELF, &r0);
 	for (int k = 0; k < sample; k++) {
 		int i = (int)(randombytes_uniform((uint32_t)stored));
 		double c0;
@@ -173,9 +261,12 @@ static int bench_scale(const char *dir, int stored, int sample)
 		tids[i][0] = '\0';
 		store_maintain(app.store);
 	}
+	getrusage(RUSAGE_SELF, &r1);
 	printf("scale: %8d stored threads: resume p50 %7.3f ms  p99 %7.3f ms\n", stored,
 	       bench_pct(lat, sample, 0.5) / 1e3, bench_pct(lat, sample, 0.99) / 1e3);
-	seed_free(&t);
+	bench_scale_usage(&r0, &r1, sample);
+	if (getenv("BENCH_SCALE_KEEP"))
+		bench_ids_save(dir, iid, tids, stored);
 	buf_free(&out.b);
 	store_close(app.store);
 	free(tids);

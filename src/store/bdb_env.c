@@ -81,6 +81,18 @@ static int store_configure(struct store *s, const struct conf *c)
 	return rc;
 }
 
+/* Resumes read a table's pages at random (thread IDs are random): no
+ * read-ahead, so a page missing from the operating system's file cache
+ * costs one page of disk, not a window of neighbours that evict pages
+ * still wanted (at a million stored threads, half the bytes read). */
+static void store_db_random(DB *db)
+{
+	int fd;
+
+	if (db->fd(db, &fd) == 0)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+}
+
 /* The databases, created on first use in one transaction each, so many
  * workers starting at once agree. */
 static int store_open_dbs(struct store *s)
@@ -98,6 +110,8 @@ static int store_open_dbs(struct store *s)
 		if (rc == 0)
 			rc = b->db[i]->open(b->db[i], NULL, files[i], NULL, DB_BTREE,
 					    DB_CREATE | DB_AUTO_COMMIT | DB_THREAD, STORE_FILE_MODE);
+		if (rc == 0)
+			store_db_random(b->db[i]);
 	}
 	return rc;
 }
