@@ -1,11 +1,57 @@
-/* SVG to PNG through librsvg and cairo (see raster.h). */
+/* SVG to PNG through librsvg and cairo (see raster.h). librsvg, cairo
+ * and GLib are loaded the first time a picture is drawn (dlopen), not
+ * when the worker starts: most workers never draw one, and the libraries
+ * cost every process that loads them about a megabyte. */
 #include "config.h"
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <gio/gio.h>
 #include <librsvg/rsvg.h>
 #include "media/raster.h"
+
+/* librsvg's soname; its dependencies bring cairo, GIO and GLib. */
+#define RASTER_LIB "librsvg-2.so.2"
+
+#define RASTER_FUNCS(X) X(g_memory_input_stream_new_from_data) X(g_object_unref) \
+	X(g_clear_error) X(rsvg_handle_new_from_stream_sync) X(rsvg_handle_set_dpi) \
+	X(rsvg_handle_get_intrinsic_size_in_pixels) X(rsvg_handle_get_intrinsic_dimensions) \
+	X(rsvg_handle_render_document) X(cairo_image_surface_create) X(cairo_create) \
+	X(cairo_scale) X(cairo_status) X(cairo_status_to_string) X(cairo_destroy) \
+	X(cairo_surface_flush) X(cairo_surface_write_to_png_stream) X(cairo_surface_destroy)
+
+static struct {
+	int tried, ok;
+	char err[256];
+#define RASTER_FIELD(f) __typeof__(&f) f;
+	RASTER_FUNCS(RASTER_FIELD)
+#undef RASTER_FIELD
+} rl;
+
+/* Loads the libraries once; 0, or -1 (rl.err says why, every time). */
+static int raster_lib(void)
+{
+	void *h;
+
+	if (rl.tried)
+		return rl.ok ? 0 : -1;
+	rl.tried = 1;
+	h = dlopen(RASTER_LIB, RTLD_NOW | RTLD_LOCAL);
+	if (h == NULL) {
+		snprintf(rl.err, sizeof rl.err, "cannot load %s: %s", RASTER_LIB, dlerror());
+		return -1;
+	}
+#define RASTER_SYM(f) \
+	if ((rl.f = (__typeof__(&f))dlsym(h, #f)) == NULL) { \
+		snprintf(rl.err, sizeof rl.err, "%s has no %s", RASTER_LIB, #f); \
+		return -1; \
+	}
+	RASTER_FUNCS(RASTER_SYM)
+#undef RASTER_SYM
+	rl.ok = 1;
+	return 0;
+}
 
 /* The size a picture is drawn at. */
 struct raster_size {
@@ -29,19 +75,19 @@ static int raster_fail(char *err, size_t errlen, int code, const char *fmt, cons
  * relative href and loads nothing but data: URLs. */
 static RsvgHandle *raster_load(const void *svg, size_t len, char *err, size_t errlen)
 {
-	GInputStream *in = g_memory_input_stream_new_from_data(svg, (gssize)len, NULL);
+	GInputStream *in = rl.g_memory_input_stream_new_from_data(svg, (gssize)len, NULL);
 	GError *e = NULL;
-	RsvgHandle *h = rsvg_handle_new_from_stream_sync(in, NULL, RSVG_HANDLE_FLAGS_NONE, NULL,
+	RsvgHandle *h = rl.rsvg_handle_new_from_stream_sync(in, NULL, RSVG_HANDLE_FLAGS_NONE, NULL,
 							  &e);
 
-	g_object_unref(in);
+	rl.g_object_unref(in);
 	if (h == NULL) {
 		raster_fail(err, errlen, RASTER_E_SVG, "not a readable SVG: %s",
 			    e ? e->message : "librsvg refused it");
-		g_clear_error(&e);
+		rl.g_clear_error(&e);
 		return NULL;
 	}
-	rsvg_handle_set_dpi(h, 96.0);
+	rl.rsvg_handle_set_dpi(h, 96.0);
 	return h;
 }
 
@@ -53,10 +99,10 @@ static void raster_intrinsic(RsvgHandle *h, struct raster_size *sz)
 	RsvgLength lw, lh;
 	RsvgRectangle vb;
 
-	if (rsvg_handle_get_intrinsic_size_in_pixels(h, &sz->iw, &sz->ih) && sz->iw >= 1 &&
+	if (rl.rsvg_handle_get_intrinsic_size_in_pixels(h, &sz->iw, &sz->ih) && sz->iw >= 1 &&
 	    sz->ih >= 1)
 		return;
-	rsvg_handle_get_intrinsic_dimensions(h, &has_w, &lw, &has_h, &lh, &has_vb, &vb);
+	rl.rsvg_handle_get_intrinsic_dimensions(h, &has_w, &lw, &has_h, &lh, &has_vb, &vb);
 	if (has_vb && vb.width > 0 && vb.height > 0) {
 		sz->iw = RASTER_DEFAULT_MAX;
 		sz->ih = RASTER_DEFAULT_MAX * vb.height / vb.width;
@@ -105,8 +151,8 @@ static cairo_status_t raster_write(void *closure, const unsigned char *data, uns
 static int raster_draw(RsvgHandle *h, const struct raster_size *sz, struct buf *out, char *err,
 		       size_t errlen)
 {
-	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, sz->w, sz->h);
-	cairo_t *cr = cairo_create(s);
+	cairo_surface_t *s = rl.cairo_image_surface_create(CAIRO_FORMAT_ARGB32, sz->w, sz->h);
+	cairo_t *cr = rl.cairo_create(s);
 	RsvgRectangle vp = { 0, 0, sz->iw, sz->ih };
 	size_t before = out->len;
 	GError *e = NULL;
@@ -114,18 +160,18 @@ static int raster_draw(RsvgHandle *h, const struct raster_size *sz, struct buf *
 
 	/* The picture fills the surface: the height was rounded, so the
 	 * scales differ by less than a pixel, and no edge is left empty. */
-	cairo_scale(cr, sz->w / sz->iw, sz->h / sz->ih);
-	if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
+	rl.cairo_scale(cr, sz->w / sz->iw, sz->h / sz->ih);
+	if (rl.cairo_status(cr) != CAIRO_STATUS_SUCCESS)
 		rc = raster_fail(err, errlen, RASTER_E_RENDER, "cairo: %s",
-				 cairo_status_to_string(cairo_status(cr)));
-	else if (!rsvg_handle_render_document(h, cr, &vp, &e))
+				 rl.cairo_status_to_string(rl.cairo_status(cr)));
+	else if (!rl.rsvg_handle_render_document(h, cr, &vp, &e))
 		rc = raster_fail(err, errlen, RASTER_E_RENDER, "drawing the SVG: %s",
 				 e ? e->message : "librsvg failed");
-	g_clear_error(&e);
-	cairo_destroy(cr);
+	rl.g_clear_error(&e);
+	rl.cairo_destroy(cr);
 	if (rc == RASTER_OK) {
-		cairo_surface_flush(s);
-		if (cairo_surface_write_to_png_stream(s, raster_write, out) != CAIRO_STATUS_SUCCESS) {
+		rl.cairo_surface_flush(s);
+		if (rl.cairo_surface_write_to_png_stream(s, raster_write, out) != CAIRO_STATUS_SUCCESS) {
 			out->len = before;
 			if (out->data)
 				out->data[before] = '\0';
@@ -133,7 +179,7 @@ static int raster_draw(RsvgHandle *h, const struct raster_size *sz, struct buf *
 					 "the PNG does not fit the space given");
 		}
 	}
-	cairo_surface_destroy(s);
+	rl.cairo_surface_destroy(s);
 	return rc;
 }
 
@@ -146,6 +192,8 @@ int raster_svg_png(const void *svg, size_t len, int width, struct buf *out, int 
 
 	if (svg == NULL || len == 0)
 		return raster_fail(err, errlen, RASTER_E_SVG, "%s", "the SVG is empty");
+	if (raster_lib() < 0)
+		return raster_fail(err, errlen, RASTER_E_RENDER, "%s", rl.err);
 	if (raster_width_ok(width, err, errlen) != RASTER_OK)
 		return RASTER_E_SIZE;
 	doc = raster_load(svg, len, err, errlen);
@@ -155,7 +203,7 @@ int raster_svg_png(const void *svg, size_t len, int width, struct buf *out, int 
 	rc = raster_fit(&sz, width, err, errlen);
 	if (rc == RASTER_OK)
 		rc = raster_draw(doc, &sz, out, err, errlen);
-	g_object_unref(doc);
+	rl.g_object_unref(doc);
 	if (rc == RASTER_OK) {
 		*w = sz.w;
 		*h = sz.h;

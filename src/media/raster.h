@@ -3,7 +3,9 @@
  * may come from anyone, so it is loaded with no base file: librsvg then
  * loads nothing but data: URLs (no file, no http, no relative href), and
  * the pixels are bounded before any is allocated. Errors come back as a
- * code with a message; nothing is written to stderr. */
+ * code with a message; nothing is written to stderr. The libraries are
+ * loaded on the first drawing (librsvg-2.so.2, at run time): when they
+ * cannot be, the drawing fails with RASTER_E_RENDER saying why. */
 #ifndef AV_RASTER_H
 #define AV_RASTER_H
 #include <stddef.h>
