@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <fcgiapp.h>
 #include <sodium.h>
 #include "api/api.h"
@@ -162,9 +163,24 @@ static void main_serve_one(struct app *app, FCGX_Request *fr)
 	req_free(&r);
 }
 
+/* libfcgi ends a connection with a lingering close: shutdown, then wait
+ * (up to 2 s) for the web server to close its end, so that a TCP stack
+ * does not answer late input with a reset that loses the response. On a
+ * Unix socket the response is already in the web server's queue when
+ * write returns and nothing is reset, so the wait only keeps the worker
+ * from its next request: there the descriptor is closed at once. */
+static int main_is_unix(int fd)
+{
+	struct sockaddr_storage sa;
+	socklen_t n = sizeof sa;
+
+	return getsockname(fd, (struct sockaddr *)&sa, &n) == 0 && sa.ss_family == AF_UNIX;
+}
+
 static int main_loop(struct app *app, int fd)
 {
 	FCGX_Request fr;
+	int quick_close = main_is_unix(fd);
 
 	if (FCGX_InitRequest(&fr, fd, 0) != 0) {
 		log_error("cannot initialise a FastCGI request");
@@ -178,6 +194,8 @@ static int main_loop(struct app *app, int fd)
 			break;
 		main_busy = 1;
 		main_serve_one(app, &fr);
+		if (quick_close)
+			FCGX_Detach(&fr);
 		FCGX_Finish_r(&fr);
 		/* Housekeeping after the client has its answer. */
 		if (app->store) {

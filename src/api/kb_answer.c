@@ -5,12 +5,12 @@
 #include <string.h>
 #include <jansson.h>
 #include <sodium.h>
+#include "json/dump.h"
 #include "api/kb_answer.h"
 #include "fcgi/req.h"
 #include "app.h"
 #include "kb/kb.h"
 #include "kb/retrieve.h"
-#include "util/jnum.h"
 
 /* The ETag: the file's digest, or a digest of it, the query, the limit
  * and how the search was made (method: "bm25", "hybrid", "fallback"). */
@@ -120,7 +120,7 @@ static void api_kb_send(struct req *r, struct kb *kb, const char *list_key, cons
 		req_send_headers(r, 304, "application/json", extra);
 		return;
 	}
-	s = json_dumps(j, JNUM_DUMP);
+	s = jdump(j);
 	json_decref(j);
 	if (s && req_send_headers(r, 200, "application/json", extra) == 0 &&
 	    strcmp(r->method, "HEAD") != 0 && req_write(r, s, strlen(s)) == 0)

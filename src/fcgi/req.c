@@ -8,10 +8,10 @@
 #include <strings.h>
 #include <unistd.h>
 #include <curl/curl.h>
+#include "json/dump.h"
 #include "fcgi/req.h"
 #include "fcgi/sse.h"
 #include "util/xmalloc.h"
-#include "util/jnum.h"
 
 #define REQ_READ_CHUNK 16384
 
@@ -306,7 +306,7 @@ int req_send_json(struct req *r, int status, const char *content_type, const jso
 int req_send_json_with(struct req *r, int status, const char *content_type, const json_t *j,
 		       const char *extra)
 {
-	char *s = json_dumps(j, JNUM_DUMP);
+	char *s = jdump(j);
 	int rc = -1;
 
 	if (s && req_send_headers(r, status, content_type,

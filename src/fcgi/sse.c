@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include "json/dump.h"
 #include "fcgi/req.h"
 #include "fcgi/sse.h"
 #include "util/clock.h"
-#include "util/jnum.h"
 
 #define SSE_MAX_EVENT (64u << 20)
 
@@ -22,7 +22,9 @@ int sse_start(struct sse *s, struct req *r)
 		return -1;
 	}
 	r->sse = s;
-	return r->out.flush(r->out.ctx) < 0 ? (s->broken = 1, -1) : 0;
+	/* The headers go out with the first event (or the first wait). */
+	s->unflushed = 1;
+	return 0;
 }
 
 int sse_frame(struct buf *out, long long id, const char *data, size_t len)
@@ -62,6 +64,7 @@ static int sse_put(struct sse *s, const char *p, size_t n, int flush)
 		s->broken = 1;
 		return -1;
 	}
+	s->unflushed = !flush;
 	s->last_write_ms = clock_mono_ms();
 	return 0;
 }
@@ -75,6 +78,7 @@ int sse_flush(struct sse *s)
 {
 	if (s->broken || s->r->out.flush(s->r->out.ctx) < 0)
 		return s->broken = 1, -1;
+	s->unflushed = 0;
 	return 0;
 }
 
@@ -100,7 +104,7 @@ int sse_event_raw(struct sse *s, long long id, const char *data, size_t len)
 
 int sse_event(struct sse *s, long long id, const json_t *ev)
 {
-	char *data = json_dumps(ev, JNUM_DUMP);
+	char *data = jdump(ev);
 	int rc;
 
 	if (data == NULL)
@@ -125,6 +129,8 @@ int sse_keepalive(struct sse *s)
 {
 	if (s->broken)
 		return -1;
+	if (s->unflushed)
+		return sse_flush(s);
 	if (clock_mono_ms() - s->last_write_ms < s->keepalive_ms)
 		return 0;
 	return sse_comment(s, "keep-alive");
@@ -142,7 +148,20 @@ int sse_done(struct sse *s)
 {
 	static const char done[] = "data: [DONE]\n\n";
 
-	return sse_send(s, done, sizeof done - 1);
+	/* The end of the response flushes it, with the end of the request. */
+	return sse_put(s, done, sizeof done - 1, 0);
+}
+
+int sse_event_later(struct sse *s, const json_t *ev)
+{
+	char *data = jdump(ev);
+	int rc;
+
+	if (data == NULL)
+		return -1;
+	rc = sse_event_batch(s, 0, data, strlen(data), 1);
+	free(data);
+	return rc;
 }
 
 json_t *sse_event_new(const char *type)

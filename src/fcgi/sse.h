@@ -1,8 +1,15 @@
 /* The Server-Sent Events writer: whole events framed as in the design
  * (an "id:" line only for durable events, "data:" split on every line
- * break so no payload can start a field), flushed one by one, keep-alive
- * comments when the stream is quiet, and a failed write remembered so the
- * caller can stop working for a client that left. */
+ * break so no payload can start a field), keep-alive comments when the
+ * stream is quiet, and a failed write remembered so the caller can stop
+ * working for a client that left.
+ *
+ * Each flush is a FastCGI record the web server wakes up for, so output
+ * is flushed once per step (the step's events together), not per write:
+ * the headers go with the first event, [DONE] with the end of the
+ * request, and progress written "later" with the step's events, unless
+ * the step waits first: every wait calls sse_keepalive, which flushes
+ * whatever is pending. */
 #ifndef AV_SSE_H
 #define AV_SSE_H
 #include <jansson.h>
@@ -16,9 +23,11 @@ struct sse {
 	long long last_write_ms;
 	int broken;  /* a write failed: the client is gone */
 	long long sent;  /* events written */
+	int unflushed;   /* written but not yet flushed (headers included) */
 };
 
-/* Sends the stream's headers and attaches the writer to the request. */
+/* Writes the stream's headers (flushed with what follows) and attaches the
+ * writer to the request. */
 int sse_start(struct sse *s, struct req *r);
 /* Frames one event into out: "id: N\n" when id > 0, then one "data: " line
  * per line of data, then a blank line. Pure; for the writer and tests. */
@@ -34,12 +43,16 @@ int sse_event_batch(struct sse *s, long long id, const char *data, size_t len, i
 int sse_flush(struct sse *s);
 /* ": text\n\n". */
 int sse_comment(struct sse *s, const char *text);
-/* A keep-alive comment if nothing was written for keepalive_ms. */
+/* Before or during a wait: flushes what is pending, else writes a
+ * keep-alive comment if nothing was written for keepalive_ms. */
 int sse_keepalive(struct sse *s);
 /* "retry: ms\n\n": how long a client waits before reconnecting. */
 int sse_retry(struct sse *s, long ms);
-/* "data: [DONE]\n\n": the thread has finished. */
+/* "data: [DONE]\n\n": the thread has finished (flushed by the end of the
+ * request). */
 int sse_done(struct sse *s);
+/* A live event (no id) flushed with the next flush or wait, not now. */
+int sse_event_later(struct sse *s, const json_t *ev);
 /* A new event object {"type", "timestamp"}: new reference. */
 json_t *sse_event_new(const char *type);
 

@@ -8,7 +8,7 @@
 #include "graph/run.h"
 #include "util/buf.h"
 #include "util/clock.h"
-#include "util/jnum.h"
+#include "json/dump.h"
 
 void commit_init(struct commit *c, struct run *run)
 {
@@ -64,15 +64,9 @@ static int commit_events(struct commit *c, struct store *s, struct store_txn *tx
 	c->sent_first = seq + 1;
 	if (json_array_size(c->events) == 0)
 		return 0;
-	json_array_foreach(c->events, i, ev) {
-		char *text = json_dumps(ev, JNUM_DUMP);
-
-		if (text == NULL || buf_add(&c->sent, text, strlen(text) + 1) < 0)
-			rc = ENOMEM;
-		free(text);
-		if (rc)
-			return rc;
-	}
+	json_array_foreach(c->events, i, ev)
+		if (jdump_buf(&c->sent, ev) < 0 || buf_add(&c->sent, "", 1) < 0)
+			return ENOMEM;
 	seq += (long long)json_array_size(c->events);
 	rc = store_events_put(s, txn, c->run->tid, seq, c->sent.data, c->sent.len);
 	if (rc == 0)

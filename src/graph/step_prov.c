@@ -58,7 +58,10 @@ static void step_on_progress(void *ctx, int task, const char *status, double pro
 	json_object_set_new(ev, "progress", jnum_real(progress, JNUM_SCORE));
 	json_object_set_new(ev, "url", json_null());
 	json_object_set_new(ev, "errorMessage", json_null());
-	step_emit_live(c, ev);
+	/* Goes out with the step's events, or at the next wait (a tick). */
+	if (run_sse(c->run) == 0)
+		sse_event_later(c->run->sse, ev);
+	json_decref(ev);
 }
 
 static void step_on_tick(void *ctx)

@@ -685,9 +685,10 @@ void http_run(struct http *h)
 		wait = http_start_due(h, &pending);
 		if (!pending)
 			break;
-		curl_multi_poll(h->multi, NULL, 0, wait > 0 ? (int)wait : 0, NULL);
+		/* Before the wait: the caller flushes what it has written. */
 		if (h->hooks && h->hooks->tick)
 			h->hooks->tick(h->hooks->ctx);
+		curl_multi_poll(h->multi, NULL, 0, wait > 0 ? (int)wait : 0, NULL);
 		if (h->hooks && h->hooks->stop && h->hooks->stop(h->hooks->ctx)) {
 			http_stop_all(h);
 			break;

@@ -12,12 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json/dump.h"
 #include "prov/offline.h"
 #include "prov/prov.h"
 #include "prov/svg.h"
 #include "media/palette.h"
 #include "util/xmalloc.h"
-#include "util/jnum.h"
 
 struct offline_task {
 	const char *name;
@@ -153,7 +153,7 @@ static int offline_chat_one(const struct chat_call *c, const struct prov_hooks *
 		json_decref(j);
 	} else {
 		a->json = j;
-		a->text = json_dumps(j, JNUM_DUMP);
+		a->text = jdump(j);
 	}
 	if (a->text == NULL && a->tool_calls == NULL)
 		return prov_fail(a, PROV_BAD_ANSWER, "offline %s: the answer does not serialise", t->name);

@@ -17,6 +17,7 @@ struct bdb {
 	int sync;                /* durability = sync */
 	long long last_ckpt_ms;
 	int txns_since_ckpt;
+	long long ckpt_tried_ms;   /* when maintain last asked for a checkpoint */
 };
 
 #define BDB(s) ((struct bdb *)(s)->be)

@@ -27,6 +27,11 @@
 #define STORE_FAILCHK_MS 5000
 #define STORE_FAILCHK_WAIT_MS 3000  /* a failchk before an open, at most */
 #define STORE_CKPT_KBYTES 2048  /* a checkpoint only once this much log is written */
+/* Asking for a checkpoint reads the last one's record from the log (an
+ * open, a stat and a read of a log file, under the log's mutex), so a
+ * worker asks at most this often, or after this many commits. */
+#define STORE_CKPT_TRY_MS 200
+#define STORE_CKPT_TRY_TXNS 64
 
 static void store_errcall(const DB_ENV *env, const char *prefix, const char *msg)
 {
@@ -396,9 +401,11 @@ void bdb_maintain(struct store *s)
 		return;
 	/* Cheap when little log was written: Berkeley DB checks the volume
 	 * itself. A checkpoint flushes the cache and lets old logs go. */
-	if (b->txns_since_ckpt > 0) {
+	if (b->txns_since_ckpt >= STORE_CKPT_TRY_TXNS ||
+	    (b->txns_since_ckpt > 0 && now - b->ckpt_tried_ms >= STORE_CKPT_TRY_MS)) {
 		rc = b->env->txn_checkpoint(b->env, STORE_CKPT_KBYTES, 0, 0);
 		b->txns_since_ckpt = 0;
+		b->ckpt_tried_ms = now;
 	}
 	/* A dead process's transactions and locks are released here too. */
 	if (rc == 0 && now - b->last_ckpt_ms >= STORE_FAILCHK_MS) {

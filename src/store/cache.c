@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sodium.h>
+#include "json/dump.h"
 #include "store/backend.h"
 #include "util/clock.h"
 #include "util/xmalloc.h"
-#include "util/jnum.h"
 
 #define STORE_CACHE_KEY 16
 
@@ -75,7 +75,7 @@ int store_cache_put(struct store *s, const char *ns, const char *text, const jso
 {
 	struct store_cache_op op = { .put = 1 };
 	long long exp = clock_wall_ms() + ttl_ms;
-	char *json = json_dumps(value, JNUM_DUMP);
+	char *json = jdump(value);
 	size_t n = json ? strlen(json) : 0;
 	uint8_t *buf;
 	int rc;

@@ -7,9 +7,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json/dump.h"
 #include "store/backend.h"
 #include "store/pack.h"
-#include "util/jnum.h"
 
 #define STORE_FULL_EVERY 8
 
@@ -81,7 +81,7 @@ int store_ckpt_put(struct store *s, struct store_txn *txn, const uint8_t tid[STO
 		json_object_update(rec, d);
 		json_decref(d);
 	}
-	text = json_dumps(rec, JNUM_DUMP);
+	text = jdump(rec);
 	json_decref(rec);
 	if (text == NULL)
 		return ENOMEM;

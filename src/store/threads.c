@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json/dump.h"
 #include "store/backend.h"
 #include "util/log.h"
-#include "util/jnum.h"
 
 
 /* The last thread record this process wrote: its text and its JSON. A
@@ -170,7 +170,7 @@ int store_thread_put(struct store *s, struct store_txn *txn, const uint8_t tid[S
 			return rc;
 		json_object_set_new(rec, "iexp", json_integer(exp));
 	}
-	text = json_dumps(rec, JNUM_DUMP);
+	text = jdump(rec);
 	if (text == NULL)
 		return ENOMEM;
 	store_touched(txn, tid);
