@@ -164,11 +164,25 @@ static void main_serve_one(struct app *app, FCGX_Request *fr)
 }
 
 /* libfcgi ends a connection with a lingering close: shutdown, then wait
- * (up to 2 s) for the web server to close its end, so that a TCP stack
- * does not answer late input with a reset that loses the response. On a
- * Unix socket the response is already in the web server's queue when
- * write returns and nothing is reset, so the wait only keeps the worker
- * from its next request: there the descriptor is closed at once. */
+ * (up to 2 s) for the web server to close its end, so that input the
+ * worker did not read does not turn into a reset that loses the response.
+ * On a Unix socket whose input was read to its end (the web server has
+ * nothing more to send), the response is already in the web server's
+ * queue when write returns, so the wait only keeps the worker from its
+ * next request: there the descriptor is closed at once. A request without
+ * a body has only the empty end-of-input record left, read here; a body
+ * left unread (a 413) keeps the lingering close. */
+static int main_input_done(FCGX_Request *fr)
+{
+	const char *cl = FCGX_GetParam("CONTENT_LENGTH", fr->envp);
+
+	if (fr->in->isClosed)
+		return 1;
+	if (cl && *cl && strcmp(cl, "0") != 0)
+		return 0;
+	return FCGX_GetChar(fr->in) == EOF && fr->in->isClosed;
+}
+
 static int main_is_unix(int fd)
 {
 	struct sockaddr_storage sa;
@@ -194,7 +208,7 @@ static int main_loop(struct app *app, int fd)
 			break;
 		main_busy = 1;
 		main_serve_one(app, &fr);
-		if (quick_close)
+		if (quick_close && main_input_done(&fr))
 			FCGX_Detach(&fr);
 		FCGX_Finish_r(&fr);
 		/* Housekeeping after the client has its answer. */

@@ -37,11 +37,27 @@ static int jdump_escape(struct buf *b, unsigned char c)
 	}
 }
 
+/* Plain runs are copied whole; room for the quotes is made once. */
 static int jdump_string(struct buf *b, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + n, *run;
 
-	if (buf_add(b, "\"", 1) < 0)
+	if (buf_reserve(b, n + 2) == 0) {
+		while (p < end && !jdump_esc[*p])
+			p++;
+		if (p == end) {
+			char *d = b->data + b->len;
+
+			d[0] = '"';
+			memcpy(d + 1, s, n);
+			d[n + 1] = '"';
+			d[n + 2] = '\0';
+			b->len += n + 2;
+			return 0;
+		}
+		p = (const unsigned char *)s;
+	}
+	if (buf_addc(b, '"') < 0)
 		return -1;
 	while (p < end) {
 		run = p;
@@ -52,7 +68,7 @@ static int jdump_string(struct buf *b, const char *s, size_t n)
 		if (p < end && jdump_escape(b, *p++) < 0)
 			return -1;
 	}
-	return buf_add(b, "\"", 1);
+	return buf_addc(b, '"');
 }
 
 /* jansson's real: "%.15g", then ".0" when it reads as an integer, and the
@@ -107,29 +123,29 @@ static int jdump_object(struct buf *b, const json_t *v, int depth)
 	json_t *m;
 	int first = 1;
 
-	if (buf_add(b, "{", 1) < 0)
+	if (buf_addc(b, '{') < 0)
 		return -1;
 	json_object_foreach((json_t *)v, k, m) {
-		if (!first && buf_add(b, ",", 1) < 0)
+		if (!first && buf_addc(b, ',') < 0)
 			return -1;
 		first = 0;
-		if (jdump_string(b, k, strlen(k)) < 0 || buf_add(b, ":", 1) < 0 ||
+		if (jdump_string(b, k, strlen(k)) < 0 || buf_addc(b, ':') < 0 ||
 		    jdump_value(b, m, depth + 1) < 0)
 			return -1;
 	}
-	return buf_add(b, "}", 1);
+	return buf_addc(b, '}');
 }
 
 static int jdump_array(struct buf *b, const json_t *v, int depth)
 {
 	size_t i, n = json_array_size(v);
 
-	if (buf_add(b, "[", 1) < 0)
+	if (buf_addc(b, '[') < 0)
 		return -1;
 	for (i = 0; i < n; i++)
-		if ((i && buf_add(b, ",", 1) < 0) || jdump_value(b, json_array_get(v, i), depth + 1) < 0)
+		if ((i && buf_addc(b, ',') < 0) || jdump_value(b, json_array_get(v, i), depth + 1) < 0)
 			return -1;
-	return buf_add(b, "]", 1);
+	return buf_addc(b, ']');
 }
 
 static int jdump_value(struct buf *b, const json_t *v, int depth)

@@ -57,6 +57,13 @@ int buf_add(struct buf *b, const void *p, size_t n)
 	return 0;
 }
 
+int buf_reserve(struct buf *b, size_t n)
+{
+	if (n > b->cap - b->len)
+		return -1;
+	return buf_grow(b, b->len + n);
+}
+
 int buf_adds(struct buf *b, const char *s)
 {
 	return buf_add(b, s, strlen(s));

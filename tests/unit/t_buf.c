@@ -31,5 +31,20 @@ int main(void)
 	buf_free(&b);
 	buf_free(&b);
 	ok(1, "buf_free twice is harmless");
+
+	/* One byte at a time up to the cap, the same refusal past it. */
+	buf_init(&b, 5);
+	for (int i = 0; i < 5; i++)
+		buf_addc(&b, (char)('a' + i));
+	is_int(buf_addc(&b, 'z'), -1, "buf_addc past the cap fails");
+	is_str(b.data, "abcde", "... and leaves the buffer as it was");
+	buf_free(&b);
+	buf_init(&b, 8);
+	buf_adds(&b, "abc");
+	is_int(buf_reserve(&b, 5), 0, "buf_reserve up to the cap");
+	ok(b.alloc >= b.len + 5 + 1, "... makes room for the bytes and the NUL");
+	is_int(buf_reserve(&b, 6), -1, "buf_reserve past the cap fails");
+	is_str(b.data, "abc", "... and changes nothing");
+	buf_free(&b);
 	return tap_done();
 }
