@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include "graph/tid.h"
 #include "util/log.h"
@@ -36,23 +35,9 @@ void tid_format(const struct tid_keys *k, const uint8_t raw[TID_RAW], char out[T
 	sodium_bin2base64(out + 26, 44, tag, sizeof tag, TID_B64);
 }
 
-/* The first TID_TIME bytes are the creation time in milliseconds (big
- * endian), the rest random: a store keyed by the raw part then files new
- * threads at the end of each table, where the pages already are in the
- * cache, rather than on a random page of the whole store (a write that
- * must first read that page and later write it back). Guessing is still
- * stopped by the tag, and 80 random bits keep two threads of one
- * millisecond apart. */
 void tid_new(const struct tid_keys *k, char out[TID_LEN + 1], uint8_t raw[TID_RAW])
 {
-	struct timespec ts;
-	uint64_t ms;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ms = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-	for (int i = TID_TIME - 1; i >= 0; i--, ms >>= 8)
-		raw[i] = (uint8_t)ms;
-	randombytes_buf(raw + TID_TIME, TID_RAW - TID_TIME);
+	randombytes_buf(raw, TID_RAW);
 	tid_format(k, raw, out);
 }
 

@@ -1,7 +1,6 @@
-/* Signed thread IDs: "v1.<base64url(16 bytes)>.<base64url(tag)>", the 16
- * bytes being the creation time in milliseconds (6 bytes, big endian)
- * and 10 random bytes, tag = crypto_auth (HMAC-SHA-512-256) over a domain
- * prefix, the version and those 16 bytes (the raw part). The key file holds one base64url key per line: the
+/* Signed thread IDs: "v1.<base64url(16 random bytes)>.<base64url(tag)>",
+ * tag = crypto_auth (HMAC-SHA-512-256) over a domain prefix, the version
+ * and the random part. The key file holds one base64url key per line: the
  * first signs, the others are older keys still accepted (rotation). */
 #ifndef AV_TID_H
 #define AV_TID_H
@@ -10,7 +9,6 @@
 #include <sodium.h>
 
 #define TID_RAW 16
-#define TID_TIME 6   /* leading bytes of the raw part: creation time, ms */
 #define TID_LEN (3 + 22 + 1 + 43)   /* "v1." + 16 bytes + "." + 32 bytes, no padding */
 #define TID_MAX_KEYS 8
 
@@ -23,7 +21,7 @@ struct tid_keys {
  * exist; safe when many workers start at once. 0, or -1 with err filled. */
 int tid_keys_load(struct tid_keys *k, const char *path, char *err, size_t errlen);
 /* A new ID with the current key: out gets TID_LEN chars + NUL, raw the
- * raw part (the store key). */
+ * random part (the store key). */
 void tid_new(const struct tid_keys *k, char out[TID_LEN + 1], uint8_t raw[TID_RAW]);
 /* 0 and raw filled when s is a well-formed ID signed by any key; -1 for
  * anything else. Constant time in the tag comparison; no store access. */

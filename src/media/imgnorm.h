@@ -7,7 +7,7 @@
  *   url   this server's asset URL (api/assets/<id>, /api/assets/<id> or an
  *         absolute URL whose path holds /api/assets/<id>): read from the
  *         store, never fetched, and only when the asset belongs to this
- *         same thread (an asset id carries the raw part of its thread's
+ *         same thread (an asset id carries the random part of its thread's
  *         ID; another thread's asset is refused, so a run cannot copy
  *         another conversation's files by naming them);
  *         any other http(s) URL: fetched through fetch.c, under [fetch]'s

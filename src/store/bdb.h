@@ -16,9 +16,14 @@ struct bdb {
 	DB *db[STORE_NTABLES];
 	int sync;                /* durability = sync */
 	long long last_ckpt_ms;
-	int txns_since_ckpt;
-	long long ckpt_tried_ms;   /* when maintain last asked for a checkpoint */
+	struct bdb_ckpt *ck;     /* the checkpoint thread (bdb_ckpt.c) */
+	int commits;             /* since the thread was last woken */
 };
+
+/* A checkpoint only once this much log is written since the last one:
+ * recovery after a crash replays at most about this much, and the log
+ * files stay within a few times this size. */
+#define STORE_CKPT_KBYTES 2048
 
 #define BDB(s) ((struct bdb *)(s)->be)
 #define BDB_TXN(t) ((DB_TXN *)(t)->h)
@@ -35,6 +40,15 @@ int bdb_commit(struct store_txn *t);
 void bdb_abort(struct store_txn *t);
 int bdb_before_retry(struct store *s, int rc);
 void bdb_maintain(struct store *s);
+/* The checkpoint thread (bdb_ckpt.c): started by the first maintain,
+ * stopped before the environment closes. */
+int bdb_ckpt_start(struct store *s);
+void bdb_ckpt_stop(struct store *s);
+/* Wakes the thread to look at once (it also looks every half second). */
+void bdb_ckpt_poke(struct store *s);
+/* A Berkeley DB error the thread's last checkpoint failed with (taken:
+ * the next call says 0), or 0. */
+int bdb_ckpt_failure(struct store *s);
 /* Key-value calls (bdb_kv.c). */
 int bdb_get(struct store_txn *t, int table, const void *k, size_t klen, void **v, size_t *vlen,
 	    unsigned flags);

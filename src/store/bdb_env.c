@@ -25,13 +25,8 @@
 #define STORE_LOCK_TIMEOUT_US 2000000
 #define STORE_TXN_TIMEOUT_US 10000000
 #define STORE_FAILCHK_MS 5000
+#define BDB_POKE_COMMITS 64     /* commits after which maintain wakes the checkpoint thread */
 #define STORE_FAILCHK_WAIT_MS 3000  /* a failchk before an open, at most */
-#define STORE_CKPT_KBYTES 2048  /* a checkpoint only once this much log is written */
-/* Asking for a checkpoint reads the last one's record from the log (an
- * open, a stat and a read of a log file, under the log's mutex), so a
- * worker asks at most this often, or after this many commits. */
-#define STORE_CKPT_TRY_MS 200
-#define STORE_CKPT_TRY_TXNS 64
 
 static void store_errcall(const DB_ENV *env, const char *prefix, const char *msg)
 {
@@ -261,6 +256,7 @@ static int store_env_open(struct store *s)
 
 static void store_env_close(struct store *s)
 {
+	bdb_ckpt_stop(s);
 	store_close_dbs(s);
 	if (BDB(s)->env)
 		BDB(s)->env->close(BDB(s)->env, 0);
@@ -370,7 +366,7 @@ int bdb_commit(struct store_txn *t)
 
 	t->h = NULL;
 	if (rc == 0)
-		BDB(t->s)->txns_since_ckpt++;
+		BDB(t->s)->commits++;
 	return bdb_rc(rc, "committing");
 }
 
@@ -399,14 +395,15 @@ void bdb_maintain(struct store *s)
 
 	if (b->env == NULL)
 		return;
-	/* Cheap when little log was written: Berkeley DB checks the volume
-	 * itself. A checkpoint flushes the cache and lets old logs go. */
-	if (b->txns_since_ckpt >= STORE_CKPT_TRY_TXNS ||
-	    (b->txns_since_ckpt > 0 && now - b->ckpt_tried_ms >= STORE_CKPT_TRY_MS)) {
-		rc = b->env->txn_checkpoint(b->env, STORE_CKPT_KBYTES, 0, 0);
-		b->txns_since_ckpt = 0;
-		b->ckpt_tried_ms = now;
+	/* Checkpoints (which flush the cache and let old logs go) run in a
+	 * thread of their own; here its failures are reported. */
+	if (b->ck == NULL && (rc = bdb_ckpt_start(s)) != 0)
+		log_warn("cannot start the checkpoint thread: %s", strerror(rc));
+	if (b->commits >= BDB_POKE_COMMITS) {
+		bdb_ckpt_poke(s);
+		b->commits = 0;
 	}
+	rc = bdb_ckpt_failure(s);
 	/* A dead process's transactions and locks are released here too. */
 	if (rc == 0 && now - b->last_ckpt_ms >= STORE_FAILCHK_MS) {
 		b->last_ckpt_ms = now;

@@ -112,7 +112,9 @@ def flat(t, d):
         t.skip("Berkeley DB only: its log files (PostgreSQL's write-ahead log is the server's)",
                "the log files stay bounded")
     else:
-        t.ok(late[0][1] <= 16 * 1024 * 1024, "the log files stay bounded (%d KiB)" %
+        # A checkpoint (every 2 MiB of log) may wait a second for pages a
+        # transaction holds: the log holds about a second's writing more.
+        t.ok(late[0][1] <= 64 * 1024 * 1024, "the log files stay bounded (%d KiB)" %
              (late[0][1] // 1024))
     with open("/proc/%d/maps" % w.pid) as f:
         sanitized = "libasan" in f.read()

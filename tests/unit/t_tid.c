@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -251,41 +250,9 @@ static void tid_test_fresh(const struct tid_keys *k)
 	is_int(TID_LEN, 69, "an ID is 69 characters");
 	is_int(bad_shape, 0, "1000 fresh IDs: v1.<22 base64url>.<43 base64url>, NUL-ended");
 	is_int(bad_verify, 0, "1000 fresh IDs verify");
-	is_int(bad_raw, 0, "verify returns the raw part tid_new made");
+	is_int(bad_raw, 0, "verify returns the random part tid_new made");
 	is_int(bad_format, 0, "tid_format(raw) reproduces the ID");
 	is_int(dup, 0, "consecutive IDs differ");
-}
-
-/* The raw part starts with the creation time (ms, big endian): IDs made
- * one after another sort in that order, carry this moment, and IDs of one
- * millisecond still differ in their random bytes. */
-static void tid_test_time_order(const struct tid_keys *k)
-{
-	uint8_t prev[TID_RAW] = { 0 }, raw[TID_RAW];
-	char id[TID_LEN + 1];
-	int unordered = 0, same_ms_same_rest = 0, far = 0;
-	struct timespec ts;
-
-	for (int i = 0; i < 2000; i++) {
-		uint64_t ms = 0, now;
-
-		tid_new(k, id, raw);
-		clock_gettime(CLOCK_REALTIME, &ts);
-		now = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-		for (int b = 0; b < TID_TIME; b++)
-			ms = ms << 8 | raw[b];
-		if (ms > now || now - ms > 1000)
-			far++;
-		if (i && memcmp(prev, raw, TID_TIME) > 0)
-			unordered++;
-		if (i && memcmp(prev, raw, TID_TIME) == 0 &&
-		    memcmp(prev + TID_TIME, raw + TID_TIME, TID_RAW - TID_TIME) == 0)
-			same_ms_same_rest++;
-		memcpy(prev, raw, TID_RAW);
-	}
-	is_int(far, 0, "2000 IDs carry their creation time in ms");
-	is_int(unordered, 0, "IDs made one after another sort in creation order");
-	is_int(same_ms_same_rest, 0, "IDs of one millisecond differ in their random bytes");
 }
 
 /* An ID spelled with the standard alphabet ('+' '/' for '-' '_') carries the
@@ -572,7 +539,6 @@ int main(void)
 	tid_load_or_bail(&k, tid_path("main.key"));
 
 	tid_test_fresh(&k);
-	tid_test_time_order(&k);
 	tid_test_refused(&k);
 	tid_test_std_alphabet(&k);
 	tid_test_rotation();
