@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 #include <curl/curl.h>
 #include <sodium.h>
+#include "json/jalloc.h"
 #include "app.h"
 #include "fcgi/req.h"
 #include "graph/engine.h"
@@ -357,6 +358,7 @@ int main(int argc, char **argv)
 {
 	int threads = argc > 3 ? atoi(argv[3]) : 0;
 
+	jalloc_install();
 	if (argc < 3 || (strcmp(argv[1], "inproc") && strcmp(argv[1], "http") &&
 			 strcmp(argv[1], "scale"))) {
 		fprintf(stderr, "usage: engine_bench inproc DIR [THREADS] [sync|write_nosync]\n"

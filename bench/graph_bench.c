@@ -17,6 +17,7 @@
 #include <time.h>
 #include <jansson.h>
 #include <sodium.h>
+#include "json/dump.h"
 #include "wf/graph/graph_apply.h"
 #include "wf/graph/graph_layout.h"
 
@@ -169,7 +170,7 @@ static int bench_one(int n, int repeats)
 		graph_apply_result_free(&res);
 		t0 = bench_us();
 		copy = json_deep_copy(wf);
-		text = json_dumps(copy, JSON_COMPACT);
+		text = jtext(copy, JSON_COMPACT);
 		base[r] = bench_us() - t0;
 		free(text);
 		json_decref(copy);

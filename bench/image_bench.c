@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <curl/curl.h>
 #include <sodium.h>
+#include "json/jalloc.h"
 #include "api/api.h"
 #include "http_load.h"
 #include "inproc.h"
@@ -130,6 +131,7 @@ int main(int argc, char **argv)
 {
 	int threads = argc > 3 ? atoi(argv[3]) : 1000;
 
+	jalloc_install();
 	if (argc < 3 || (strcmp(argv[1], "inproc") && strcmp(argv[1], "http"))) {
 		fprintf(stderr, "usage: image_bench inproc DIR [THREADS]\n"
 				"       image_bench http URL [THREADS] [CONCURRENCY] [BARE_URL]\n");

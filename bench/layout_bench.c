@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <jansson.h>
+#include "json/dump.h"
 #include "wf/graph/graph_layout.h"
 #include "../tests/unit/gen_dag.h"
 
@@ -79,7 +80,7 @@ static void bench_one(int n, int shuffled, int repeats)
 		graph_layout(part, GRAPH_LAYOUT_NEW, bench_size, NULL, err, sizeof err);
 		some[r] = bench_us() - t0;
 		t0 = bench_us();
-		text = json_dumps(copy, JSON_COMPACT);
+		text = jtext(copy, JSON_COMPACT);
 		json_decref(json_loads(text, 0, NULL));
 		base[r] = bench_us() - t0;
 		free(text);

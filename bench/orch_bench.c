@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <sodium.h>
+#include "json/dump.h"
 #include "api/api.h"
 #include "inproc.h"
 #include "prov/prov.h"
@@ -102,7 +103,7 @@ static void *orch_fake_conn(void *arg)
 	ans = json_pack("{s:[{s:i, s:s, s:{s:s, s:s}}]}", "choices", "index", 0, "finish_reason", "stop",
 			"message", "role", "assistant", "content",
 			plan ? orch_plan_json(req && strstr(req, "SEQUENTIAL") != NULL) : "Done.");
-	body = json_dumps(ans, JSON_COMPACT);
+	body = jtext(ans, JSON_COMPACT);
 	snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
 		 "Content-Length: %zu\r\nConnection: close\r\n\r\n", strlen(body));
 	if (write(c, head, strlen(head)) < 0 || write(c, body, strlen(body)) < 0)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json/dump.h"
 #include "seed.h"
 #include "store/store.h"
 #include "util/buf.h"
@@ -21,14 +22,14 @@ int seed_load(struct app *app, const char *tid, struct seed_tpl *t)
 	last = (long)json_integer_value(json_object_get(rec, "step"));
 	json_object_del(rec, "exp");
 	json_object_del(rec, "iexp");  /* each copy gets its own expiry entry */
-	t->rec = json_dumps(rec, JNUM_DUMP);
+	t->rec = jtext(rec, JNUM_DUMP);
 	json_decref(rec);
 	t->ckpts = json_array();
 	for (long step = 0; step <= last; step++) {
 		json_t *state = NULL, *meta = NULL;
 
 		if (store_ckpt_get(app->store, NULL, raw, step, &state, &meta) == 0) {
-			char *m = json_dumps(meta, JNUM_DUMP), *st = json_dumps(state, JNUM_DUMP);
+			char *m = jtext(meta, JNUM_DUMP), *st = jtext(state, JNUM_DUMP);
 
 			json_array_append_new(t->ckpts, json_pack("[s, s]", m, st));
 			free(m);

@@ -30,6 +30,7 @@
 #include "kb/kb.h"
 #include "prov/prov.h"
 #include "heir.h"
+#include "json/jalloc.h"
 #include "prefork.h"
 #include "wf/builtin.h"
 #include "text/seg.h"
@@ -325,6 +326,7 @@ int worker_main(int argc, char **argv)
 	int opt, check_only = 0, backlog = 128, fd = 0, rc, workers = 0, is_child = 0;
 	struct main_sock sock = { 0, 0, 0, 0 };
 
+	jalloc_install();
 	while ((opt = getopt(argc, argv, "c:l:b:w:M:G:tVh")) != -1) {
 		switch (opt) {
 		case 'c': conf_path = optarg; break;

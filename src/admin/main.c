@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <sodium.h>
+#include "json/jalloc.h"
 #include "admin/admin.h"
 #include "store/store.h"
 #include "util/buf.h"
@@ -112,6 +113,7 @@ int main(int argc, char **argv)
 	char *keydir;
 	int opt, rc;
 
+	jalloc_install();
 	while ((opt = getopt(argc, argv, "+c:hV")) != -1) {
 		switch (opt) {
 		case 'c': conf_path = optarg; break;

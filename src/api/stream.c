@@ -3,6 +3,7 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
+#include "json/dump.h"
 #include "api/api.h"
 #include "fcgi/req.h"
 #include "graph/engine.h"
@@ -65,7 +66,7 @@ enum problem api_stream_post(struct req *r)
 		json_decref(empty);
 	} else if (wf_name == NULL || (wf = wf_find(wf_name)) == NULL) {
 		json_t *list = wf_names();
-		char *names = json_dumps(list, JSON_COMPACT);
+		char *names = jtext(list, JSON_COMPACT);
 
 		p = req_fail(r, wf_name ? PB_UNKNOWN_WORKFLOW : PB_BAD_REQUEST,
 			     "workflow must be one of %s", names);

@@ -5,6 +5,7 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
+#include "json/dump.h"
 #include "graph/run.h"
 #include "prov/prov.h"
 #include "store/store.h"
@@ -91,7 +92,7 @@ static char *step_chat_key(const struct conf_provider *cf, const struct chat_cal
 			      "messages", call->messages ? call->messages : json_null(),
 			      "facts", call->facts ? call->facts : json_null(), "t", call->temperature,
 			      "json", call->json_mode);
-	char *s = json_dumps(k, JSON_COMPACT | JSON_SORT_KEYS);
+	char *s = jtext(k, JSON_COMPACT | JSON_SORT_KEYS);
 
 	json_decref(k);
 	return s;

@@ -179,6 +179,22 @@ int jdump_buf(struct buf *b, const json_t *v)
 	return -1;
 }
 
+char *jtext(const json_t *v, size_t flags)
+{
+	size_t n = v ? json_dumpb(v, NULL, 0, flags) : 0;
+	char *s;
+
+	if (n == 0)
+		return NULL;
+	s = malloc(n + 1);
+	if (s == NULL || json_dumpb(v, s, n, flags) != n) {
+		free(s);
+		return NULL;
+	}
+	s[n] = '\0';
+	return s;
+}
+
 char *jdump(const json_t *v)
 {
 	struct buf b;

@@ -22,6 +22,12 @@ int jdump_buf(struct buf *b, const json_t *v);
 /* New text (free() it), as json_dumps(v, JNUM_DUMP) returns; NULL as it. */
 char *jdump(const json_t *v);
 
+/* New text (free() it) as json_dumps(v, flags) writes it, for the other
+ * flags (sorted keys, indents, any value). Use it, not json_dumps: with
+ * jalloc installed, json_dumps's string comes from jansson's allocator
+ * and free() must not be given it. NULL as json_dumps. */
+char *jtext(const json_t *v, size_t flags);
+
 #define JDUMP_MAX_DEPTH 2048
 
 #endif

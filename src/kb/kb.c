@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sodium.h>
+#include "json/dump.h"
 #include "kb/kb_int.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -259,7 +260,7 @@ struct kb *kb_from_json(json_t *docs, const struct kb_field *fields, const char 
 		}
 	}
 	kb_index(kb);
-	dump = json_dumps(docs, JSON_COMPACT | JSON_SORT_KEYS);
+	dump = jtext(docs, JSON_COMPACT | JSON_SORT_KEYS);
 	kb_set_digest(kb, dump ? dump : "", dump ? strlen(dump) : 0);
 	free(dump);
 	return kb;

@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <curl/curl.h>
 #include <sodium.h>
+#include "json/dump.h"
 #include "media/fetch.h"
 #include "prov/http.h"
 #include "util/clock.h"
@@ -208,7 +209,7 @@ void http_xfer_send(struct http_xfer *x, const char *method, const char *url, co
 	free(x->body);
 	x->method = xstrdup(method);
 	x->url = xstrdup(url);
-	x->body = body ? json_dumps(body, JSON_COMPACT) : NULL;   /* new string */
+	x->body = body ? jtext(body, JSON_COMPACT) : NULL;   /* new string */
 	x->flags = flags;
 	x->attempt = 0;
 	x->hops = 0;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sodium.h>
+#include "json/dump.h"
 #include "prov/http.h"
 #include "prov/prov.h"
 #include "prov/sse_delta.h"
@@ -176,7 +177,7 @@ static json_t *openai_messages_new(const struct chat_call *c)
 	if (json_is_array(c->messages) && json_array_size(c->messages) > 0) {
 		m = json_deep_copy(c->messages);
 	} else {
-		char *facts = c->facts ? json_dumps(c->facts, JSON_COMPACT) : NULL;
+		char *facts = c->facts ? jtext(c->facts, JSON_COMPACT) : NULL;
 		char *text = xasprintf("%s%s%s", c->task ? c->task : "chat", facts ? "\n" : "",
 				       facts ? facts : "");
 

@@ -2,13 +2,18 @@
  * byte: a table of the values that differ in how they are written (escapes,
  * controls, non-ASCII, embedded NULs, integers at their limits, reals that
  * read as integers or carry exponents), the shapes of the project's own
- * documents, and random documents; and it refuses what json_dumps refuses. */
+ * documents, and random documents; and it refuses what json_dumps refuses.
+ * jtext matches json_dumps for the other flags, and no code of the worker
+ * or the benchmarks calls json_dumps itself (with jalloc installed, its
+ * string must not be given to free()). */
 #include "config.h"
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include "tap.h"
+#include <ftw.h>
 #include "json/dump.h"
+#include "json/jalloc.h"
 #include "util/jnum.h"
 
 static int jd_same(const json_t *v, const char *what)
@@ -173,10 +178,99 @@ static void t_buf_and_refusals(void)
 	json_decref(s);
 }
 
+static void t_jtext(void)
+{
+	static const size_t flags[] = { JSON_COMPACT, JSON_COMPACT | JSON_SORT_KEYS, JSON_INDENT(2),
+					JSON_ENCODE_ANY, 0 };
+	json_t *v = json_loads("{\"b\":[1,2.5,\"x\\n\"],\"a\":{\"c\":null}}", 0, NULL);
+	json_t *s = json_string("bare");
+
+	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+		char *want = json_dumps(v, flags[i]), *got = jtext(v, flags[i]);
+
+		ok(want && got && strcmp(want, got) == 0, "jtext with flags 0x%zx writes what json_dumps writes", flags[i]);
+		free(want);
+		free(got);
+	}
+	char *any = jtext(s, JSON_ENCODE_ANY), *none = jtext(s, 0);
+	ok(any && strcmp(any, "\"bare\"") == 0 && none == NULL, "jtext: a bare value only with JSON_ENCODE_ANY");
+	free(any);
+	json_decref(v);
+	json_decref(s);
+}
+
+static int jd_callers;
+static char jd_caller[4200];
+
+static int jd_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	size_t n = strlen(path);
+	char *text;
+	FILE *f;
+
+	if (type != FTW_F || n < 2 || strcmp(path + n - 2, ".c") != 0 || strstr(path, "src/json/dump.c"))
+		return 0;
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	text = calloc(1, (size_t)st->st_size + 1);
+	if (fread(text, 1, (size_t)st->st_size, f) == (size_t)st->st_size && strstr(text, "json_dumps(")) {
+		jd_callers++;
+		snprintf(jd_caller, sizeof jd_caller, "%s", path);
+	}
+	free(text);
+	fclose(f);
+	return 0;
+}
+
+static void t_no_json_dumps(void)
+{
+	const char *top = getenv("top_srcdir");
+	char dir[4096];
+
+	if (top == NULL) {
+		ok(1, "# SKIP top_srcdir not set: not run by make check");
+		return;
+	}
+	snprintf(dir, sizeof dir, "%s/src", top);
+	nftw(dir, jd_visit, 16, FTW_PHYS);
+	snprintf(dir, sizeof dir, "%s/bench", top);
+	nftw(dir, jd_visit, 16, FTW_PHYS);
+	is_int(jd_callers, 0, "no file under src/ or bench/ calls json_dumps (jtext or jdump instead)%s%s",
+	       jd_callers ? ": " : "", jd_caller);
+}
+
+/* With jalloc installed, values are made, copied, written and dropped as
+ * before, and jtext's and jdump's strings are free()d. */
+static void t_with_jalloc(void)
+{
+	int bad = 0;
+
+	jalloc_install();
+	for (int i = 0; i < 2000; i++) {
+		json_t *v = json_array(), *c;
+		char *a, *b;
+
+		json_array_append_new(v, jd_rand_value(0));
+		c = json_deep_copy(v);
+		a = jdump(c);
+		b = jtext(c, JSON_COMPACT | JSON_SORT_KEYS);
+		if (a == NULL || b == NULL || !json_equal(v, c))
+			bad++;
+		free(a);
+		free(b);
+		json_decref(c);
+		json_decref(v);
+	}
+	is_int(bad, 0, "with jalloc installed: 2000 random documents copied, compared and written");
+}
+
 int main(void)
 {
 	t_table();
 	t_random();
 	t_buf_and_refusals();
+	t_jtext();
+	t_no_json_dumps();
+	t_with_jalloc();
 	return tap_done();
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json/dump.h"
 #include "conf/conf.h"
 #include "store/store.h"
 #include "text/msg.h"
@@ -37,7 +38,7 @@ int graph_edit_history_push(struct step_ctx *c, const json_t *wf, json_int_t ver
 {
 	long at, max = step_conf(c)->graph_edit_history;
 	json_t *versions = ge_versions(c, &at);
-	char *text = json_dumps(wf, JSON_COMPACT | JSON_SORT_KEYS | JNUM_DUMP), id[128];
+	char *text = jtext(wf, JSON_COMPACT | JSON_SORT_KEYS | JNUM_DUMP), id[128];
 	const char *shown = json_string_value(json_object_get(json_array_get(versions, (size_t)at), "asset"));
 
 	if (text == NULL)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json/dump.h"
 #include "app.h"
 #include "conf/conf.h"
 #include "kb/kb.h"
@@ -231,7 +232,7 @@ static json_t *ge_answer(const struct prov_answer *a, char **reply)
 
 static json_t *ge_messages(const json_t *facts)
 {
-	char *user = json_dumps(facts, JSON_COMPACT | JNUM_DUMP);
+	char *user = jtext(facts, JSON_COMPACT | JNUM_DUMP);
 	json_t *m = json_pack("[{s:s, s:s}, {s:s, s:s}]", "role", "system", "content",
 			      graph_edit_plan_prompt.system, "role", "user", "content", user ? user : "{}");
 

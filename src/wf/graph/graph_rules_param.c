@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "json/dump.h"
 #include "json/pointer.h"
 #include "util/xmalloc.h"
 #include "wf/graph/graph_nodes.h"
@@ -59,7 +60,7 @@ static void gr_value_why(struct gr_plan *p, const char *param, const json_t *dec
 	const json_t *mn = json_object_get(decl, "min"), *mx = json_object_get(decl, "max");
 
 	if (t && !strcmp(t, "ENUM")) {
-		char *opts = json_dumps(json_object_get(decl, "options"), JSON_COMPACT);
+		char *opts = jtext(json_object_get(decl, "options"), JSON_COMPACT);
 
 		gr_fail(p, "「%s」只能是 %s 之一，不能设为「%s」。", "\"%s\" must be one of %s, not \"%s\".",
 			name, opts, text);

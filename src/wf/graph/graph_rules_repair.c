@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json/dump.h"
 #include "json/pointer.h"
 #include "util/xmalloc.h"
 #include "wf/graph/graph_nodes.h"
@@ -163,7 +164,7 @@ static int gr_fix_param(struct gr_fix *f, const json_t *op, const char *path)
 		return gr_fail(&f->p, "「%s」的参数 %s 的值不合要求（%s）。", "The value of \"%s\"'s %s "
 			       "does not fit (%s).", gr_node_label(&f->p, k), param, why);
 	if (nv) {
-		char *txt = json_dumps(nv, JSON_ENCODE_ANY);
+		char *txt = jtext(nv, JSON_ENCODE_ANY);
 
 		f->fixes++;
 		gr_done(&f->p, "把「%s」的 %s 调到允许的范围内（%s）", "brought \"%s\" %s into its range (%s)",

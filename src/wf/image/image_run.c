@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json/dump.h"
 #include "conf/conf.h"
 #include "prov/prov.h"
 #include "store/store.h"
@@ -350,7 +351,7 @@ static void image_review_bound(json_t *q, const json_t *facts)
 static json_t *image_review(struct step_ctx *c)
 {
 	json_t *facts = image_critic_facts(c->state), *q;
-	char *fjson = json_dumps(facts, JSON_COMPACT);
+	char *fjson = jtext(facts, JSON_COMPACT);
 	json_t *msgs = json_pack("[{s:s, s:s}, {s:s, s:s}]", "role", "system", "content",
 		"你是一个图像质量审查助手。请评估生成的图片是否满足用户需求。评估维度：1. 是否符合用户意图；"
 		"2. 是否包含用户要求的主体；3. 风格是否匹配。请以 JSON 格式返回：{\"passed\": true/false, "

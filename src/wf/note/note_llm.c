@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json/dump.h"
 #include "conf/conf.h"
 #include "prov/prov.h"
 #include "text/msg.h"
@@ -149,7 +150,7 @@ static json_t *note_ask_call(struct step_ctx *c, const char *task, const json_t 
 			     const char *const *need, int *from_rules, int soft)
 {
 	const struct note_prompt *p = note_prompt(task);
-	char *user = json_dumps(facts, JSON_COMPACT), err[256] = "";
+	char *user = jtext(facts, JSON_COMPACT), err[256] = "";
 	json_t *msgs = json_pack("[{s:s, s:s}, {s:s, s:s}]", "role", "system", "content", p->system,
 				 "role", "user", "content", user ? user : "{}");
 	struct chat_call call = { .task = task, .rules = p->rules, .messages = msgs, .facts = facts,

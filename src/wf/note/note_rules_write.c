@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json/dump.h"
 #include "text/phrase.h"
 #include "wf/note/note_rules.h"
 #include "util/xmalloc.h"
@@ -597,7 +598,7 @@ static char *note_rules_feedback(const json_t *facts)
 	if (json_is_string(f))
 		return xstrdup(json_string_value(f));
 	if (phrase_present(f)) {
-		char *s = json_dumps(f, JSON_COMPACT);
+		char *s = jtext(f, JSON_COMPACT);
 
 		return s ? s : xstrdup("");
 	}

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json/dump.h"
 #include "app.h"
 #include "conf/conf.h"
 #include "kb/kb.h"
@@ -124,7 +125,7 @@ static json_t *orch_plan_ask(struct step_ctx *c, struct kb *agents, struct kb *t
 {
 	json_t *facts = orch_plan_facts(c, agents, templates, errors);
 	const json_t *planner = kb_find(agents, "planner");
-	char *text = json_dumps(facts, JSON_COMPACT);
+	char *text = jtext(facts, JSON_COMPACT);
 	json_t *msgs = json_pack("[{s:s, s:O}, {s:s, s:s}]", "role", "system", "content",
 				 json_object_get(planner, "systemPrompt"), "role", "user", "content",
 				 text ? text : "{}");
@@ -202,7 +203,7 @@ static enum node_rc orch_plan_node(struct step_ctx *c)
 			orch_plan_check(plan, orch_known, agents, errors);
 	}
 	if (plan == NULL || json_array_size(errors)) {
-		char *e = json_dumps(errors, JSON_COMPACT);
+		char *e = jtext(errors, JSON_COMPACT);
 
 		snprintf(err, sizeof err, "%.150s", e && plan ? e : why);
 		free(e);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "json/dump.h"
 #include "app.h"
 #include "conf/conf.h"
 #include "kb/kb.h"
@@ -219,7 +220,7 @@ static void orch_run_tools(struct step_ctx *c, const char *id, json_t *st, const
 	size_t i;
 
 	json_array_foreach(a->tool_calls, i, tc) {
-		char *args = json_dumps(json_object_get(tc, "arguments"), JSON_COMPACT);
+		char *args = jtext(json_object_get(tc, "arguments"), JSON_COMPACT);
 
 		json_array_append_new(calls, json_pack("{s:O, s:s, s:{s:O, s:s}}", "id",
 			json_object_get(tc, "id"), "type", "function", "function", "name",
@@ -249,7 +250,7 @@ static void orch_run_tools(struct step_ctx *c, const char *id, json_t *st, const
 		json_object_set_new(ev, "toolCallId", json_string(eid));
 		json_object_set(ev, "toolOutput", res);
 		step_emit(c, ev);
-		dump = json_dumps(res, JSON_COMPACT);
+		dump = jtext(res, JSON_COMPACT);
 		json_array_append_new(msgs, json_pack("{s:s, s:O, s:s}", "role", "tool", "tool_call_id",
 						      json_object_get(tc, "id"), "content", dump ? dump : "{}"));
 		free(dump);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/dump.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
 #include "wf/orch/orch_rules_int.h"
@@ -118,7 +119,7 @@ json_t *orch_answer_new(char *text)
 json_t *orch_answer_data(const char *lead, const json_t *data, const char *note)
 {
 	struct buf b;
-	char *dump = data ? json_dumps(data, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+	char *dump = data ? jtext(data, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
 
 	buf_init(&b, 64u << 20);
 	buf_adds(&b, lead);

@@ -7,6 +7,7 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
+#include "json/dump.h"
 #include "util/clock.h"
 #include <sodium.h>
 #include "util/xmalloc.h"
@@ -171,7 +172,7 @@ json_t *orch_stage_messages(const json_t *agent, const json_t *facts)
 		}
 		json_object_del(a, "data");
 	}
-	text = json_dumps(user, JSON_INDENT(1));
+	text = jtext(user, JSON_INDENT(1));
 	json_array_insert_new(parts, 0, json_pack("{s:s, s:s}", "type", "text", "text",
 						  text ? text : "{}"));
 	m = json_pack("[{s:s, s:O}, {s:s, s:o}]", "role", "system", "content",
