@@ -9,6 +9,7 @@
 #include "util/clock.h"
 
 #define SSE_MAX_EVENT (64u << 20)
+#define SSE_SCRATCH_KEEP (256u << 10)
 
 int sse_start(struct sse *s, struct req *r)
 {
@@ -27,19 +28,31 @@ int sse_start(struct sse *s, struct req *r)
 	return 0;
 }
 
+/* The offset of the first CR or LF in data[i..len), else len. */
+static size_t sse_line_end(const char *data, size_t i, size_t len)
+{
+	const char *nl = memchr(data + i, '\n', len - i), *cr = memchr(data + i, '\r', len - i);
+
+	if (nl == NULL && cr == NULL)
+		return len;
+	if (nl == NULL || (cr && cr < nl))
+		return (size_t)(cr - data);
+	return (size_t)(nl - data);
+}
+
 int sse_frame(struct buf *out, long long id, const char *data, size_t len)
 {
 	size_t i = 0;
+	char line[32];
 
-	if (id > 0 && buf_printf(out, "id: %lld\n", id) < 0)
+	if (id > 0 && buf_add(out, line, (size_t)snprintf(line, sizeof line, "id: %lld\n", id)) < 0)
 		return -1;
 	/* Every line break form (CRLF, CR, LF) ends an SSE line: each one
 	 * starts a new "data:" line, so the payload stays in the data field. */
 	do {
 		size_t start = i;
 
-		while (i < len && data[i] != '\n' && data[i] != '\r')
-			i++;
+		i = sse_line_end(data, i, len);
 		if (buf_adds(out, "data: ") < 0 || buf_add(out, data + start, i - start) < 0 ||
 		    buf_adds(out, "\n") < 0)
 			return -1;
@@ -82,16 +95,21 @@ int sse_flush(struct sse *s)
 	return 0;
 }
 
+/* The frame of one event, kept between events (a worker writes one
+ * stream at a time) and let go when an event made it large. */
+static struct buf sse_scratch = { NULL, 0, 0, SSE_MAX_EVENT };
+
 int sse_event_batch(struct sse *s, long long id, const char *data, size_t len, int more)
 {
-	struct buf b;
+	struct buf *b = &sse_scratch;
 	int rc;
 
-	buf_init(&b, SSE_MAX_EVENT);
-	rc = sse_frame(&b, id, data, len);
+	buf_reset(b);
+	rc = sse_frame(b, id, data, len);
 	if (rc == 0)
-		rc = sse_put(s, b.data, b.len, !more);
-	buf_free(&b);
+		rc = sse_put(s, b->data, b->len, !more);
+	if (b->alloc > SSE_SCRATCH_KEEP)
+		buf_free(b);
 	if (rc == 0)
 		s->sent++;
 	return rc;
