@@ -10,6 +10,7 @@
 
 #define SSE_MAX_EVENT (64u << 20)
 #define SSE_SCRATCH_KEEP (256u << 10)
+#define SSE_BATCH_MS 10
 
 int sse_start(struct sse *s, struct req *r)
 {
@@ -79,6 +80,10 @@ static int sse_put(struct sse *s, const char *p, size_t n, int flush)
 	}
 	s->unflushed = !flush;
 	s->last_write_ms = clock_mono_ms();
+	if (flush) {
+		s->flushes++;
+		s->last_flush_ms = s->last_write_ms;
+	}
 	return 0;
 }
 
@@ -92,7 +97,18 @@ int sse_flush(struct sse *s)
 	if (s->broken || s->r->out.flush(s->r->out.ctx) < 0)
 		return s->broken = 1, -1;
 	s->unflushed = 0;
+	s->flushes++;
+	s->last_flush_ms = clock_mono_ms();
 	return 0;
+}
+
+int sse_step_end(struct sse *s)
+{
+	if (s->broken)
+		return -1;
+	if (!s->unflushed || (s->flushes && clock_mono_ms() - s->last_flush_ms < SSE_BATCH_MS))
+		return 0;
+	return sse_flush(s);
 }
 
 /* The frame of one event, kept between events (a worker writes one

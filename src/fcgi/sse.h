@@ -4,12 +4,16 @@
  * stream is quiet, and a failed write remembered so the caller can stop
  * working for a client that left.
  *
- * Each flush is a FastCGI record the web server wakes up for, so output
- * is flushed once per step (the step's events together), not per write:
- * the headers go with the first event, [DONE] with the end of the
- * request, and progress written "later" with the step's events, unless
- * the step waits first: every wait calls sse_keepalive, which flushes
- * whatever is pending. */
+ * Each flush is a FastCGI record the web server (and then the client)
+ * wakes up for, so output is flushed at the end of a step (the step's
+ * events together), not per write: the headers go with the first event,
+ * [DONE] with the end of the request, progress written "later" with the
+ * step's events. Steps that end within SSE_BATCH_MS (10 ms) of the last
+ * flush share the next one: six offline steps done in a millisecond are
+ * two writes, not six. Nothing waits behind that for long: every wait (a
+ * model call's poll, a follower's poll, a lease wait) calls
+ * sse_keepalive, which flushes whatever is pending, and so does the end
+ * of the response. */
 #ifndef AV_SSE_H
 #define AV_SSE_H
 #include <jansson.h>
@@ -24,6 +28,8 @@ struct sse {
 	int broken;  /* a write failed: the client is gone */
 	long long sent;  /* events written */
 	int unflushed;   /* written but not yet flushed (headers included) */
+	int flushes;
+	long long last_flush_ms;
 };
 
 /* Writes the stream's headers (flushed with what follows) and attaches the
@@ -41,6 +47,9 @@ int sse_event_raw(struct sse *s, long long id, const char *data, size_t len);
  * flush after the last (more = 0). */
 int sse_event_batch(struct sse *s, long long id, const char *data, size_t len, int more);
 int sse_flush(struct sse *s);
+/* The end of a step's events: flushed if this is the stream's first flush
+ * or SSE_BATCH_MS passed since the last one, else left for the next. */
+int sse_step_end(struct sse *s);
 /* ": text\n\n". */
 int sse_comment(struct sse *s, const char *text);
 /* Before or during a wait: flushes what is pending, else writes a

@@ -33,10 +33,11 @@ void run_send_committed(struct run *run, const struct commit *c)
 	while (i < c->sent.len) {
 		size_t len = strlen(c->sent.data + i);
 
-		if (sse_event_batch(run->sse, seq++, c->sent.data + i, len, i + len + 1 < c->sent.len) < 0)
+		if (sse_event_batch(run->sse, seq++, c->sent.data + i, len, 1) < 0)
 			return;
 		i += len + 1;
 	}
+	sse_step_end(run->sse);
 }
 
 void run_free(struct run *run)
