@@ -820,6 +820,8 @@ async function testResultsFirst(ctx, base) {
     skip('viewer: the server answers a PNG at the chosen width', `this server does not convert pictures to PNG yet (${res.status} ${type})`);
   }
   await page.click('dialog.viewer .viewer-close');
+  // The dialog's close event (which removes it) comes as a task after the click.
+  await page.waitForSelector('dialog.viewer', { state: 'detached', timeout: 5000 }).catch(() => {});
   is(await page.$('dialog.viewer'), null, 'viewer: closes');
 
   // Phone size, Chinese, then English.

@@ -33,6 +33,9 @@
 #define ST_FORKS 50
 #define ST_COMMITS 100000
 #define ST_LOG_LIMIT (8LL << 20)
+/* While commits pour in: a checkpoint (in its thread) may wait a second for
+ * pages a transaction holds, and the log grows by that second's writing. */
+#define ST_LOG_RUN_LIMIT (64LL << 20)
 
 struct fx {
 	char dir[64];
@@ -1451,6 +1454,22 @@ static void st_log_run(struct fx *f, long commits, long per_request, long long b
 	r->secs = (st_now_us() - t0) / 1e6;
 }
 
+/* The log's bytes once the checkpoint thread has caught up: store_maintain
+ * (which wakes it) every 100 ms until the log is under limit, for up to
+ * 5 s. */
+static long long st_log_settle(struct fx *f, long long limit, int *files)
+{
+	long long bytes = st_log_bytes(f->dir, files);
+
+	for (int i = 0; i < 50 && bytes >= limit; i++) {
+		BDB(f->s)->commits += 64;   /* as if a request had committed: a wake-up */
+		store_maintain(f->s);
+		usleep(100000);
+		bytes = st_log_bytes(f->dir, files);
+	}
+	return bytes;
+}
+
 static void t_log_bound(void)
 {
 	enum { PER_REQUEST = 10, LONG_REQUEST = 20000 };
@@ -1464,15 +1483,16 @@ static void t_log_bound(void)
 	fx_init(&f, 60, 3600, 20);
 	fx_open(&f);
 	st_log_run(&f, ST_COMMITS, PER_REQUEST, ST_T0, &r);
-	bytes = st_log_bytes(f.dir, &files);
+	bytes = st_log_settle(&f, ST_LOG_LIMIT, &files);
 	printf("# %ld commits (%d per request, store_maintain after each) in %.2f s: %.0f commits/s\n",
 	       r.commits, PER_REQUEST, r.secs, r.commits / r.secs);
 	printf("# log directory after the run: %d log files, %lld bytes (largest seen: %d files, %lld bytes)\n",
 	       files, bytes, r.max_files, r.max_bytes);
 	is_int(r.failed, 0, "%ld commits: none failed", r.commits);
-	ok(bytes < ST_LOG_LIMIT && r.max_bytes < ST_LOG_LIMIT,
-	   "%ld commits: the log files stay under 8 MiB (%lld bytes now, %lld at most)", r.commits, bytes,
-	   r.max_bytes);
+	ok(r.max_bytes < ST_LOG_RUN_LIMIT, "%ld commits: the log files stay under 64 MiB while they "
+	   "run (%lld bytes at most)", r.commits, r.max_bytes);
+	ok(bytes < ST_LOG_LIMIT, "%ld commits: then the checkpoint thread brings them under 8 MiB "
+	   "(%lld bytes)", r.commits, bytes);
 	st_tid(tid, 999);
 	ok(store_thread_get(f.s, NULL, tid, &rec, 0) == 0 &&
 	   json_integer_value(json_object_get(rec, "seq")) == ST_COMMITS / 1000,
@@ -1480,17 +1500,18 @@ static void t_log_bound(void)
 	json_decref(rec);
 	is_int(st_count(BDB(f.s)->db[STORE_T_EXPIRY], NULL, 0), 1000, "%ld commits: one expiry entry per thread", r.commits);
 
-	/* One long request: nothing is removed until the store_maintain after it. */
+	/* One long request (no store_maintain): the checkpoint thread, not
+	 * woken, still looks every half second. */
 	st_log_run(&f, LONG_REQUEST, 0, ST_T0 + ST_COMMITS, &r);
 	printf("# %ld commits in one request (no store_maintain) in %.2f s: %.0f commits/s, "
 	       "log up to %d files, %lld bytes\n", r.commits, r.secs, r.commits / r.secs, r.max_files,
 	       r.max_bytes);
 	store_maintain(f.s);
-	bytes = st_log_bytes(f.dir, &files);
+	bytes = st_log_settle(&f, ST_LOG_LIMIT, &files);
 	printf("# after the store_maintain that follows it: %d log files, %lld bytes\n", files, bytes);
 	is_int(r.failed, 0, "%ld commits in one request: none failed", r.commits);
-	ok(bytes < ST_LOG_LIMIT, "%ld commits in one request: the next store_maintain brings the log under "
-	   "8 MiB (%lld bytes)", r.commits, bytes);
+	ok(bytes < ST_LOG_LIMIT, "%ld commits in one request: the store_maintain after it lets the "
+	   "checkpoint thread bring the log under 8 MiB (%lld bytes)", r.commits, bytes);
 	fx_done(&f);
 }
 
