@@ -31,6 +31,10 @@
 #include "util/xmalloc.h"
 
 #define BDB_CKPT_EVERY_MS 500
+/* A checkpoint that took this long waited on pages: the log written
+ * meanwhile is kept until the next one, so the next is not left for 2 MiB
+ * more of log (which a burst that stopped would never write). */
+#define BDB_CKPT_SLOW_MS 200
 
 struct bdb_ckpt {
 	pthread_t th;
@@ -38,6 +42,7 @@ struct bdb_ckpt {
 	pthread_cond_t cv;
 	int stop;
 	int poked;
+	int force;            /* the last checkpoint was slow: force the next */
 	int fd;               /* threads.db, flock()ed while checkpointing */
 	DB_ENV *env;
 	int rc;               /* the last failure, for the main thread; 0: none */
@@ -51,13 +56,25 @@ static void bdb_ckpt_deadline(struct timespec *ts)
 	ts->tv_nsec %= 1000000000L;
 }
 
+static long long bdb_ckpt_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static void bdb_ckpt_once(struct bdb_ckpt *ck)
 {
+	long long t0;
 	int rc;
 
 	if (ck->fd >= 0 && flock(ck->fd, LOCK_EX | LOCK_NB) < 0)
 		return;
-	rc = ck->env->txn_checkpoint(ck->env, STORE_CKPT_KBYTES, 0, 0);
+	t0 = bdb_ckpt_now_ms();
+	rc = ck->env->txn_checkpoint(ck->env, ck->force ? 0 : STORE_CKPT_KBYTES, 0,
+				     ck->force ? DB_FORCE : 0);
+	ck->force = bdb_ckpt_now_ms() - t0 >= BDB_CKPT_SLOW_MS;
 	if (ck->fd >= 0)
 		flock(ck->fd, LOCK_UN);
 	if (rc != 0)
