@@ -148,16 +148,21 @@ int bdb_ckpt_failure(struct store *s)
 	return ck ? __atomic_exchange_n(&ck->rc, 0, __ATOMIC_RELAXED) : 0;
 }
 
+/* Sets one of the thread's flags (poked, stop) and wakes it. */
+static void bdb_ckpt_tell(struct bdb_ckpt *ck, int *flag)
+{
+	pthread_mutex_lock(&ck->mu);
+	*flag = 1;
+	pthread_cond_signal(&ck->cv);
+	pthread_mutex_unlock(&ck->mu);
+}
+
 void bdb_ckpt_poke(struct store *s)
 {
 	struct bdb_ckpt *ck = BDB(s)->ck;
 
-	if (ck == NULL)
-		return;
-	pthread_mutex_lock(&ck->mu);
-	ck->poked = 1;
-	pthread_cond_signal(&ck->cv);
-	pthread_mutex_unlock(&ck->mu);
+	if (ck)
+		bdb_ckpt_tell(ck, &ck->poked);
 }
 
 void bdb_ckpt_stop(struct store *s)
@@ -166,10 +171,7 @@ void bdb_ckpt_stop(struct store *s)
 
 	if (ck == NULL)
 		return;
-	pthread_mutex_lock(&ck->mu);
-	ck->stop = 1;
-	pthread_cond_signal(&ck->cv);
-	pthread_mutex_unlock(&ck->mu);
+	bdb_ckpt_tell(ck, &ck->stop);
 	pthread_join(ck->th, NULL);
 	if (ck->fd >= 0)
 		close(ck->fd);
