@@ -15,6 +15,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef HAVE_SYS_PRCTL_H
+#include <sys/prctl.h>
+#endif
 #include "store/bdb.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -199,15 +202,27 @@ static int store_env_failchk(struct store *s)
  * process killed while it held one of the environment's mutexes leaves
  * it held for good, and joining the environment then waits for it
  * forever. 0 when failchk ran clean; -1 when it could not (the child was
- * stopped, or failchk wants recovery): the open then recovers. */
-static int store_env_failchk_bounded(struct store *s)
+ * stopped, or failchk wants recovery): the open then recovers.
+ *
+ * The child lets go of the directory lock it inherits (lock: the parent
+ * holds it) and dies with its parent: a parent killed while it waits must
+ * not leave a child stuck on that mutex and holding the lock, which kept
+ * every other worker from opening the store. */
+static int store_env_failchk_bounded(struct store *s, int lock)
 {
 	long long until = clock_mono_ms() + STORE_FAILCHK_WAIT_MS;
 	int status = 0;
-	pid_t pid = fork(), got;
+	pid_t parent = getpid(), pid = fork(), got;
 
-	if (pid == 0)
+	if (pid == 0) {
+		close(lock);
+#ifdef HAVE_SYS_PRCTL_H
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+		if (getppid() != parent)
+			_exit(1);
 		_exit(store_env_failchk(s) == 0 ? 0 : 1);
+	}
 	if (pid < 0)
 		return -1;
 	while ((got = waitpid(pid, &status, WNOHANG)) == 0 && clock_mono_ms() < until)
@@ -239,7 +254,7 @@ static int store_env_open(struct store *s)
 
 	if (lock < 0)
 		return errno ? errno : EIO;
-	if (store_env_in_use(s->conf->store_dir, &pid) > 0 && store_env_failchk_bounded(s) == 0)
+	if (store_env_in_use(s->conf->store_dir, &pid) > 0 && store_env_failchk_bounded(s, lock) == 0)
 		flags |= DB_FAILCHK;
 	rc = db_env_create(&BDB(s)->env, 0);
 	if (rc == 0)
