@@ -80,14 +80,15 @@ static void jalloc_release(void *p)
 
 void jalloc_install(void)
 {
-#if defined(__SANITIZE_ADDRESS__)
-	/* AddressSanitizer sees each block only through malloc itself. */
-#else
 	const char *pre = getenv("LD_PRELOAD");
+#if defined(__SANITIZE_ADDRESS__)
+	int sanitized = 1;   /* AddressSanitizer sees a block only through malloc */
+#else
+	int sanitized = 0;
+#endif
 
-	/* Nor under valgrind (its preloaded library), for the same reason. */
-	if (pre && strstr(pre, "vgpreload"))
+	/* Nor does valgrind (its preloaded library). */
+	if (sanitized || (pre && strstr(pre, "vgpreload")))
 		return;
 	json_set_alloc_funcs(jalloc_malloc, jalloc_release);
-#endif
 }
