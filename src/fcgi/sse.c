@@ -136,16 +136,22 @@ int sse_event_raw(struct sse *s, long long id, const char *data, size_t len)
 	return sse_event_batch(s, id, data, len, 0);
 }
 
-int sse_event(struct sse *s, long long id, const json_t *ev)
+/* One event written from its JSON: flushed unless more follows. */
+static int sse_event_json(struct sse *s, long long id, const json_t *ev, int more)
 {
 	char *data = jdump(ev);
 	int rc;
 
 	if (data == NULL)
 		return -1;
-	rc = sse_event_raw(s, id, data, strlen(data));
+	rc = sse_event_batch(s, id, data, strlen(data), more);
 	free(data);
 	return rc;
+}
+
+int sse_event(struct sse *s, long long id, const json_t *ev)
+{
+	return sse_event_json(s, id, ev, 0);
 }
 
 int sse_comment(struct sse *s, const char *text)
@@ -188,14 +194,7 @@ int sse_done(struct sse *s)
 
 int sse_event_later(struct sse *s, const json_t *ev)
 {
-	char *data = jdump(ev);
-	int rc;
-
-	if (data == NULL)
-		return -1;
-	rc = sse_event_batch(s, 0, data, strlen(data), 1);
-	free(data);
-	return rc;
+	return sse_event_json(s, 0, ev, 1);
 }
 
 json_t *sse_event_new(const char *type)

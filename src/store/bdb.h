@@ -15,7 +15,7 @@ struct bdb {
 	DB_ENV *env;
 	DB *db[STORE_NTABLES];
 	int sync;                /* durability = sync */
-	long long last_ckpt_ms;
+	long long last_failchk_ms;
 	struct bdb_ckpt *ck;     /* the checkpoint thread (bdb_ckpt.c) */
 	int commits;             /* since the thread was last woken */
 };

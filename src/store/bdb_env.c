@@ -312,7 +312,7 @@ int bdb_open(struct store *s, char *err, size_t errlen)
 	/* A recovery this open ran panics the other processes' handles, not
 	 * this new one. */
 	s->panicked = 0;
-	BDB(s)->last_ckpt_ms = clock_mono_ms();
+	BDB(s)->last_failchk_ms = clock_mono_ms();
 	return 0;
 }
 
@@ -420,8 +420,8 @@ void bdb_maintain(struct store *s)
 	}
 	rc = bdb_ckpt_failure(s);
 	/* A dead process's transactions and locks are released here too. */
-	if (rc == 0 && now - b->last_ckpt_ms >= STORE_FAILCHK_MS) {
-		b->last_ckpt_ms = now;
+	if (rc == 0 && now - b->last_failchk_ms >= STORE_FAILCHK_MS) {
+		b->last_failchk_ms = now;
 		rc = b->env->failchk(b->env, 0);
 	}
 	if (rc == DB_RUNRECOVERY)
