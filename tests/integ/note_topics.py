@@ -190,6 +190,16 @@ def test_feedback(t, w):
          "the writer says what it left out")
 
 
+def test_request_wrapper(t, w):
+    """A request worded as an instruction ("写一篇…的小红书笔记") is read for
+    its subject: "笔记" there is the kind of post, not a study topic."""
+    topic = "写一篇杭州西湖春季一日游的小红书笔记"
+    done = data(run_note(w, topic), "workflow_complete")
+    body = done[-1]["body"] if done else ""
+    t.ok("路线怎么排" in body and "方法与节奏" not in body and "真题" not in body,
+         "%s: a travel note, not study advice (%s)" % (topic, body[:80].replace("\n", " ")))
+
+
 def main(t):
     d = t.tmpdir("topics")
     w = avtest.Worker(t, d).start()
@@ -207,6 +217,7 @@ def main(t):
             t.diag("%s\n%s\n%s\n%s" % (topic, done[-1].get("title"), done[-1].get("body"),
                                        done[-1].get("tags")))
     test_feedback(t, w)
+    test_request_wrapper(t, w)
     w.kill()
 
 
