@@ -1,7 +1,10 @@
 /* What a store backend provides (inside src/store/ only): transactions and
  * ordered key-value tables. The records (threads.c, ckpt.c, events.c,
  * assets.c, cache.c, prune.c) are built on these alone, so both backends
- * hold the same records under the same keys. Keys compare as bytes. */
+ * hold the same records under the same keys. Keys compare as bytes. The
+ * keys of the first four tables start with the thread ID (a backend may
+ * keep a thread's records together), and a range deleted from one of them
+ * lies within one thread. */
 #ifndef AV_STORE_BACKEND_H
 #define AV_STORE_BACKEND_H
 #include "store/store.h"

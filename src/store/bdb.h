@@ -11,9 +11,15 @@
 #include <db.h>
 #include "store/backend.h"
 
+/* The tags, in the order a thread's records sit. */
+enum { BDB_TAG_THREAD, BDB_TAG_CKPT, BDB_TAG_EVENT, BDB_TAG_ASSET };
+
 struct bdb {
 	DB_ENV *env;
+	/* Per table; with one B-tree for a thread's records, the thread-keyed
+	 * tables other than STORE_T_THREADS are NULL (bdb_kv.c maps them). */
 	DB *db[STORE_NTABLES];
+	int one_tree;            /* a thread's records in one B-tree */
 	int sync;                /* durability = sync */
 	long long last_failchk_ms;
 	struct bdb_ckpt *ck;     /* the checkpoint thread (bdb_ckpt.c) */

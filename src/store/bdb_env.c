@@ -96,6 +96,15 @@ static void store_db_random(DB *db)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
 }
 
+/* A store made before a thread's records shared one B-tree has ckpts.db. */
+static int store_one_tree(const char *dir)
+{
+	char path[4200];
+
+	snprintf(path, sizeof path, "%s/ckpts.db", dir);
+	return access(path, F_OK) != 0;
+}
+
 /* The databases, created on first use in one transaction each, so many
  * workers starting at once agree. */
 static int store_open_dbs(struct store *s)
@@ -108,7 +117,10 @@ static int store_open_dbs(struct store *s)
 	struct bdb *b = BDB(s);
 	int rc = 0;
 
+	b->one_tree = store_one_tree(s->conf->store_dir);
 	for (size_t i = 0; i < STORE_NTABLES && rc == 0; i++) {
+		if (b->one_tree && (i == STORE_T_CKPTS || i == STORE_T_EVENTS || i == STORE_T_ASSETS))
+			continue;
 		rc = db_create(&b->db[i], b->env, 0);
 		if (rc == 0)
 			rc = b->db[i]->open(b->db[i], NULL, files[i], NULL, DB_BTREE,

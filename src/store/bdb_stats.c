@@ -23,36 +23,62 @@ static long long store_file_bytes(const char *dir, const char *name)
 	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
 }
 
-/* Threads by status: one walk over the thread records. */
+/* One thread record, counted by status. */
+static void store_stats_thread(struct store_stats *st, const void *data, size_t len)
+{
+	json_t *rec = json_loadb(data, len, 0, NULL);
+	const char *status = json_string_value(json_object_get(rec, "status"));
+	int i;
+
+	for (i = 0; i < STORE_NSTATUS; i++)
+		if (status && strcmp(status, store_stats_status_name(i)) == 0)
+			break;
+	if (i < STORE_NSTATUS)
+		st->threads_by_status[i]++;
+	else
+		st->threads_other++;
+	st->threads++;
+	st->events += json_integer_value(json_object_get(rec, "seq"));
+	json_decref(rec);
+}
+
+/* One walk over threads.db: the thread records by status and, when it
+ * holds a thread's other records too (bdb.h), those by tag. Only thread
+ * records and assets are read whole. */
 static int store_stats_threads(struct store *s, struct store_stats *st)
 {
 	DB *db = BDB(s)->db[STORE_T_THREADS];
 	DBC *c = NULL;
-	DBT k = { 0 }, v = { 0 };
+	DBT k = { 0 }, v = { 0 }, full = { 0 };
 	int rc = db->cursor(db, NULL, &c, DB_READ_COMMITTED);
 
 	if (rc)
 		return rc;
 	k.flags = DB_DBT_REALLOC;
-	v.flags = DB_DBT_REALLOC;
+	v.flags = DB_DBT_PARTIAL;
+	full.flags = DB_DBT_REALLOC;
 	while ((rc = c->get(c, &k, &v, DB_NEXT)) == 0) {
-		json_t *rec = json_loadb(v.data, v.size, 0, NULL);
-		const char *status = json_string_value(json_object_get(rec, "status"));
-		int i;
+		int tag = BDB_TAG_THREAD;
 
-		for (i = 0; i < STORE_NSTATUS; i++)
-			if (status && strcmp(status, store_stats_status_name(i)) == 0)
-				break;
-		if (i < STORE_NSTATUS)
-			st->threads_by_status[i]++;
-		else
-			st->threads_other++;
-		st->threads++;
-		st->events += json_integer_value(json_object_get(rec, "seq"));
-		json_decref(rec);
+		if (BDB(s)->one_tree)
+			tag = k.size > STORE_TID ? ((const uint8_t *)k.data)[STORE_TID] : -1;
+		if (tag == BDB_TAG_CKPT)
+			st->checkpoints++;
+		if (tag == BDB_TAG_EVENT)
+			st->event_records++;
+		if (tag != BDB_TAG_THREAD && tag != BDB_TAG_ASSET)
+			continue;
+		if ((rc = c->get(c, &k, &full, DB_CURRENT)) != 0)
+			break;
+		if (tag == BDB_TAG_THREAD) {
+			store_stats_thread(st, full.data, full.size);
+		} else {
+			st->assets++;
+			st->asset_bytes += full.size;
+		}
 	}
 	free(k.data);
-	free(v.data);
+	free(full.data);
 	c->close(c);
 	return rc == DB_NOTFOUND ? 0 : rc;
 }
@@ -110,7 +136,7 @@ static void store_stats_files(struct store *s, struct store_stats *st)
 	for (size_t i = 0; i < STORE_NTABLES; i++) {
 		const char *file = NULL, *name = NULL;
 
-		if (dbs[i]->get_dbname(dbs[i], &file, &name) == 0 && file) {
+		if (dbs[i] && dbs[i]->get_dbname(dbs[i], &file, &name) == 0 && file) {
 			st->db_files++;
 			st->db_bytes += store_file_bytes(st->dir, file);
 		}
@@ -141,11 +167,11 @@ int bdb_stats(struct store *s, struct store_stats *st, char *err, size_t errlen)
 		snprintf(st->dir, sizeof st->dir, "%s", home);
 	st->version = home ? store_version_read(home, err, errlen) : -1;
 	rc = store_stats_threads(s, st);
-	if (rc == 0)
+	if (rc == 0 && !BDB(s)->one_tree)
 		rc = store_stats_count(BDB(s)->db[STORE_T_CKPTS], &st->checkpoints, NULL);
-	if (rc == 0)
+	if (rc == 0 && !BDB(s)->one_tree)
 		rc = store_stats_count(BDB(s)->db[STORE_T_EVENTS], &st->event_records, NULL);
-	if (rc == 0)
+	if (rc == 0 && !BDB(s)->one_tree)
 		rc = store_stats_count(BDB(s)->db[STORE_T_ASSETS], &st->assets, &st->asset_bytes);
 	if (rc == 0)
 		rc = store_stats_count(BDB(s)->db[STORE_T_CACHE], &st->cache_entries, NULL);

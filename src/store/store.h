@@ -68,8 +68,10 @@ mode_t store_umask_apply(const struct conf *c);
  * STORE_VERSION_OLDEST needs aivista-admin upgrade. Version 2: version 1's
  * records, and the version file. Version 3: checkpoints and a step's
  * events (one record a step) packed with zstd (pack.h); the plain records
- * of versions 1 and 2 read as they are. */
-#define STORE_VERSION 3
+ * of versions 1 and 2 read as they are. Version 4: on Berkeley DB, a new
+ * store keeps a thread's records in one B-tree (bdb.h); a store made
+ * before keeps its B-tree per table, read as it is. */
+#define STORE_VERSION 4
 #define STORE_VERSION_OLDEST 1
 #define STORE_VERSION_FILE "store.version"
 enum store_compat {

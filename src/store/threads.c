@@ -145,12 +145,13 @@ static int store_expiry_add(struct store *s, struct store_txn *txn, const uint8_
 	return store_kv_put(txn, STORE_T_EXPIRY, key, sizeof key, "", 0, 0);
 }
 
-/* The expiry index is lazy: an entry moves only when the thread's expiry
- * runs past it by more than STORE_EXPIRY_SLACK_MS, or comes before it, so
- * most commits leave the index (one busy page) alone. The pruner checks
- * the record's own "exp" and re-indexes a thread that is still alive. */
-#define STORE_EXPIRY_SLACK_MS 60000
-
+/* The expiry index is lazy: an update moves a thread's entry only when its
+ * expiry comes before the entry (a shorter ttl); one that runs past it
+ * leaves the entry where it is, so a commit writes no index page, and
+ * resuming a thread paused long ago touches no page of the index where
+ * its old entry sits. The pruner checks the record's own "exp" when the
+ * entry comes due and re-indexes a thread that is still alive: once per
+ * ttl at most, off the request's path. */
 int store_thread_put(struct store *s, struct store_txn *txn, const uint8_t tid[STORE_TID], json_t *rec)
 {
 	const char *status = json_string_value(json_object_get(rec, "status"));
@@ -161,7 +162,7 @@ int store_thread_put(struct store *s, struct store_txn *txn, const uint8_t tid[S
 	int rc = 0;
 
 	json_object_set_new(rec, "exp", json_integer(exp));
-	if (iexp == 0 || exp < iexp || exp > iexp + STORE_EXPIRY_SLACK_MS) {
+	if (iexp == 0 || exp < iexp) {
 		if (iexp)
 			rc = store_expiry_del(s, txn, tid, iexp);
 		if (rc == 0)

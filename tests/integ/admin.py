@@ -200,8 +200,8 @@ def test_stats_backup(t, d):
         t.is_(st.get("version"), 2, "stats: the schema version")
     else:
         t.ok((st.get("logFiles") or {}).get("count", 0) >= 1 and
-             (st.get("databaseFiles") or {}).get("count") == 6, "stats: log and database files")
-        t.is_(st.get("version"), 3, "stats: the format version")
+             (st.get("databaseFiles") or {}).get("count") == 3, "stats: log and database files")
+        t.is_(st.get("version"), 4, "stats: the format version")
     t.is_((st.get("keyFile") or {}).get("keys"), 1, "stats: one key in the key file")
     rc, out, err = admin(conf, "stats")
     t.ok(rc == 0 and "threads           3 (running 0, paused 1, done 2" in out and
@@ -212,7 +212,7 @@ def test_stats_backup(t, d):
              re.search(r"(?m)^database size\s+[1-9][0-9]* bytes$", out) and
              "log files" not in out, "stats as text: the schema version and the database's size")
     else:
-        t.ok(re.search(r"(?m)^format version\s+3 \(this AiVista: 3\)$", out) and
+        t.ok(re.search(r"(?m)^format version\s+4 \(this AiVista: 4\)$", out) and
              re.search(r"(?m)^log files\s+[1-9]", out), "stats as text: the format version and files")
     t.ok(w.alive() and w.request("GET", "/api/health").status == 200,
          "the worker kept running meanwhile")
@@ -247,7 +247,7 @@ def test_stats_backup(t, d):
     t.is_(oct(avtest.file_mode(bk)), oct(0o700), "backup: the directory is 0700")
     t.ok(os.path.exists(os.path.join(bk, "thread.key")) and
          avtest.file_mode(os.path.join(bk, "thread.key")) == 0o600, "backup: the key file copied, 0600")
-    t.ok(all(os.path.exists(os.path.join(bk, n)) for n in ("threads.db", "events.db", "ckpts.db")),
+    t.ok(all(os.path.exists(os.path.join(bk, n)) for n in ("threads.db", "expiry.db")),
          "backup: the databases copied")
     t.ok(not [n for n in os.listdir(bk) if n.startswith("__db.")],
          "backup: no region files in the copy (recovered in private memory)")
@@ -454,29 +454,29 @@ def test_versions(t, d):
     conf = w.conf
     tid, _ = start(w, topic="old")
     w.kill()
-    t.is_(open(vfile).read() if os.path.exists(vfile) else None, "3\n",
-          "versions: a new store is version 3")
+    t.is_(open(vfile).read() if os.path.exists(vfile) else None, "4\n",
+          "versions: a new store is version 4")
     os.unlink(vfile)
     rc, out, err = admin(conf, "stats")
-    t.ok(rc == 0 and re.search(r"(?m)^format version\s+3 \(this AiVista: 3\)", out),
-         "versions: a store without its version record: stats reads it, marked 3 (%s)"
+    t.ok(rc == 0 and re.search(r"(?m)^format version\s+4 \(this AiVista: 4\)", out),
+         "versions: a store without its version record: stats reads it, marked 4 (%s)"
          % (err.strip() or "ok"))
     os.unlink(vfile)
     w = avtest.Worker(t, d, name="v2", binary=TEST_WORKER,
                       settings={"store": {"dir": store}}).start()
     t.is_(w.request("GET", "/api/threads/" + tid).status, 200,
           "versions: the worker reads the thread of a store without its version record")
-    t.is_(open(vfile).read() if os.path.exists(vfile) else None, "3\n",
-          "versions: ...and marks the store version 3")
-    t.is_(stats(t, conf, "versions").get("version"), 3, "versions: stats --json says version 3")
+    t.is_(open(vfile).read() if os.path.exists(vfile) else None, "4\n",
+          "versions: ...and marks the store version 4")
+    t.is_(stats(t, conf, "versions").get("version"), 4, "versions: stats --json says version 4")
     rc, out, err = admin(conf, "upgrade")
-    t.ok(rc == 0 and "nothing to do" in out, "versions: upgrade of a version 3 store: nothing to do")
+    t.ok(rc == 0 and "nothing to do" in out, "versions: upgrade of a version 4 store: nothing to do")
     w.kill()
     os.unlink(vfile)
     rc, out, err = admin(conf, "upgrade")
-    t.ok(rc == 0 and "format version 1, now 3" in out,
+    t.ok(rc == 0 and "format version 1, now 4" in out,
          "versions: upgrade of a store without its version record: %s" % out.strip())
-    avtest.write_file(vfile, "4\n", 0o600)
+    avtest.write_file(vfile, "5\n", 0o600)
     before = sorted(os.listdir(store))
     w = avtest.Worker(t, d, name="v3", binary=TEST_WORKER,
                       settings={"store": {"dir": store}}).start()
@@ -491,13 +491,13 @@ def test_versions(t, d):
     p = subprocess.run([TEST_WORKER, "-t", "-c", conf], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, env=avtest.clean_env())
     out = p.stdout.decode(errors="replace")
-    t.ok(p.returncode == 1 and "version 4, newer than this AiVista knows (3)" in out,
+    t.ok(p.returncode == 1 and "version 5, newer than this AiVista knows (4)" in out,
          "versions: -t says the store is newer: %s" % out.strip().splitlines()[-1:])
     for cmd in ("stats", "upgrade"):
         rc, out, err = admin(conf, cmd)
         t.ok(rc == 1 and "newer than this AiVista" in err,
              "versions: aivista-admin %s refuses a newer store: %s" % (cmd, err.strip()))
-    t.ok(open(vfile).read() == "4\n" and sorted(os.listdir(store)) == before,
+    t.ok(open(vfile).read() == "5\n" and sorted(os.listdir(store)) == before,
          "versions: the newer store is left as it was")
 
 

@@ -64,10 +64,31 @@ static void fx_init(struct fx *f, long thread_ttl, long done_ttl, long history)
 	f->conf.history = history;
 }
 
+/* 1: the cases run on a store made before a thread's records shared one
+ * B-tree (its ckpts.db made first, as such a store has it). */
+static int st_old_layout;
+
+static void st_make_old_layout(const char *dir)
+{
+	DB_ENV *env = NULL;
+	DB *db = NULL;
+
+	if (db_env_create(&env, 0) != 0 ||
+	    env->open(env, dir, DB_CREATE | DB_INIT_TXN | DB_INIT_LOCK | DB_INIT_LOG | DB_INIT_MPOOL,
+		      0600) != 0 ||
+	    db_create(&db, env, 0) != 0 ||
+	    db->open(db, NULL, "ckpts.db", NULL, DB_BTREE, DB_CREATE | DB_AUTO_COMMIT, 0600) != 0)
+		tap_bail("cannot make a store of the old layout in %s", dir);
+	db->close(db, 0);
+	env->close(env, 0);
+}
+
 static void fx_open(struct fx *f)
 {
 	char err[512];
 
+	if (st_old_layout && f->s == NULL)
+		st_make_old_layout(f->conf.store_dir);
 	f->s = store_open(&f->conf, err, sizeof err);
 	if (f->s == NULL)
 		tap_bail("store_open %s: %s", f->conf.store_dir, err);
@@ -97,31 +118,53 @@ static void st_tid(uint8_t tid[STORE_TID], unsigned n)
 	tid[15] = (uint8_t)n;
 }
 
-/* Records of db whose key starts with prefix (all of them for plen 0). */
-static long st_count(DB *db, const void *prefix, size_t plen)
+struct st_count_ctx {
+	int table;
+	const void *prefix;
+	size_t plen;
+	long n;
+};
+
+static int st_count_visit(const uint8_t *k, size_t klen, const void *v, size_t vlen, void *ctx)
 {
-	uint8_t kbuf[256];
+	((struct st_count_ctx *)ctx)->n++;
+	return 0;
+}
+
+static int st_count_fn(struct store *s, struct store_txn *txn, void *p)
+{
+	struct st_count_ctx *c = p;
+
+	c->n = 0;
+	return store_kv_scan(txn, c->table, c->prefix, c->plen, c->plen, 0, STORE_KV_KEYS,
+			     st_count_visit, c);
+}
+
+/* Records of a table whose key starts with prefix (all of them for plen 0). */
+static long st_count(struct store *s, int table, const void *prefix, size_t plen)
+{
+	struct st_count_ctx c = { table, prefix, plen, 0 };
+
+	return store_txn(s, st_count_fn, &c) == 0 ? c.n : -1;
+}
+
+/* Records in one Berkeley DB file, whatever their keys. */
+static long st_count_file(DB *db)
+{
 	DBC *c = NULL;
 	DBT k = { 0 }, v = { 0 };
 	long n = 0;
 	int rc;
 
-	if (db->cursor(db, NULL, &c, 0) != 0)
+	if (db == NULL || db->cursor(db, NULL, &c, 0) != 0)
 		return -1;
-	if (plen)
-		memcpy(kbuf, prefix, plen);
-	k.data = kbuf;
-	k.size = (u_int32_t)plen;
-	k.ulen = sizeof kbuf;
-	k.flags = DB_DBT_USERMEM;
+	k.flags = DB_DBT_REALLOC;
 	v.flags = DB_DBT_PARTIAL;
-	rc = c->get(c, &k, &v, plen ? DB_SET_RANGE : DB_FIRST);
-	while (rc == 0 && k.size >= plen && (plen == 0 || memcmp(kbuf, prefix, plen) == 0)) {
+	while ((rc = c->get(c, &k, &v, DB_NEXT)) == 0)
 		n++;
-		rc = c->get(c, &k, &v, DB_NEXT);
-	}
+	free(k.data);
 	c->close(c);
-	return rc == 0 || rc == DB_NOTFOUND ? n : -1;
+	return rc == DB_NOTFOUND ? n : -1;
 }
 
 /* Expiry index entries for one thread; *exp gets the last one's time. */
@@ -208,8 +251,9 @@ static const char *st_status(struct store *s, const uint8_t tid[STORE_TID])
 
 static void t_open(void)
 {
-	static const char *const files[] = { "threads.db", "ckpts.db", "events.db", "assets.db",
-					     "expiry.db", "__db.register", "log.0000000001" };
+	static const char *const files[] = { "threads.db", "expiry.db", "cache.db", "__db.register",
+					     "log.0000000001" };
+	static const char *const old_files[] = { "ckpts.db", "events.db", "assets.db" };
 	struct fx f;
 	char path[256], err[512] = "";
 	struct stat st;
@@ -226,6 +270,11 @@ static void t_open(void)
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		snprintf(path, sizeof path, "%s/env/%s", f.dir, files[i]);
 		ok(stat(path, &st) == 0, "open: %s exists", files[i]);
+	}
+	for (size_t i = 0; i < sizeof old_files / sizeof old_files[0]; i++) {
+		snprintf(path, sizeof path, "%s/env/%s", f.dir, old_files[i]);
+		ok(stat(path, &st) != 0, "open: no %s (a thread's records are in threads.db)",
+		   old_files[i]);
 	}
 	is_int(store_ping(s, err, sizeof err), 0, "ping: the environment answers");
 	ok(s->thread_ttl_ms == 60000 && s->done_ttl_ms == 3600000 && s->history == 20,
@@ -278,22 +327,36 @@ static void t_threads(void)
 		json_decref(rec);
 	}
 
-	/* The index is lazy: a small update leaves the entry where it was; one
-	 * that passes the slack (a minute) moves it, never adding another. */
+	/* The index is lazy: an update that runs the expiry past the entry
+	 * leaves the entry where it was (the pruner moves it when it comes
+	 * due); one that brings the expiry before it moves it, never adding
+	 * another. */
 	st_tid(tid, 0);
 	store_thread_get(f.s, NULL, tid, &rec, 0);
 	json_object_set_new(rec, "updated", json_integer(ST_T0 + 5000));
 	is_int(st_put_rec(f.s, tid, rec), 0, "update: put");
 	ok(st_count_expiry(f.s, tid, &exp) == 1 && exp == ST_T0 + 60000,
-	   "update within the slack: the entry stays at the old expiry");
+	   "update a little later: the entry stays at the old expiry");
 	is_int(json_integer_value(json_object_get(rec, "exp")), ST_T0 + 5000 + 60000,
-	       "update within the slack: the record has the exact expiry");
+	       "update a little later: the record has the exact expiry");
 	json_object_set_new(rec, "updated", json_integer(ST_T0 + 120000));
-	is_int(st_put_rec(f.s, tid, rec), 0, "update past the slack: put");
-	ok(st_count_expiry(f.s, tid, &exp) == 1 && exp == ST_T0 + 120000 + 60000,
-	   "update past the slack: still one expiry entry, at the new exp");
+	is_int(st_put_rec(f.s, tid, rec), 0, "update far later: put");
+	ok(st_count_expiry(f.s, tid, &exp) == 1 && exp == ST_T0 + 60000,
+	   "update far later: the entry still stays (the pruner moves it)");
+	json_object_set_new(rec, "status", json_string("done"));
+	json_object_set_new(rec, "updated", json_integer(ST_T0 + 180000));
+	is_int(st_put_rec(f.s, tid, rec), 0, "update to done: put");
+	ok(st_count_expiry(f.s, tid, &exp) == 1 && exp == ST_T0 + 60000,
+	   "update to done (a longer ttl): the entry still stays");
+	store_thread_get(f.s, NULL, tid, &got, 0);
+	json_object_set_new(got, "status", json_string("running"));
+	json_object_set_new(got, "updated", json_integer(ST_T0 - 30000));
+	is_int(st_put_rec(f.s, tid, got), 0, "update to an earlier expiry: put");
+	ok(st_count_expiry(f.s, tid, &exp) == 1 && exp == ST_T0 + 30000,
+	   "update to an earlier expiry: the entry moves there, still one");
+	json_decref(got);
 	json_decref(rec);
-	is_int(st_count(BDB(f.s)->db[STORE_T_EXPIRY], NULL, 0), (long)(sizeof ttls / sizeof ttls[0]),
+	is_int(st_count(f.s, STORE_T_EXPIRY, NULL, 0), (long)(sizeof ttls / sizeof ttls[0]),
 	       "update: the index holds one entry per thread");
 
 	/* A thread whose lazy entry comes due while it is still alive is
@@ -371,8 +434,8 @@ static const char *st_counts(struct store *s, const uint8_t tid[STORE_TID])
 {
 	static char buf[64];
 
-	snprintf(buf, sizeof buf, "%ld %ld %ld", st_count(BDB(s)->db[STORE_T_CKPTS], tid, STORE_TID),
-		 st_count(BDB(s)->db[STORE_T_EVENTS], tid, STORE_TID), st_count(BDB(s)->db[STORE_T_ASSETS], tid, STORE_TID));
+	snprintf(buf, sizeof buf, "%ld %ld %ld", st_count(s, STORE_T_CKPTS, tid, STORE_TID),
+		 st_count(s, STORE_T_EVENTS, tid, STORE_TID), st_count(s, STORE_T_ASSETS, tid, STORE_TID));
 	return buf;
 }
 
@@ -409,6 +472,17 @@ static void t_prune(void)
 	st_fill(f.s, b, asset_b);
 	st_fill(f.s, c, asset_c);
 	is_str(st_counts(f.s, a), "3 5 2", "prune: thread filled (ckpts events assets)");
+	if (st_old_layout)
+		ok(st_count_file(BDB(f.s)->db[STORE_T_THREADS]) == 3 &&
+		   st_count_file(BDB(f.s)->db[STORE_T_CKPTS]) == 9 &&
+		   st_count_file(BDB(f.s)->db[STORE_T_EVENTS]) == 15 &&
+		   st_count_file(BDB(f.s)->db[STORE_T_ASSETS]) == 6,
+		   "prune: a store of the old layout keeps each table in its own file");
+	else
+		ok(st_count_file(BDB(f.s)->db[STORE_T_THREADS]) == 3 * (1 + 3 + 5 + 2) &&
+		   BDB(f.s)->db[STORE_T_CKPTS] == NULL && BDB(f.s)->db[STORE_T_EVENTS] == NULL &&
+		   BDB(f.s)->db[STORE_T_ASSETS] == NULL,
+		   "prune: a thread's records are in one file (threads.db)");
 
 	is_int(store_prune(f.s, ST_T0 + 59999, 100), 0, "prune: nothing is due before the ttl");
 	is_int(store_prune(f.s, now, 100), 1, "prune: the one expired thread is pruned");
@@ -550,7 +624,7 @@ static void st_ckpt_fill(struct fx *f, const uint8_t tid[STORE_TID], long steps,
 		if (store_txn(f->s, st_ckpt_fn, &c) != 0)
 			tap_bail("store_ckpt_put step %ld", i);
 		bad_now += st_ckpt_check(f->s, tid, i, states[i], metas[i]) != 0;
-		n = st_count(BDB(f->s)->db[STORE_T_CKPTS], tid, STORE_TID);
+		n = st_count(f->s, STORE_T_CKPTS, tid, STORE_TID);
 		bad_count += n > limit;
 		max_count = n > max_count ? n : max_count;
 	}
@@ -591,7 +665,7 @@ static void t_ckpt_window(const struct st_window_case *wc)
 	       wc->history, wc->steps);
 	is_int(bad_base, 0, "history %ld, %ld steps: a kept base step is exact or STORE_NOTFOUND",
 	       wc->history, wc->steps);
-	is_int(st_count(BDB(f.s)->db[STORE_T_CKPTS], other, STORE_TID), 3, "history %ld: another thread's checkpoints untouched",
+	is_int(st_count(f.s, STORE_T_CKPTS, other, STORE_TID), 3, "history %ld: another thread's checkpoints untouched",
 	       wc->history);
 	for (long i = 0; i < wc->steps; i++) {
 		json_decref(states[i]);
@@ -621,19 +695,18 @@ static void st_ckpt_locked(struct fx *f, const uint8_t tid[STORE_TID])
 {
 	uint8_t key[STORE_TID + 4];
 	DB_TXN *writer = NULL, *reader = NULL;
-	DBT k = { 0 }, v = { 0 };
+	void *v = NULL;
+	size_t vlen = 0;
 	json_t *out = NULL;
 	int rc;
 
 	store_key(key, tid, 29, 4);
-	k.data = key;
-	k.size = sizeof key;
-	v.flags = DB_DBT_MALLOC;
 	if (BDB(f->s)->env->txn_begin(BDB(f->s)->env, NULL, &writer, 0) != 0 ||
-	    BDB(f->s)->db[STORE_T_CKPTS]->get(BDB(f->s)->db[STORE_T_CKPTS], writer, &k, &v, DB_RMW) != 0 ||
+	    store_kv_get(&(struct store_txn){ f->s, writer }, STORE_T_CKPTS, key, sizeof key, &v,
+			 &vlen, STORE_RMW) != 0 ||
 	    BDB(f->s)->env->txn_begin(BDB(f->s)->env, NULL, &reader, DB_TXN_NOWAIT) != 0)
 		tap_bail("cannot set up a lock conflict");
-	free(v.data);
+	free(v);
 	{
 		struct store_txn rt = { f->s, reader };
 
@@ -885,7 +958,7 @@ static void t_events(void)
 		if (store_txn(f.s, st_events_fn, &e1) != 0 || store_txn(f.s, st_events_fn, &e2) != 0)
 			tap_bail("store_event_put (other threads)");
 	}
-	is_int(st_count(BDB(f.s)->db[STORE_T_EVENTS], tid, STORE_TID), steps.records,
+	is_int(st_count(f.s, STORE_T_EVENTS, tid, STORE_TID), steps.records,
 	       "events: %d stored in %ld records (%d plain, the rest one packed record a step)", ST_EVENTS,
 	       steps.records, ST_OLD);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -1006,7 +1079,7 @@ static void t_assets(void)
 	is_int((long)strlen(id1), STORE_ASSET_ID_LEN, "asset: the id is %d characters", STORE_ASSET_ID_LEN);
 	is_int(st_asset_put(f.s, a, "image/png", png, sizeof png - 1, id2), 0, "asset: same bytes again");
 	is_str(id2, id1, "asset: same bytes, same id");
-	is_int(st_count(BDB(f.s)->db[STORE_T_ASSETS], a, STORE_TID), 1, "asset: stored once");
+	is_int(st_count(f.s, STORE_T_ASSETS, a, STORE_TID), 1, "asset: stored once");
 	is_int(st_asset_put(f.s, b, "image/png", png, sizeof png - 1, id3), 0, "asset: same bytes, other thread");
 	ok(strcmp(id3, id1) != 0, "asset: another thread gets another id");
 	is_int(st_asset_put(f.s, a, "image/png", png, sizeof png - 2, id4), 0, "asset: one byte fewer");
@@ -1198,7 +1271,7 @@ static void t_many_openers(void)
 		}
 	}
 	is_int(found, ST_FORKS, "the parent finds every child's record");
-	is_int(st_count(BDB(f.s)->db[STORE_T_THREADS], NULL, 0), ST_FORKS, "and no others");
+	is_int(st_count(f.s, STORE_T_THREADS, NULL, 0), ST_FORKS, "and no others");
 	fx_done(&f);
 }
 
@@ -1498,7 +1571,7 @@ static void t_log_bound(void)
 	   json_integer_value(json_object_get(rec, "seq")) == ST_COMMITS / 1000,
 	   "%ld commits: each thread saw its %d updates", r.commits, ST_COMMITS / 1000);
 	json_decref(rec);
-	is_int(st_count(BDB(f.s)->db[STORE_T_EXPIRY], NULL, 0), 1000, "%ld commits: one expiry entry per thread", r.commits);
+	is_int(st_count(f.s, STORE_T_EXPIRY, NULL, 0), 1000, "%ld commits: one expiry entry per thread", r.commits);
 
 	/* One long request (no store_maintain): the checkpoint thread, not
 	 * woken, still looks every half second. */
@@ -1567,12 +1640,13 @@ static void t_version(void)
 		const char *after;     /* the file after the open */
 		const char *err;       /* in the error, when it does not open */
 	} cases[] = {
-		{ NULL, 1, STORE_COMPAT_MARK, 1, "3\n", NULL },
-		{ "1\n", 1, STORE_COMPAT_MARK, 1, "3\n", NULL },
-		{ "2\n", 2, STORE_COMPAT_MARK, 1, "3\n", NULL },
-		{ "3\n", 3, STORE_COMPAT_SAME, 1, "3\n", NULL },
-		{ "3", 3, STORE_COMPAT_SAME, 1, "3", NULL },
-		{ "4\n", 4, STORE_COMPAT_NEWER, 0, "4\n", "version 4, newer than this AiVista knows (3)" },
+		{ NULL, 1, STORE_COMPAT_MARK, 1, "4\n", NULL },
+		{ "1\n", 1, STORE_COMPAT_MARK, 1, "4\n", NULL },
+		{ "2\n", 2, STORE_COMPAT_MARK, 1, "4\n", NULL },
+		{ "3\n", 3, STORE_COMPAT_MARK, 1, "4\n", NULL },
+		{ "4\n", 4, STORE_COMPAT_SAME, 1, "4\n", NULL },
+		{ "4", 4, STORE_COMPAT_SAME, 1, "4", NULL },
+		{ "5\n", 5, STORE_COMPAT_NEWER, 0, "5\n", "version 5, newer than this AiVista knows (4)" },
 		{ "40\n", 40, STORE_COMPAT_NEWER, 0, "40\n", "upgrade the workers" },
 		{ "0\n", -1, STORE_COMPAT_BAD, 0, "0\n", "does not hold a store version" },
 		{ "", -1, STORE_COMPAT_BAD, 0, "", "does not hold a store version" },
@@ -1629,7 +1703,7 @@ static void t_version_old_store(void)
 	fx_open(&f);
 	is_int(f.s->version_found, 1, "old store: found without a version (1)");
 	is_str(st_status(f.s, tid), "paused", "old store: its thread is read as it is");
-	is_str(st_read_file(f.dir, STORE_VERSION_FILE), "3\n", "old store: marked version 3");
+	is_str(st_read_file(f.dir, STORE_VERSION_FILE), "4\n", "old store: marked version 4");
 	is_int(store_stats(f.s, &st, err, sizeof err), 0, "old store: stats");
 	is_int(st.version, STORE_VERSION, "old store: stats show version %d", STORE_VERSION);
 	store_close(f.s);
@@ -1696,6 +1770,16 @@ static const struct st_case st_cases[] = {
 	{ "log bound", t_log_bound },
 };
 
+static const struct st_case st_old_cases[] = {
+	{ "version old store", t_version_old_store },
+	{ "threads", t_threads },
+	{ "prune", t_prune },
+	{ "checkpoint windows", t_ckpt_windows },
+	{ "checkpoint history", t_ckpt_history },
+	{ "events", t_events },
+	{ "assets", t_assets },
+};
+
 int main(int argc, char **argv)
 {
 	if (sodium_init() < 0)
@@ -1708,6 +1792,15 @@ int main(int argc, char **argv)
 			continue;
 		st_cases[i].run();
 		printf("# %s: %.2f s\n", st_cases[i].name, (st_now_us() - t0) / 1e6);
+	}
+	/* The records' cases again on a store of the old layout. */
+	st_old_layout = 1;
+	for (size_t i = 0; i < sizeof st_old_cases / sizeof st_old_cases[0]; i++) {
+		if (argc > 1 && strcmp(argv[1], st_old_cases[i].name) != 0)
+			continue;
+		printf("# %s, on a store of the old layout (a B-tree per table)\n",
+		       st_old_cases[i].name);
+		st_old_cases[i].run();
 	}
 	return tap_done();
 }

@@ -25,6 +25,9 @@
 #include "util/xmalloc.h"
 
 #define KV_T0 1000000000000LL   /* an arbitrary wall time (ms) */
+/* Keys of the thread-keyed tables start with a thread ID. */
+#define KV_K1 "k1-a-thread-id.."
+#define KV_KTXN "txn-a-thread-id."
 
 struct kv_fx {
 	const char *backend;
@@ -250,19 +253,19 @@ static int kv_point_fn(struct store *s, struct store_txn *t, void *p)
 	int rc;
 
 	switch (*step) {
-	case 0: return store_kv_put(t, STORE_T_THREADS, "k1", 2, "one", 3, STORE_KV_NEW);
-	case 1: return store_kv_put(t, STORE_T_THREADS, "k1", 2, "two", 3, STORE_KV_NEW);
-	case 2: return store_kv_put(t, STORE_T_THREADS, "k1", 2, "three", 5, 0);
+	case 0: return store_kv_put(t, STORE_T_THREADS, KV_K1, STORE_TID, "one", 3, STORE_KV_NEW);
+	case 1: return store_kv_put(t, STORE_T_THREADS, KV_K1, STORE_TID, "two", 3, STORE_KV_NEW);
+	case 2: return store_kv_put(t, STORE_T_THREADS, KV_K1, STORE_TID, "three", 5, 0);
 	case 3:
-		rc = store_kv_get(t, STORE_T_THREADS, "k1", 2, &v, &vlen, STORE_RMW);
+		rc = store_kv_get(t, STORE_T_THREADS, KV_K1, STORE_TID, &v, &vlen, STORE_RMW);
 		if (rc == 0)
 			rc = vlen == 5 && memcmp(v, "three", 5) == 0 ? 0 : STORE_ERROR;
 		free(v);
 		return rc;
-	case 4: return store_kv_del(t, STORE_T_THREADS, "k1", 2);
-	case 5: return store_kv_del(t, STORE_T_THREADS, "k1", 2);
+	case 4: return store_kv_del(t, STORE_T_THREADS, KV_K1, STORE_TID);
+	case 5: return store_kv_del(t, STORE_T_THREADS, KV_K1, STORE_TID);
 	default:
-		rc = store_kv_get(t, STORE_T_THREADS, "k1", 2, &v, &vlen, 0);
+		rc = store_kv_get(t, STORE_T_THREADS, KV_K1, STORE_TID, &v, &vlen, 0);
 		free(v);
 		return rc;
 	}
@@ -440,7 +443,7 @@ static int kv_txn_fn(struct store *s, struct store_txn *t, void *p)
 	int rc;
 
 	r->tries++;
-	rc = store_kv_put(t, STORE_T_THREADS, "txn", 3, "x", 1, 0);
+	rc = store_kv_put(t, STORE_T_THREADS, KV_KTXN, STORE_TID, "x", 1, 0);
 	if (rc != 0)
 		return rc;
 	if (r->tries <= r->retries)
@@ -452,7 +455,7 @@ static int kv_read_fn(struct store *s, struct store_txn *t, void *p)
 {
 	void *v = NULL;
 	size_t vlen;
-	int rc = store_kv_get(t, STORE_T_THREADS, "txn", 3, &v, &vlen, STORE_READ_COMMITTED);
+	int rc = store_kv_get(t, STORE_T_THREADS, KV_KTXN, STORE_TID, &v, &vlen, STORE_READ_COMMITTED);
 
 	free(v);
 	(void)p;
