@@ -198,6 +198,10 @@ def test_request_wrapper(t, w):
     body = done[-1]["body"] if done else ""
     t.ok("路线怎么排" in body and "方法与节奏" not in body and "真题" not in body,
          "%s: a travel note, not study advice (%s)" % (topic, body[:80].replace("\n", " ")))
+    title = done[-1].get("title", "") if done else ""
+    t.ok("杭州西湖春季一日游" in title and "写一篇" not in title and "写一篇" not in body,
+         "%s: the title and body name the subject, not the request (%s / %s)"
+         % (topic, title, body[:30].replace("\n", " ")))
 
 
 def main(t):

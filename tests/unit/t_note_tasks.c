@@ -392,6 +392,46 @@ static const struct template_case template_cases[] = {
 	{ "how to cook for my dog", "food", "pets" },
 };
 
+/* A request worded as an instruction: its subject, as the writer uses it
+ * (title and opening), and requests left whole. */
+static const struct { const char *text, *subject; } request_cases[] = {
+	{ "写一篇杭州西湖春季一日游的小红书笔记", "杭州西湖春季一日游" },
+	{ "帮我写一篇关于新手养猫的笔记", "新手养猫" },
+	{ "请写一篇成都火锅测评", "成都火锅测评" },
+	{ "来一篇周末露营装备清单的小红书文案吧", "周末露营装备清单" },
+	{ "杭州西湖一日游的小红书笔记", "杭州西湖一日游" },
+	{ "Write a Xiaohongshu note about packing light for Kyoto", "packing light for Kyoto" },
+	{ "please write me a short post on home workouts.", "home workouts" },
+	/* nothing to take off, or nothing would be left */
+	{ "杭州西湖春季一日游", "杭州西湖春季一日游" },
+	{ "请假攻略", "请假攻略" },
+	{ "写作技巧分享", "写作技巧分享" },
+	{ "读书笔记怎么做", "读书笔记怎么做" },
+	{ "帮我写一篇小红书笔记吧", "帮我写一篇小红书笔记吧" },
+	{ "One pot pasta for busy weeks", "One pot pasta for busy weeks" },
+	{ "写一篇", "写一篇" },
+};
+
+static void test_request_subject(void)
+{
+	for (size_t i = 0; i < sizeof request_cases / sizeof request_cases[0]; i++) {
+		char *got = note_rules_request_subject(request_cases[i].text);
+
+		is_str(got, request_cases[i].subject, "request %s: subject", request_cases[i].text);
+		free(got);
+	}
+	{
+		json_t *note = ask("note", "{\"topic\": \"写一篇杭州西湖春季一日游的小红书笔记\"}");
+		const char *title = s(note, "title"), *body = s(note, "body");
+
+		ok(title && strstr(title, "杭州西湖春季一日游") && !strstr(title, "写一篇") &&
+		   !strstr(title, "笔记"), "request: the title names the subject, not the request (%s)",
+		   title ? title : "(none)");
+		ok(body && !strstr(body, "写一篇"), "request: the body does not repeat the request");
+		json_decref(note);
+	}
+}
+
 /* templates: the chosen one first, the others by hits, the general one
  * last; and the chosen one is the writer's (an uncovered topic's first
  * heading is the template's first heading). */
@@ -439,5 +479,6 @@ int main(void)
 	test_route();
 	test_rewrite();
 	test_templates();
+	test_request_subject();
 	return tap_done();
 }

@@ -46,6 +46,10 @@ json_t *note_rules_topic_words(const char *text);
 /* The same words as strings: those naming the subject, or all with
  * with_weak. New reference. */
 json_t *note_rules_topic_subject(const char *text, int with_weak);
+/* note_rules_request.c: the subject of a request worded as an instruction
+ * (写一篇…的小红书笔记, Write a note about …), or the whole text when it
+ * names no other. The caller frees it. */
+char *note_rules_request_subject(const char *text);
 /* note_rules_note.c: the words a feedback asks to leave out ("不要提宠物":
  * 宠物 and the kind's words 猫, 狗…), each once. New reference. */
 json_t *note_rules_feedback_banned(const char *feedback);

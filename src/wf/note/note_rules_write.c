@@ -133,11 +133,13 @@ static const struct note_rules_cat *note_rules_cat_for(const char *text)
 	return best;
 }
 
-/* The topic: facts.topic, else the user's message, at most 60
+/* The topic: the subject of facts.topic, else of the user's message (a
+ * request's wording taken off: note_rules_request.c), at most 60
  * characters. NULL when there is none; else the caller frees it. */
 static char *note_rules_topic(const json_t *facts, const char *text, char *err, size_t errlen)
 {
 	const char *t = phrase_str(facts, "topic");
+	char *subject, *out;
 
 	if (t == NULL && text && *text)
 		t = text;
@@ -145,7 +147,10 @@ static char *note_rules_topic(const json_t *facts, const char *text, char *err, 
 		snprintf(err, errlen, "the offline writer needs a topic");
 		return NULL;
 	}
-	return phrase_truncate(t, 60);
+	subject = note_rules_request_subject(t);
+	out = phrase_truncate(subject, 60);
+	free(subject);
+	return out;
 }
 
 static char *note_rules_goal(const char *topic)
