@@ -276,6 +276,12 @@ static void t_open(void)
 		ok(stat(path, &st) != 0, "open: no %s (a thread's records are in threads.db)",
 		   old_files[i]);
 	}
+	{
+		u_int32_t page = 0;
+
+		BDB(s)->db[STORE_T_THREADS]->get_pagesize(BDB(s)->db[STORE_T_THREADS], &page);
+		is_int(page, 16384, "open: threads.db has 16 KiB pages (a thread's records on one)");
+	}
 	is_int(store_ping(s, err, sizeof err), 0, "ping: the environment answers");
 	ok(s->thread_ttl_ms == 60000 && s->done_ttl_ms == 3600000 && s->history == 20,
 	   "open: ttls and history taken from the configuration");
