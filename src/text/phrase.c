@@ -66,6 +66,52 @@ size_t phrase_chars(const char *s)
 	return n;
 }
 
+/* The bigrams of s (two code points each) counted in a new object. */
+static json_t *phrase_bigrams(const char *s, size_t *total)
+{
+	json_t *out = json_object();
+	const char *a = s, *b, *c;
+
+	*total = 0;
+	for (; *a; a = b) {
+		char key[16];
+		json_t *v;
+
+		for (b = a + 1; *b && ((unsigned char)*b & 0xC0) == 0x80; b++)
+			;
+		if (*b == '\0')
+			break;
+		for (c = b + 1; *c && ((unsigned char)*c & 0xC0) == 0x80; c++)
+			;
+		if ((size_t)(c - a) >= sizeof key)
+			continue;
+		memcpy(key, a, (size_t)(c - a));
+		key[c - a] = '\0';
+		v = json_object_get(out, key);
+		json_object_set_new(out, key, json_integer(json_integer_value(v) + 1));
+		(*total)++;
+	}
+	return out;
+}
+
+double phrase_alike(const char *a, const char *b)
+{
+	size_t na, nb, shared = 0;
+	json_t *ga = phrase_bigrams(a ? a : "", &na), *gb = phrase_bigrams(b ? b : "", &nb), *v;
+	const char *k;
+
+	json_object_foreach(ga, k, v) {
+		json_int_t x = json_integer_value(v), y = json_integer_value(json_object_get(gb, k));
+
+		shared += (size_t)(x < y ? x : y);
+	}
+	json_decref(ga);
+	json_decref(gb);
+	if (na + nb == 0)
+		return a && b && strcmp(a, b) == 0 ? 1.0 : 0.0;
+	return 2.0 * (double)shared / (double)(na + nb);
+}
+
 char *phrase_truncate(const char *s, size_t max)
 {
 	size_t i = 0, chars = 0;

@@ -21,6 +21,12 @@ uint64_t phrase_hash(const char *s, const char *salt);
 const char *phrase_pick(const char *const *list, size_t n, uint64_t h, unsigned which);
 /* Characters (code points). */
 size_t phrase_chars(const char *s);
+/* How alike two texts are, 0 to 1: the Dice coefficient of their
+ * character bigrams (code points, punctuation included). Lines that differ
+ * only in a name (可乐现在每天… / 橘子现在每天…) come out near 0.9. */
+double phrase_alike(const char *a, const char *b);
+/* Texts this alike say the same thing (phrase_alike). */
+#define PHRASE_ALIKE 0.75
 /* At most max characters of s, cut at a character boundary, with an
  * ellipsis when cut. The caller frees it. */
 char *phrase_truncate(const char *s, size_t max);

@@ -284,6 +284,10 @@ static const struct check_case check_cases[] = {
 	{ "repeated section", "春游攻略", "春游攻略｜新手也能照做", "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY
 	  "\\n\\n二、路线怎么排\\n一天两三个点就够，步行 15 分钟。", "[\"春游\", \"旅行\", \"踏青\"]", "[]", 0,
 	  "readability", "重复" },
+	{ "a line again with another name", "春游攻略", "春游攻略｜新手也能照做",
+	  "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY "\\n\\n四、早去人少\\n早上八点前到断桥，人少好拍照，光线也柔和。"
+	  "\\n早上八点前到白堤，人少好拍照，光线也柔和。", "[\"春游\", \"旅行\", \"踏青\"]", "[]", 0,
+	  "readability", "重复" },
 	{ "feedback contradicted", "春游攻略", "春游攻略｜带上狗狗也能照做",
 	  "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY, "[\"春游\", \"旅行\", \"踏青\"]",
 	  "[\"不要提宠物\"]", 0, "infoDensity", "仍提到" },

@@ -273,20 +273,34 @@ static char *note_rules_contradiction(const json_t *facts, const char *title, co
 }
 
 /* How many lines of the body (headings and paragraphs, six characters or
- * more) repeat an earlier one. */
+ * more) repeat an earlier one: the same line, or (twelve characters or
+ * more, not in brackets) one alike it, a template's line with another
+ * name in it. */
 static size_t note_rules_repeats(const char *body)
 {
-	json_t *seen = json_object();
+	json_t *seen = json_array(), *v;
 	char *copy = xstrdup(body), *save = NULL;
-	size_t n = 0;
+	size_t n = 0, i;
 
 	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		size_t chars;
+		int rep = 0, aside;
+
 		while (*l == ' ' || *l == '\t')
 			l++;
-		if (phrase_chars(l) < 6)
+		if ((chars = phrase_chars(l)) < 6)
 			continue;
-		n += json_object_get(seen, l) != NULL;
-		json_object_set_new(seen, l, json_true());
+		/* A line in brackets (where a point comes from) is not said twice
+		 * by naming another note in the same words. */
+		aside = strncmp(l, "（", strlen("（")) == 0 || *l == '(';
+		json_array_foreach(seen, i, v) {
+			const char *e = json_string_value(v);
+
+			if (strcmp(e, l) == 0 || (chars >= 12 && !aside && phrase_alike(e, l) >= PHRASE_ALIKE))
+				rep = 1;
+		}
+		n += (size_t)rep;
+		json_array_append_new(seen, json_string(l));
 	}
 	free(copy);
 	json_decref(seen);

@@ -300,6 +300,7 @@ struct note_rules_note {
 	char *feedback;           /* "" when none */
 	json_t *banned;           /* words the feedback asks to leave out */
 	json_t *words;            /* the topic's words that name its subject */
+	json_t *said;             /* the corpus lines the note has used */
 	uint64_t h;
 	unsigned rot;             /* facts.attempt - 1: a rewrite turns every pick */
 	struct buf body;
@@ -404,10 +405,40 @@ static char *note_rules_source_head(const char *title)
 	return xstrndup(title, cut);
 }
 
-/* The points of the notes whose titles share head (at most four), and
- * the attribution of the notes they come from, in lines (the caller
- * frees lines[nl - 1], the attribution). Returns the lines. */
-static size_t note_rules_head_lines(const struct note_rules_note *n, const char *head, const char **lines)
+/* 1 when the note has used a line alike text (notes written from one
+ * template differ only in a name: 可乐现在每天… and 橘子现在每天…). */
+static int note_rules_said(const struct note_rules_note *n, const char *text)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(n->said, i, v)
+		if (phrase_alike(json_string_value(v), text) >= PHRASE_ALIKE)
+			return 1;
+	return 0;
+}
+
+/* Notes whose titles start this alike make one section (教资备考3个月上岸经验
+ * and 教资备考6个月上岸经验, 居家45分钟燃脂 and 居家15分钟燃脂). */
+#define NOTE_RULES_HEADS_ALIKE 0.6
+
+/* 1 when a section's heading in done is alike head. */
+static int note_rules_head_done(const json_t *done, const char *head)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach((json_t *)done, k, v)
+		if (phrase_alike(k, head) >= NOTE_RULES_HEADS_ALIKE)
+			return 1;
+	return 0;
+}
+
+/* The points of the notes whose titles start alike head (at most four, none
+ * alike one the note has used), and the attribution of the notes they
+ * come from, in lines (the caller frees lines[nl - 1], the attribution).
+ * Returns the lines. */
+static size_t note_rules_head_lines(struct note_rules_note *n, const char *head, const char **lines)
 {
 	const json_t *points = json_object_get(n->evidence, "points");
 	json_t *srcs = json_object(), *p;
@@ -419,9 +450,13 @@ static size_t note_rules_head_lines(const struct note_rules_note *n, const char 
 		const char *src = json_string_value(json_object_get(p, "source")) ?: "";
 		char *h = note_rules_source_head(src);
 
-		if (nl < 4 && strcmp(h, head) == 0 && !note_rules_banned(n, json_string_value(
-		    json_object_get(p, "text")) ?: "")) {
-			lines[nl++] = json_string_value(json_object_get(p, "text"));
+		const char *text = json_string_value(json_object_get(p, "text")) ?: "";
+
+		if (nl < 4 && phrase_alike(h, head) >= NOTE_RULES_HEADS_ALIKE &&
+		    !note_rules_banned(n, text) &&
+		    !note_rules_said(n, text)) {
+			lines[nl++] = text;
+			json_array_append_new(n->said, json_string(text));
 			if (!json_object_get(srcs, src) && json_object_size(srcs) < 2) {
 				json_object_set_new(srcs, src, json_true());
 				buf_printf(&attr, "%s《%s》，%lld 赞", attr.len ? "；" : "（出自笔记", src,
@@ -438,7 +473,7 @@ static size_t note_rules_head_lines(const struct note_rules_note *n, const char 
 }
 
 /* The evidence's points, grouped under the heading of the notes they
- * come from (notes whose titles start alike share one), at most three
+ * come from (notes whose titles start alike share one: the first's), at most three
  * groups, each attributed. Returns the groups written. */
 static size_t note_rules_note_points(struct note_rules_note *n, size_t *no)
 {
@@ -453,7 +488,7 @@ static size_t note_rules_note_points(struct note_rules_note *n, size_t *no)
 		const char *lines[5] = { 0 };
 		size_t nl;
 
-		if (groups < 3 && *head && !json_object_get(done, head)) {
+		if (groups < 3 && *head && !note_rules_head_done(done, head)) {
 			json_object_set_new(done, head, json_true());
 			nl = note_rules_head_lines(n, head, lines);
 			if (nl > 1)
@@ -699,6 +734,7 @@ json_t *note_rules_task_note(const json_t *facts, const char *text, char *err, s
 		if (words_match_any(n.topic, note_rules_en_cats[i].keys))
 			n.en = &note_rules_en_cats[i];
 	n.words = note_rules_topic_subject(n.topic, 0);
+	n.said = json_array();
 	n.h = phrase_hash(n.topic, n.feedback);
 	if (json_integer_value(json_object_get(facts, "attempt")) > 1)
 		n.rot = (unsigned)(json_integer_value(json_object_get(facts, "attempt")) - 1) % 64;
@@ -715,6 +751,7 @@ json_t *note_rules_task_note(const json_t *facts, const char *text, char *err, s
 	free(n.topic);
 	free(n.feedback);
 	json_decref(n.banned);
+	json_decref(n.said);
 	json_decref(n.words);
 	buf_free(&n.body);
 	return j;
