@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "text/phrase.h"
 #include "wf/note/note_rules.h"
 #include "util/xmalloc.h"
 
@@ -63,16 +64,6 @@ static size_t note_rules_request_tail(const char *s, size_t n, const char *const
 	return n;
 }
 
-/* Characters (code points) in s[0..n). */
-static size_t note_rules_request_chars(const char *s, size_t n)
-{
-	size_t c = 0;
-
-	for (size_t i = 0; i < n; i++)
-		c += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return c;
-}
-
 /* After a verb (with its polite opening) at the front of text: where the
  * subject starts, or text when there is none. */
 static const char *note_rules_request_front(const char *text)
@@ -101,13 +92,17 @@ char *note_rules_request_subject(const char *text)
 {
 	const char *p = note_rules_request_front(text);
 	size_t n = strlen(p);
+	char *out;
 
 	n = note_rules_request_tail(p, n, note_rules_request_ends, OFFLINE_N(note_rules_request_ends));
 	n = note_rules_request_tail(p, n, note_rules_request_tails, OFFLINE_N(note_rules_request_tails));
 	while (n > 0 && p[n - 1] == ' ')
 		n--;
+	out = xstrndup(p, n);
 	/* Too little left: the request names no subject; keep it whole. */
-	if (note_rules_request_chars(p, n) < 2)
+	if (phrase_chars(out) < 2) {
+		free(out);
 		return xstrdup(text);
-	return xstrndup(p, n);
+	}
+	return out;
 }
