@@ -34,12 +34,12 @@ static struct bdb_at bdb_table(struct store_txn *t, int table)
 	return at;
 }
 
-/* k as stored (out holds BDB_KEY_MAX bytes): its length, or 0 when it does
- * not fit. A key shorter than a thread ID gets no tag: a scan's start
+/* k as stored (out holds BDB_KEY_MAX bytes): its length, or 0 when it is
+ * empty (k may then be NULL) or does not fit. A key shorter than a thread ID gets no tag: a scan's start
  * (bdb_dbt refuses it as a record's key). */
 static size_t bdb_key_in(const struct bdb_at *at, uint8_t *out, const void *k, size_t klen)
 {
-	if (klen + 1 > BDB_KEY_MAX)
+	if (klen == 0 || klen + 1 > BDB_KEY_MAX)
 		return 0;
 	if (at->tag < 0 || klen < STORE_TID) {
 		memcpy(out, k, klen);
