@@ -405,34 +405,23 @@ static char *note_rules_source_head(const char *title)
 	return xstrndup(title, cut);
 }
 
-/* 1 when the note has used a line alike text (notes written from one
- * template differ only in a name: 可乐现在每天… and 橘子现在每天…). */
-static int note_rules_said(const struct note_rules_note *n, const char *text)
+/* 1 when a string of list is at least `at` alike text (phrase_alike). */
+static int note_rules_alike_any(const json_t *list, const char *text, double at)
 {
 	const json_t *v;
 	size_t i;
 
-	json_array_foreach(n->said, i, v)
-		if (phrase_alike(json_string_value(v), text) >= PHRASE_ALIKE)
+	json_array_foreach(list, i, v)
+		if (phrase_alike(json_string_value(v), text) >= at)
 			return 1;
 	return 0;
 }
 
 /* Notes whose titles start this alike make one section (教资备考3个月上岸经验
- * and 教资备考6个月上岸经验, 居家45分钟燃脂 and 居家15分钟燃脂). */
+ * and 教资备考6个月上岸经验, 居家45分钟燃脂 and 居家15分钟燃脂); a corpus line
+ * this alike one the note has used is not used again (notes written from
+ * one template differ only in a name: 可乐现在每天… and 橘子现在每天…). */
 #define NOTE_RULES_HEADS_ALIKE 0.6
-
-/* 1 when a section's heading in done is alike head. */
-static int note_rules_head_done(const json_t *done, const char *head)
-{
-	const char *k;
-	json_t *v;
-
-	json_object_foreach((json_t *)done, k, v)
-		if (phrase_alike(k, head) >= NOTE_RULES_HEADS_ALIKE)
-			return 1;
-	return 0;
-}
 
 /* The points of the notes whose titles start alike head (at most four, none
  * alike one the note has used), and the attribution of the notes they
@@ -448,13 +437,11 @@ static size_t note_rules_head_lines(struct note_rules_note *n, const char *head,
 	buf_init(&attr, 512);
 	json_array_foreach(points, i, p) {
 		const char *src = json_string_value(json_object_get(p, "source")) ?: "";
+		const char *text = json_string_value(json_object_get(p, "text")) ?: "";
 		char *h = note_rules_source_head(src);
 
-		const char *text = json_string_value(json_object_get(p, "text")) ?: "";
-
 		if (nl < 4 && phrase_alike(h, head) >= NOTE_RULES_HEADS_ALIKE &&
-		    !note_rules_banned(n, text) &&
-		    !note_rules_said(n, text)) {
+		    !note_rules_banned(n, text) && !note_rules_alike_any(n->said, text, PHRASE_ALIKE)) {
 			lines[nl++] = text;
 			json_array_append_new(n->said, json_string(text));
 			if (!json_object_get(srcs, src) && json_object_size(srcs) < 2) {
@@ -479,7 +466,7 @@ static size_t note_rules_note_points(struct note_rules_note *n, size_t *no)
 {
 	const json_t *points = json_object_get(n->evidence, "points");
 	size_t i, groups = 0, np = json_array_size(points);
-	json_t *done = json_object();
+	json_t *done = json_array();   /* the sections' headings */
 
 	/* A rewrite (attempt 2, 3…) starts from another note's points. */
 	for (i = 0; i < np; i++) {
@@ -488,8 +475,8 @@ static size_t note_rules_note_points(struct note_rules_note *n, size_t *no)
 		const char *lines[5] = { 0 };
 		size_t nl;
 
-		if (groups < 3 && *head && !note_rules_head_done(done, head)) {
-			json_object_set_new(done, head, json_true());
+		if (groups < 3 && *head && !note_rules_alike_any(done, head, NOTE_RULES_HEADS_ALIKE)) {
+			json_array_append_new(done, json_string(head));
 			nl = note_rules_head_lines(n, head, lines);
 			if (nl > 1)
 				groups += (size_t)note_rules_section(n, no, head, lines, nl);
