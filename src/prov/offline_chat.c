@@ -228,10 +228,16 @@ static void offline_chat_search(struct offline_chat *c, const json_t *sf)
 	json_decref(picked);
 }
 
-/* What kind of thing the question needs, said in one sentence. */
-static void offline_chat_need(struct offline_chat *c)
+/* What kind of thing the question needs, said in one sentence: 1 when
+ * there was something to say. */
+static int offline_chat_need(struct offline_chat *c)
 {
-	if (rules_search_intent(c->text).matched)
+	if (rules_note_request(c->text))
+		phrase_say(&c->out, c->zh,
+			    "小红书笔记请到「笔记写作」页去写：离线也能按你给的主题整理出一篇带配图的笔记。",
+			    "For a Xiaohongshu note, use the Note writer page: even offline it writes one "
+			    "on your topic, with pictures. ");
+	else if (rules_search_intent(c->text).matched)
 		phrase_say(&c->out, c->zh,
 			    "这类实时信息需要联网搜索：请在 [provider.search] 中配置 kind = dashscope。",
 			    "Live information needs web search: set kind = dashscope in [provider.search]. ");
@@ -241,6 +247,9 @@ static void offline_chat_need(struct offline_chat *c)
 	else if (rules_time_intent(c->text).matched)
 		phrase_say(&c->out, c->zh, "时间问题由本地时钟回答，再问一次“现在几点”即可。",
 			    "Time questions are answered from the local clock: ask \"what time is it\". ");
+	else
+		return 0;
+	return 1;
 }
 
 static void offline_chat_question(struct offline_chat *c)
@@ -276,8 +285,8 @@ static void offline_chat_statement(struct offline_chat *c)
 	}
 	phrase_say(&c->out, c->zh, "我记下了：“%s”。", "Noted: \"%s\". ", echo);
 	free(echo);
-	offline_chat_need(c);
-	offline_chat_can_do(c);
+	if (!offline_chat_need(c))
+		offline_chat_can_do(c);
 	phrase_say(&c->out, c->zh, "需要更深入的讨论时，可以配置 [provider.chat] 接入语言模型。",
 		    " For a deeper conversation, configure a model in [provider.chat].");
 }

@@ -133,6 +133,7 @@ enum rules_aux {
 	RULES_AUX_SMALL_TALK,
 	RULES_AUX_OTHER_TASK,
 	RULES_AUX_REGENERATE,
+	RULES_AUX_NOTE_KINDS,
 	RULES_NAUX
 };
 
@@ -181,6 +182,9 @@ static const char *const rules_aux_res[RULES_NAUX] = {
 		"redo(?:\\s+it)?|retry|try\\s+again|again|another(?:\\s+one)?|one\\s+more|"
 		"(?:generate|draw|make)\\s+(?:it\\s+)?(?:again|another(?:\\s+one)?))"
 		"(?:[\\s,，]*please)?[\\s\\p{P}\\p{S}]*\\z",
+	/* What the note writer writes: 小红书笔记, 文案, 种草, a Xiaohongshu post. */
+	[RULES_AUX_NOTE_KINDS] = "小红书|笔记|文案|种草|图文|(?i:xiaohongshu|rednote|\\bnotes?\\b|"
+		"\\bposts?\\b)",
 };
 
 static pcre2_code *rules_image_code[RULES_N(rules_image_pats)];
@@ -483,6 +487,11 @@ int rules_small_talk(const char *text)
 int rules_other_task(const char *text)
 {
 	return text && *text && rules_aux_match(RULES_AUX_OTHER_TASK, text);
+}
+
+int rules_note_request(const char *text)
+{
+	return rules_other_task(text) && rules_aux_match(RULES_AUX_NOTE_KINDS, text);
 }
 
 struct rules_match rules_regenerate(const char *text)

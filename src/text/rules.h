@@ -77,6 +77,9 @@ int rules_small_talk(const char *text);
 /* The message asks for something other than a picture: to write,
  * translate, explain, recommend… */
 int rules_other_task(const char *text);
+/* The message asks to write what the note writer writes: "帮我写一篇…的
+ * 小红书笔记", "write a Xiaohongshu post about…". */
+int rules_note_request(const char *text);
 /* The whole message is a greeting ("你好", "hello!"). */
 int rules_greeting(const char *text);
 /* Nothing but spaces, punctuation, symbols and emoji. */

@@ -240,6 +240,8 @@ static const struct chat_case chat_cases[] = {
 	  { "10:00:00", "1714528800", "星期三" } },
 	{ "{\"text\": \"我最近在学做蛋糕\", \"history\": [{\"role\": \"user\", \"content\": \"推荐几本烘焙书\"}]}",
 	  { "蛋糕", "烘焙" } },
+	{ "{\"text\": \"帮我写一篇关于周末露营装备的小红书笔记\"}", { "「笔记写作」页", "我记下了" } },
+	{ "{\"text\": \"Please write a Xiaohongshu post about camping gear\"}", { "Note writer" } },
 };
 
 static void test_chat(void)
@@ -257,6 +259,10 @@ static void test_chat(void)
 			printf("# reply: %s\n", a.text ? a.text : "(none)");
 		prov_answer_free(&a);
 	}
+	ask("chat", json_pack("{s:s}", "text", "帮我写一篇关于周末露营装备的小红书笔记"), 0, &a);
+	ok(a.text && !strstr(a.text, "试试") && !strstr(a.text, "写图文笔记") && !strstr(a.text, "写小红书笔记、"),
+	   "a note request is sent to the note writer, not told to try writing a note");
+	prov_answer_free(&a);
 	ask("chat", json_pack("{s:s}", "text", "帮我想想周末去哪里玩"), 0, &a);
 	ask("chat", json_pack("{s:s}", "text", "我想学习摄影"), 0, &b);
 	ok(a.text && b.text && strcmp(a.text, b.text) != 0, "different messages, different replies");

@@ -239,6 +239,13 @@ static const struct flag_case other_task_cases[] = {
 	{ "写实风格的猫", 0 }, { "写意山水", 0 }, { "a writer at her desk", 0 }, { "一只猫", 0 },
 };
 
+static const struct flag_case note_request_cases[] = {
+	{ "帮我写一篇关于周末露营装备的小红书笔记", 1 }, { "写个种草文案", 1 },
+	{ "please write a Xiaohongshu post about camping gear", 1 }, { "write a note about tea", 1 },
+	{ "帮我写一首诗", 0 }, { "读书笔记怎么做", 0 }, { "小红书上的露营照片", 0 },
+	{ "write a poem", 0 }, { "a notebook on the desk", 0 },
+};
+
 static void check_intents(const char *what, const struct intent_case *c, size_t n,
 			  struct rules_match (*fn)(const char *))
 {
@@ -337,6 +344,7 @@ int main(void)
 	check_restyle();
 	check_flags("small talk", small_talk_cases, N(small_talk_cases), rules_small_talk);
 	check_flags("other task", other_task_cases, N(other_task_cases), rules_other_task);
+	check_flags("note request", note_request_cases, N(note_request_cases), rules_note_request);
 	check_style_in();
 	check_text_rules();
 	rules_free();
