@@ -48,6 +48,9 @@ struct conf {
 	long keepalive_ms;
 	long stream_max_ms;
 	long max_followers;  /* streams following one thread another worker runs */
+	long write_timeout_ms;  /* a write to the web server making no progress this long ends it */
+	long max_replays;    /* streams replaying stored events at once, on one host */
+	char *allowed_hosts; /* Host names served, comma-separated; "": SERVER_NAME + loopback, "*": any */
 	char *log_level;
 	/* [store] */
 	char *store_dir;
@@ -60,6 +63,7 @@ struct conf {
 	long tombstone_ttl;
 	long max_events;
 	long max_asset_bytes;
+	long max_request_bytes; /* bytes one request may add to the store (events, checkpoints, assets) */
 	char *store_backend; /* bdb | postgresql */
 	char *store_dsn;     /* postgresql: a libpq connection string (no password in it) */
 	char *store_host_id; /* this host's id in leases: /etc/machine-id or the host name by default */
@@ -87,6 +91,8 @@ struct conf {
 	long graph_edit_max_nodes;     /* the largest workflow a turn may bring */
 	long graph_edit_max_edges;
 	long graph_edit_plan_timeout_ms;
+	long graph_edit_max_patch_bytes;  /* the bytes one patch may create (copies counted whole) */
+	long graph_edit_max_string_bytes; /* the longest string a workflow document may hold */
 	/* [workflow.orchestrate] */
 	long orch_confirm_plan;   /* pause on the plan for approval */
 	long orch_stage_retries;  /* errorStrategy retry: attempts after the first */
@@ -96,6 +102,15 @@ struct conf {
 	long chat_web_search;     /* bool */
 	long chat_history_turns;
 	char *chat_timezone;      /* "" : the server's */
+	/* [media]: rendering SVG and reading text (OCR) from pictures users send,
+	 * each in a child process under these budgets */
+	long media_cpu_ms;
+	long media_memory_bytes;
+	long media_time_ms;
+	long media_svg_max_bytes;      /* an SVG from a user: checked before it is stored */
+	long media_svg_max_elements;
+	long media_svg_max_filters;    /* filter primitives */
+	long media_svg_max_text_bytes; /* character data of text elements */
 	/* [fetch]: images fetched from URLs that users give */
 	long fetch_allow_private;
 	char *fetch_allow_hosts;  /* names allowed even when not public, comma-separated */

@@ -53,6 +53,11 @@ static const struct problem_def problem_table[PB_COUNT] = {
 	[PB_STORE_TOO_NEW] = { 503, "store_too_new", "Store written by a newer version", 60,
 		"the store was written by a newer version of AiVista than this worker: the workers "
 		"must be upgraded (the worker's log says which version)" },
+	[PB_REQUEST_TOO_LARGE] = { 413, "request_too_large",
+				   "The request would store more than allowed" },
+	[PB_PATCH_TOO_LARGE] = { 400, "patch_too_large", "The patch would create too much data" },
+	[PB_MISDIRECTED] = { 421, "misdirected_request", "This site does not answer to that host" },
+	[PB_FOREIGN_ORIGIN] = { 403, "foreign_origin", "Request from another site refused" },
 };
 
 int problem_status(enum problem p)

@@ -34,6 +34,10 @@ enum problem {
 	PB_NOT_CONVERTIBLE,
 	PB_RENDER_FAILED,
 	PB_STORE_TOO_NEW,
+	PB_REQUEST_TOO_LARGE,   /* the request would add more than [store] max_request_bytes */
+	PB_PATCH_TOO_LARGE,     /* a JSON Patch would create more than its byte budget */
+	PB_MISDIRECTED,         /* Host not in [server] allowed_hosts */
+	PB_FOREIGN_ORIGIN,      /* a state-changing request from another site */
 	PB_COUNT
 };
 
