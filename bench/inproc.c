@@ -64,7 +64,7 @@ void bench_call(struct app *app, struct sink *out, const char *method, const cha
 		const char *body, enum problem (*fn)(struct req *))
 {
 	char len[32], m[32], u[512];
-	char *envp[] = { m, u, len, NULL };
+	char *envp[] = { m, u, len, "CONTENT_TYPE=application/json", NULL };
 	const char *src = body;
 	struct io_in in = { bench_read, &src };
 	struct io_out o = { bench_write, bench_flush, out };

@@ -20,9 +20,12 @@
 #include <sodium.h>
 #include "api/api.h"
 #include "app.h"
+#include "fcgi/fcgxio.h"
 #include "fcgi/req.h"
+#include "fcgi/wtimeout.h"
 #include "store/store.h"
 #include "graph/engine.h"
+#include "util/budget.h"
 #include "util/clock.h"
 #include "util/curlonce.h"
 #include "util/log.h"
@@ -73,10 +76,22 @@ static void main_on_parent_gone(int sig)
 	}
 }
 
+/* The signals above, held back while a request is served: the handlers
+ * only set flags then, and a handler that ran would end a write that
+ * waits on the web server at once (the kernel does not restart a socket
+ * write with a deadline, wtimeout.h), cutting a stream short that
+ * would have finished. */
+static sigset_t main_stop_signals;
+
 static void main_signals(void)
 {
 	struct sigaction sa;
 
+	sigemptyset(&main_stop_signals);
+	sigaddset(&main_stop_signals, SIGTERM);
+	sigaddset(&main_stop_signals, SIGINT);
+	sigaddset(&main_stop_signals, SIGUSR1);
+	sigaddset(&main_stop_signals, PREFORK_PARENT_GONE);
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
@@ -88,33 +103,6 @@ static void main_signals(void)
 	sigaction(PREFORK_PARENT_GONE, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
-}
-
-static ssize_t main_fcgx_read(void *ctx, char *p, size_t n)
-{
-	int k = FCGX_GetStr(p, n > 65536 ? 65536 : (int)n, ctx);
-
-	if (k < 0 || (k == 0 && FCGX_GetError(ctx) != 0))
-		return -1;
-	return k;
-}
-
-static int main_fcgx_write(void *ctx, const char *p, size_t n)
-{
-	while (n > 0) {
-		int chunk = n > 65536 ? 65536 : (int)n;
-
-		if (FCGX_PutStr(p, chunk, ctx) != chunk || FCGX_GetError(ctx) != 0)
-			return -1;
-		p += chunk;
-		n -= (size_t)chunk;
-	}
-	return 0;
-}
-
-static int main_fcgx_flush(void *ctx)
-{
-	return FCGX_FFlush(ctx) < 0 || FCGX_GetError(ctx) != 0 ? -1 : 0;
 }
 
 /* A store that failed to open (disk full, permissions) is tried again
@@ -144,8 +132,8 @@ static void main_ensure_store(struct app *app)
 
 static void main_serve_one(struct app *app, FCGX_Request *fr)
 {
-	struct io_in in = { main_fcgx_read, fr->in };
-	struct io_out out = { main_fcgx_write, main_fcgx_flush, fr->out };
+	struct io_in in = fcgxio_in(fr->in);
+	struct io_out out = fcgxio_out(fr->out);
 	struct req r;
 	enum problem p;
 
@@ -154,34 +142,27 @@ static void main_serve_one(struct app *app, FCGX_Request *fr)
 	log_debug("accepted a request from port %s",
 		  FCGX_GetParam("REMOTE_PORT", fr->envp) ? FCGX_GetParam("REMOTE_PORT", fr->envp) : "-");
 	main_ensure_store(app);
+	/* Drawings and OCR run under the [media] budget and stop when this
+	 * connection closes (util/budget.h). */
+	budget_configure(app->conf.media_cpu_ms, app->conf.media_memory_bytes,
+			 app->conf.media_time_ms);
+	budget_watch(fr->ipcFd);
 	p = req_init(&r, &app->conf, fr->envp, in, out);
 	r.app = app;
 	if (p != PB_OK)
 		problem_send(&r, p, "the request URI cannot be parsed");
 	else
 		api_dispatch(&r);
+	if (wtimeout_passed(FCGX_GetError(fr->out)))
+		log_warn("%s %s: the web server took nothing for %ld ms ([server] write_timeout_ms): "
+			 "the response is abandoned", r.method ? r.method : "-", r.path ? r.path : "-",
+			 app->conf.write_timeout_ms);
 	log_debug("%s %s %d", r.method, r.uri, r.status);
+	budget_watch(-1);
+	/* A request's store budget ends with it, whichever way it ended. */
+	if (app->store)
+		store_request_budget(app->store, 0);
 	req_free(&r);
-}
-
-/* libfcgi ends a connection with a lingering close: shutdown, then wait
- * (up to 2 s) for the web server to close its end, so that input the
- * worker did not read does not turn into a reset that loses the response.
- * On a Unix socket whose input was read to its end (the web server has
- * nothing more to send), the response is already in the web server's
- * queue when write returns, so the wait only keeps the worker from its
- * next request: there the descriptor is closed at once. A request without
- * a body has only the empty end-of-input record left, read here; a body
- * left unread (a 413) keeps the lingering close. */
-static int main_input_done(FCGX_Request *fr)
-{
-	const char *cl = FCGX_GetParam("CONTENT_LENGTH", fr->envp);
-
-	if (fr->in->isClosed)
-		return 1;
-	if (cl && *cl && strcmp(cl, "0") != 0)
-		return 0;
-	return FCGX_GetChar(fr->in) == EOF && fr->in->isClosed;
 }
 
 static int main_is_unix(int fd)
@@ -190,6 +171,16 @@ static int main_is_unix(int fd)
 	socklen_t n = sizeof sa;
 
 	return getsockname(fd, (struct sockaddr *)&sa, &n) == 0 && sa.ss_family == AF_UNIX;
+}
+
+/* Every write on the connection gets the deadline (wtimeout.h). */
+static void main_write_deadline(struct app *app, int fd)
+{
+	static int warned;
+
+	if (wtimeout_set(fd, app->conf.write_timeout_ms) < 0 && !warned++)
+		log_warn("cannot set the write deadline on the web server's connection: %s",
+			 strerror(errno));
 }
 
 static int main_loop(struct app *app, int fd)
@@ -208,10 +199,11 @@ static int main_loop(struct app *app, int fd)
 		if (FCGX_Accept_r(&fr) < 0)
 			break;
 		main_busy = 1;
+		sigprocmask(SIG_BLOCK, &main_stop_signals, NULL);
+		main_write_deadline(app, fr.ipcFd);
 		main_serve_one(app, &fr);
-		if (quick_close && main_input_done(&fr))
-			FCGX_Detach(&fr);
-		FCGX_Finish_r(&fr);
+		fcgxio_finish(&fr, quick_close);
+		sigprocmask(SIG_UNBLOCK, &main_stop_signals, NULL);
 		/* Housekeeping after the client has its answer. */
 		if (app->store) {
 			store_maintain(app->store);

@@ -32,6 +32,10 @@ int api_opt_string(struct req *r, const json_t *obj, const char *key, const char
 #include <stddef.h>
 void api_asset_send(struct req *r, const char *id, const char *ctype, const void *data,
 		    size_t len, const char *more);
+/* True when an asset of type ctype (parameters allowed) would be shown
+ * by a browser as a page that can run script (HTML, XML, SVG): such a
+ * one is sent as a download (Content-Disposition: attachment). */
+int api_asset_active(const char *ctype);
 /* GET /api/assets/{id}?format=...: the asset as a PNG (asset_png.c). */
 enum problem api_asset_png(struct req *r, const char *format);
 

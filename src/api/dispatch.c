@@ -1,9 +1,11 @@
-/* The route table and the single place a request's error is reported. */
+/* The route table, the site checks every request passes first, and the
+ * single place a request's error is reported. */
 #include "config.h"
 #include "api/api.h"
 #include "app.h"
 #include "fcgi/req.h"
 #include "fcgi/route.h"
+#include "fcgi/sitecheck.h"
 
 static const struct route api_routes[] = {
 	{ "GET", "/api/health", api_health },
@@ -19,7 +21,8 @@ static const struct route api_routes[] = {
 	{ "GET", "/api/agents", api_agents },
 };
 
-void api_dispatch(struct req *r)
+/* Runs the handler of the route r names; a failure is recorded on r. */
+static void api_route(struct req *r)
 {
 	enum problem p;
 	const struct route *rt = route_match(api_routes, sizeof api_routes / sizeof api_routes[0],
@@ -28,11 +31,24 @@ void api_dispatch(struct req *r)
 	if (rt == NULL) {
 		req_fail(r, p, p == PB_METHOD ? "%s is not allowed on %s" : "no endpoint %s%s",
 			 p == PB_METHOD ? r->method : "", r->path);
-	} else {
-		p = rt->handler(r);
-		if (p != PB_OK && r->failed == PB_OK)
-			req_fail(r, p, "%s", problem_title(p));
+		return;
 	}
+	p = rt->handler(r);
+	if (p != PB_OK && r->failed == PB_OK)
+		req_fail(r, p, "%s", problem_title(p));
+}
+
+void api_dispatch(struct req *r)
+{
+	char why[sizeof r->detail];
+	enum problem p = sitecheck_request(r, why, sizeof why);
+
+	/* Before routing: another host or another site's page learns nothing,
+	 * not even which paths exist. */
+	if (p != PB_OK)
+		req_fail(r, p, "%s", why);
+	else
+		api_route(r);
 	if (r->failed != PB_OK)
 		problem_send(r, r->failed, "%s", r->detail);
 }

@@ -171,9 +171,9 @@ static int req_media_type_is(const char *ct, const char *want)
 
 int req_content_type_json(const char *ct)
 {
-	/* text/plain: what a form or sendBeacon can send without a preflight. */
-	return ct == NULL || *ct == '\0' || req_media_type_is(ct, "application/json") ||
-	       req_media_type_is(ct, "text/plain");
+	/* Only this: a page of another site can send text/plain, a form's
+	 * types or no type at all without the browser asking first. */
+	return ct != NULL && req_media_type_is(ct, "application/json");
 }
 
 static int req_content_type_ok(const struct req *r)
@@ -192,7 +192,7 @@ enum problem req_body_json(struct req *r, json_t **out, char *detail, size_t det
 			 r->conf->max_body_bytes);
 		return p;
 	}
-	if (!req_content_type_ok(r)) {
+	if (r->body.len > 0 && !req_content_type_ok(r)) {
 		snprintf(detail, detail_len, "expected application/json");
 		return PB_UNSUPPORTED_MEDIA;
 	}
@@ -266,6 +266,7 @@ static const char *req_reason(int status)
 	case 410: return "Gone";
 	case 413: return "Payload Too Large";
 	case 415: return "Unsupported Media Type";
+	case 421: return "Misdirected Request";
 	case 422: return "Unprocessable Content";
 	case 429: return "Too Many Requests";
 	case 503: return "Service Unavailable";
@@ -278,9 +279,13 @@ int req_write(struct req *r, const char *p, size_t n)
 	return r->out.write(r->out.ctx, p, n);
 }
 
+/* An answer of the API is data, never a page: opened by itself it loads
+ * nothing, and no site can frame it. An asset sends a policy of its own. */
+#define REQ_POLICY "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\n"
+
 int req_send_headers(struct req *r, int status, const char *content_type, const char *extra)
 {
-	char head[512];
+	char head[768];
 	int n;
 
 	if (r->headers_sent)
@@ -289,9 +294,10 @@ int req_send_headers(struct req *r, int status, const char *content_type, const 
 	r->status = status;
 	n = snprintf(head, sizeof head,
 		     "Status: %d %s\r\nContent-Type: %s\r\nX-AiVista-Worker: %ld\r\n"
-		     "X-Content-Type-Options: nosniff\r\n",
-		     status, req_reason(status), content_type, (long)getpid());
-	if (req_write(r, head, (size_t)n) < 0)
+		     "X-Content-Type-Options: nosniff\r\nReferrer-Policy: same-origin\r\n%s",
+		     status, req_reason(status), content_type, (long)getpid(),
+		     extra && strstr(extra, "Content-Security-Policy:") ? "" : REQ_POLICY);
+	if (n < 0 || (size_t)n >= sizeof head || req_write(r, head, (size_t)n) < 0)
 		return -1;
 	if (extra && req_write(r, extra, strlen(extra)) < 0)
 		return -1;

@@ -71,7 +71,7 @@ enum problem req_fail(struct req *r, enum problem p, const char *fmt, ...)
 /* Exposed for tests: true when text nests arrays/objects no deeper than max. */
 int req_json_depth_ok(const char *p, size_t n, long max);
 /* Exposed for tests: true when a Content-Type value (NULL: none) may be
- * read as JSON: application/json or text/plain, parameters allowed. */
+ * read as JSON: application/json, parameters allowed. */
 int req_content_type_json(const char *ct);
 /* Exposed for tests: parses a Content-Length value; -1 when it is not one. */
 long long req_parse_length(const char *s);

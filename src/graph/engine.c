@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sodium.h>
 #include "graph/run.h"
+#include "json/patch.h"
 #include "text/msg.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -42,6 +43,8 @@ void run_send_committed(struct run *run, const struct commit *c)
 
 void run_free(struct run *run)
 {
+	if (run->st)
+		store_request_budget(run->st, 0);
 	json_decref(run->rec);
 	json_decref(run->state);
 	json_decref(run->pending);
@@ -69,6 +72,30 @@ static json_t *run_changes(const json_t *before, const json_t *after)
 		if (json_object_get(after, k) == NULL)
 			json_object_set_new(ch, k, json_null());
 	return ch;
+}
+
+/* A changed field whose value passes this as JSON text is named in
+ * state_update's "omitted" instead of echoed: a workflow's own events
+ * carry what people need, GET /api/threads/{id} the whole state. */
+#define RUN_CHANGE_INLINE_MAX ((size_t)256 << 10)
+
+/* Moves the large values out of changes (borrowed): the names of the
+ * fields left out, a new array, or NULL when none was. */
+static json_t *run_changes_trim(json_t *changes)
+{
+	json_t *omitted = NULL, *v;
+	const char *k;
+	void *tmp;
+
+	json_object_foreach_safe(changes, tmp, k, v) {
+		if (patch_bytes(v, RUN_CHANGE_INLINE_MAX) <= RUN_CHANGE_INLINE_MAX)
+			continue;
+		if (omitted == NULL)
+			omitted = json_array();
+		json_array_append_new(omitted, json_string(k));
+		json_object_del(changes, k);
+	}
+	return omitted;
 }
 
 /* An engine event; those about the thread as a whole name it. */
@@ -257,6 +284,39 @@ static enum node_rc run_step_node(struct run *run, const struct wf_node *node, s
 	return nrc;
 }
 
+/* The step would store more than one request may ([store]
+ * max_request_bytes): nothing of it is kept, and the thread ends at its
+ * last checkpoint with an error event request_too_large (a new turn may
+ * follow). 0 or the store's error. */
+static int run_over_budget(struct run *run, const char *node)
+{
+	struct commit c;
+	json_t *ev;
+	int rc;
+
+	log_warn("thread %s: node %s would store more than [store] max_request_bytes (%ld): the "
+		 "step is not kept", run->tid_str, node, run->app->conf.max_request_bytes);
+	store_request_budget(run->st, 0);   /* the error itself is kept */
+	commit_init(&c, run);
+	c.need_lease = 1;
+	c.release = 1;
+	ev = run_event(run, "error", node);
+	json_object_set_new(ev, "code", json_string("request_too_large"));
+	json_object_set_new(ev, "message", json_string(msg_error(run->lang, "request_too_large")));
+	json_object_set_new(ev, "detail", json_string("this step would store more than one request "
+						       "may ([store] max_request_bytes): it was not kept"));
+	json_array_append_new(c.events, ev);
+	json_object_set_new(c.changes, "status", json_string("error"));
+	json_object_set_new(c.changes, "next", json_null());
+	json_object_set_new(c.changes, "resume", json_null());
+	json_object_set_new(c.changes, "cancel", json_null());
+	rc = commit_run(&c);
+	if (rc == 0)
+		run_send_committed(run, &c);
+	commit_free(&c);
+	return rc;
+}
+
 /* One step: run the node, then commit its checkpoint and events at once. */
 static int run_step(struct run *run)
 {
@@ -287,19 +347,22 @@ static int run_step(struct run *run)
 		nrc = step_cancelled_abort(&ctx);
 	else
 		nrc = run_step_node(run, node, &ctx);
-	if (run->store_rc) {
-		/* The store failed under the node: nothing of this step is kept. */
+	if (run->store_rc || store_request_over(run->st)) {
+		/* The store failed under the node, or refused what it would add:
+		 * nothing of this step is kept. */
 		json_decref(ctx.interrupt);
 		commit_free(&c);
-		return run->store_rc;
+		return run->store_rc ? run->store_rc : run_over_budget(run, name);
 	}
 	json_array_extend(c.events, run->pending);
 	json_array_clear(run->pending);
 	ev = run_changes(c.prev, run->state);
 	if (json_object_size(ev) > 0) {
-		json_t *su = run_event(run, "state_update", name);
+		json_t *su = run_event(run, "state_update", name), *omitted = run_changes_trim(ev);
 
 		json_object_set_new(su, "changes", ev);
+		if (omitted)
+			json_object_set_new(su, "omitted", omitted);
 		json_array_append_new(c.events, su);
 	} else {
 		json_decref(ev);
@@ -337,7 +400,7 @@ static int run_step(struct run *run)
 		run_send_committed(run, &c);
 	}
 	commit_free(&c);
-	return rc;
+	return rc == STORE_OVER_BUDGET ? run_over_budget(run, name) : rc;
 }
 
 /* Gives the lease back; when the store is away, later (lease_back.c), so

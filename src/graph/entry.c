@@ -18,6 +18,18 @@ static void entry_run_init(struct run *run, struct req *r)
 	run->app = r->app;
 	run->st = r->app->store;
 	run->t0 = clock_mono_ms();
+	/* Until run_free: what this request may add to the store. */
+	if (run->st)
+		store_request_budget(run->st, run->app->conf.max_request_bytes);
+}
+
+/* The 413 of a request that would store more than it may, before its
+ * stream starts. */
+static enum problem entry_too_large(struct run *run)
+{
+	return req_fail(run->r, PB_REQUEST_TOO_LARGE, "the request would store more than the %ld "
+			"bytes one request may ([store] max_request_bytes)",
+			run->app->conf.max_request_bytes);
 }
 
 static enum problem entry_store(struct req *r)
@@ -142,6 +154,11 @@ enum problem engine_start(struct req *r, const struct workflow *wf, const json_t
 	}
 	if (run.state == NULL)
 		return req_fail(r, p, "input: %s", err);
+	if (store_request_over(run.st)) {
+		store_txn(run.st, entry_purge_fn, &run);
+		run_free(&run);
+		return entry_too_large(&run);
+	}
 	commit_init(&c, &run);
 	c.create = 1;
 	c.take_lease = 1;
@@ -159,7 +176,10 @@ enum problem engine_start(struct req *r, const struct workflow *wf, const json_t
 	json_array_append_new(c.events, ev);
 	run_agent_start(c.events, c.changes, c.changes, wf->start, run.lang);
 	rc = commit_run(&c);
-	if (rc) {
+	if (rc == STORE_OVER_BUDGET) {
+		store_txn(run.st, entry_purge_fn, &run);
+		p = entry_too_large(&run);
+	} else if (rc) {
 		p = req_fail(r, PB_STORE_UNAVAILABLE, "the thread could not be created: %s", store_strerror(rc));
 	} else {
 		log_info("thread %s started (%s)", run.tid_str, wf->name);
@@ -249,6 +269,11 @@ enum problem engine_turn(struct req *r, const char *id, const json_t *input, int
 		return req_fail(r, problem_by_code(ctx.err_code, PB_BAD_REQUEST), "input: %s",
 				err[0] ? err : "not accepted");
 	}
+	if (store_request_over(run.st)) {
+		commit_free(&c);
+		run_free(&run);
+		return entry_too_large(&run);
+	}
 	c.take_lease = 1;
 	c.check = entry_turn_check;
 	c.check_arg = run.rec;
@@ -263,6 +288,8 @@ enum problem engine_turn(struct req *r, const char *id, const json_t *input, int
 	rc = commit_run(&c);
 	if (rc == EBUSY)
 		p = req_fail(r, PB_BUSY, "thread %s changed meanwhile: try again", id);
+	else if (rc == STORE_OVER_BUDGET)
+		p = entry_too_large(&run);
 	else if (rc)
 		p = req_fail(r, PB_STORE_UNAVAILABLE, "the turn could not be recorded: %s", store_strerror(rc));
 	else {

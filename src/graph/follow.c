@@ -4,7 +4,16 @@
  * Following holds a worker, so one thread has at most [server]
  * max_followers: each is a place {"<pid>": until} in the thread record,
  * counted by every worker, and a place whose process died or whose time
- * passed is free again. */
+ * passed is free again.
+ *
+ * Replaying a long log holds a worker too, for as long as the client takes
+ * to read it: a replay of FOLLOW_REPLAY_SMALL bytes or more takes one of
+ * the host's [server] max_replays places (util/hostslot.h, a file in the
+ * store directory) before its stream starts and gives it back once it
+ * has caught up with the log (or ended); a shorter one fits in the
+ * buffers between the worker and the client and is not counted. A replay
+ * stops, with a workflow_yield the client reconnects on, when the
+ * request's time is used. */
 #include "config.h"
 #include <errno.h>
 #include <signal.h>
@@ -15,6 +24,8 @@
 #include "graph/run.h"
 #include "text/msg.h"
 #include "util/clock.h"
+#include "util/hostslot.h"
+#include "util/log.h"
 
 #define FOLLOW_BATCH 256
 #define FOLLOW_BATCH_BYTES (1u << 20)
@@ -23,6 +34,20 @@
  * STORE_POLL_MS. */
 #define FOLLOW_WAIT_MS 250
 #define FOLLOW_SLACK_MS 5000   /* a place outlives the stream's budget by this much */
+#define FOLLOW_REPLAY_SMALL (256u << 10) /* a replay of fewer bytes takes no replay place */
+/* Events read to tell a short replay: more than this many is a long one
+ * (an event is more than 64 bytes: type and timestamp alone take 40). */
+#define FOLLOW_REPLAY_SMALL_EVENTS (FOLLOW_REPLAY_SMALL / 64)
+#define FOLLOW_REPLAY_FILE "replays.lock" /* in the store directory */
+
+/* One stream's progress through the log. */
+struct follow {
+	struct run *run;
+	long long after;  /* the last event sent */
+	int joined;       /* holds a follower's place in the thread record */
+	int replay;       /* the replay place held (its descriptor), or -1 */
+	json_t *first;    /* the replay's first batch, read before the stream starts */
+};
 
 /* One follower's place: taken (join), or given back. */
 struct follow_place {
@@ -106,15 +131,58 @@ static int follow_would_wait(const struct run *run)
 	return status && strcmp(status, "running") == 0 && !lease_free(run->rec, clock_wall_ms());
 }
 
-/* Sends every stored event after *after. 0, or a store error. */
-static int follow_drain(struct run *run, long long *after)
+/* True when the request has used its time. */
+static int follow_spent(const struct run *run)
 {
-	for (;;) {
-		json_t *batch, *pair;
-		size_t i, n;
-		int rc = store_events_after(run->st, run->tid, *after, FOLLOW_BATCH, FOLLOW_BATCH_BYTES,
-					    &batch);
+	return clock_mono_ms() - run->t0 >= run_budget_ms(run);
+}
 
+/* Takes one of the host's replay places when the events after f->after
+ * come to FOLLOW_REPLAY_SMALL bytes or more (the first batch, read here,
+ * is kept for the stream). PB_OK, or the problem reported. */
+static enum problem follow_replay_enter(struct follow *f)
+{
+	struct run *run = f->run;
+	long long last = json_integer_value(json_object_get(run->rec, "seq"));
+	static int warned;
+	char path[4096];
+	size_t n;
+	int rc;
+
+	if (last <= f->after)
+		return PB_OK;
+	if (store_events_after(run->st, run->tid, f->after, FOLLOW_REPLAY_SMALL_EVENTS,
+			       FOLLOW_REPLAY_SMALL, &f->first) != 0)
+		return req_fail(run->r, PB_STORE_UNAVAILABLE, "the event log cannot be read");
+	n = json_array_size(f->first);
+	if (n == 0 || json_integer_value(json_array_get(json_array_get(f->first, n - 1), 0)) >= last)
+		return PB_OK;
+	snprintf(path, sizeof path, "%s/%s", run->app->conf.store_dir, FOLLOW_REPLAY_FILE);
+	rc = hostslot_take(path, run->app->conf.max_replays, &f->replay);
+	if (rc < 0 && !warned++)
+		log_warn("%s: %s: replays are not counted ([server] max_replays)", path, strerror(errno));
+	if (rc == 1)
+		return req_fail(run->r, PB_OVERLOADED, "%ld replays of long event logs are running "
+				"([server] max_replays): try again shortly",
+				run->app->conf.max_replays);
+	return PB_OK;
+}
+
+/* Sends every stored event after f->after, or as many as the request's
+ * time allows. 0, or a store error. */
+static int follow_drain(struct follow *f)
+{
+	struct run *run = f->run;
+
+	for (;;) {
+		json_t *batch = f->first, *pair;
+		size_t i, n;
+		int rc = 0;
+
+		f->first = NULL;
+		if (batch == NULL)
+			rc = store_events_after(run->st, run->tid, f->after, FOLLOW_BATCH,
+						FOLLOW_BATCH_BYTES, &batch);
 		if (rc)
 			return rc;
 		n = json_array_size(batch);
@@ -124,10 +192,10 @@ static int follow_drain(struct run *run, long long *after)
 
 			if (sse_event_batch(run->sse, seq, text, strlen(text), i + 1 < n) < 0)
 				break;
-			*after = seq;
+			f->after = seq;
 		}
 		json_decref(batch);
-		if (n < FOLLOW_BATCH || run->sse->broken)
+		if (n < FOLLOW_BATCH || run->sse->broken || follow_spent(run))
 			return 0;
 	}
 }
@@ -157,19 +225,38 @@ static int follow_reload(struct run *run)
 	return rc;
 }
 
-static enum problem follow_loop(struct run *run, long long after, int *joined)
+/* The request's time is used: the client is told to reconnect. */
+static enum problem follow_yield(struct run *run)
 {
+	json_t *ev = sse_event_new("workflow_yield");
+
+	json_object_set_new(ev, "threadId", json_string(run->tid_str));
+	json_object_set_new(ev, "content", json_string(msg_get(run->lang, "yield.reconnect")));
+	sse_retry(run->sse, 500);
+	sse_event(run->sse, 0, ev);
+	json_decref(ev);
+	return PB_OK;
+}
+
+static enum problem follow_loop(struct follow *f)
+{
+	struct run *run = f->run;
+
 	if (run_sse(run) < 0)
 		return PB_OK;
 	for (;;) {
 		const char *status;
 
-		if (follow_drain(run, &after) != 0 || follow_reload(run) != 0)
+		if (follow_drain(f) != 0 || follow_reload(run) != 0)
 			return req_fail(run->r, PB_STORE_UNAVAILABLE, "the event log cannot be read");
 		if (run->sse->broken)
 			return PB_OK;
-		if (json_integer_value(json_object_get(run->rec, "seq")) > after)
+		if (json_integer_value(json_object_get(run->rec, "seq")) > f->after) {
+			if (follow_spent(run))
+				return follow_yield(run);
 			continue;
+		}
+		hostslot_give(&f->replay);  /* caught up: the replay is over */
 		status = json_string_value(json_object_get(run->rec, "status"));
 		if (status == NULL || strcmp(status, "running") != 0) {
 			if (status && (strcmp(status, "done") == 0 || strcmp(status, "error") == 0 ||
@@ -178,20 +265,12 @@ static enum problem follow_loop(struct run *run, long long after, int *joined)
 			return PB_OK;
 		}
 		if (lease_free(run->rec, clock_wall_ms()) && follow_take(run) == 0) {
-			follow_leave(run, joined);
+			follow_leave(run, &f->joined);
 			return run_loop(run);
 		}
-		if (clock_mono_ms() - run->t0 >= run_budget_ms(run)) {
-			json_t *ev = sse_event_new("workflow_yield");
-
-			json_object_set_new(ev, "threadId", json_string(run->tid_str));
-			json_object_set_new(ev, "content", json_string(msg_get(run->lang, "yield.reconnect")));
-			sse_retry(run->sse, 500);
-			sse_event(run->sse, 0, ev);
-			json_decref(ev);
-			return PB_OK;
-		}
-		if (!*joined && follow_enter(run, joined) != PB_OK)
+		if (follow_spent(run))
+			return follow_yield(run);
+		if (!f->joined && follow_enter(run, &f->joined) != PB_OK)
 			return run->r->failed;
 		store_wait(run->st, run->tid, FOLLOW_WAIT_MS);
 		if (sse_keepalive(run->sse) < 0)
@@ -201,14 +280,19 @@ static enum problem follow_loop(struct run *run, long long after, int *joined)
 
 enum problem run_follow(struct run *run, long long after)
 {
-	int joined = 0;
+	struct follow f = { run, after, 0, -1, NULL };
 	enum problem p;
 
-	/* Refused before the stream starts, when it is clear it would wait. */
-	if (follow_would_wait(run) && follow_enter(run, &joined) != PB_OK)
-		return run->r->failed;
-	p = follow_loop(run, after, &joined);
-	follow_leave(run, &joined);
+	/* Refused before the stream starts, when it is clear it would wait,
+	 * or that it replays a long log and the host replays enough. */
+	if ((follow_would_wait(run) && follow_enter(run, &f.joined) != PB_OK) ||
+	    follow_replay_enter(&f) != PB_OK)
+		p = run->r->failed;
+	else
+		p = follow_loop(&f);
+	hostslot_give(&f.replay);
+	json_decref(f.first);
+	follow_leave(run, &f.joined);
 	store_unwatch(run->st);
 	return p;
 }

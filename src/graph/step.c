@@ -74,6 +74,13 @@ int step_asset_put(struct step_ctx *c, const char *ctype, const void *data, size
 	struct step_asset a = { c->run->tid, ctype, data, len, "" };
 	int rc = store_txn(c->run->st, step_asset_fn, &a);
 
+	if (rc == STORE_OVER_BUDGET) {
+		/* The input's or the step's, not the store's: the engine ends the
+		 * request with request_too_large (413 before the stream). */
+		log_warn("storing an asset of %zu bytes: %s", len, store_strerror(rc));
+		snprintf(c->err_code, sizeof c->err_code, "request_too_large");
+		return -1;
+	}
 	if (rc) {
 		log_error("storing an asset: %s", store_strerror(rc));
 		if (rc != STORE_FULL)

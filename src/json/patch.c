@@ -11,6 +11,7 @@ struct patch_run {
 	json_t *doc;                 /* owned; replaced when an operation targets "" */
 	struct ptr_hook hook;
 	size_t max_values, copied;
+	size_t max_bytes, bytes;     /* the byte budget and what the values put in took */
 	struct patch_error *err;
 };
 
@@ -39,6 +40,7 @@ static const char *const patch_code_names[] = {
 	[PATCH_TEST_FAILED] = "test_failed",
 	[PATCH_MOVE_INTO_CHILD] = "move_into_child",
 	[PATCH_TOO_LARGE] = "too_large",
+	[PATCH_OVER_BUDGET] = "patch_too_large",
 };
 
 const char *patch_code_name(enum patch_code c)
@@ -133,6 +135,65 @@ static size_t patch_count(const json_t *v, size_t limit)
 	return n;
 }
 
+/* Digits (and sign) of an integer as JSON text. */
+static size_t patch_int_bytes(json_int_t i)
+{
+	size_t n = i < 0 ? 2 : 1;
+
+	while (i <= -10 || i >= 10) {
+		i /= 10;
+		n++;
+	}
+	return n;
+}
+
+size_t patch_bytes(const json_t *v, size_t limit)
+{
+	size_t n = 2, i;
+	const char *k;
+	const json_t *x;
+
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		return json_string_length(v) + 2;
+	case JSON_INTEGER:
+		return patch_int_bytes(json_integer_value(v));
+	case JSON_REAL:
+		return (size_t)snprintf(NULL, 0, "%.17g", json_real_value(v));
+	case JSON_TRUE:
+	case JSON_NULL:
+		return 4;
+	case JSON_FALSE:
+		return 5;
+	case JSON_ARRAY:
+		json_array_foreach(v, i, x)
+			if ((n += (i > 0) + patch_bytes(x, limit)) > limit)
+				return n;
+		return n;
+	case JSON_OBJECT:
+		i = 0;
+		json_object_foreach((json_t *)v, k, x)
+			if ((n += (i++ > 0) + strlen(k) + 3 + patch_bytes(x, limit)) > limit)
+				return n;
+		return n;
+	}
+	return n;
+}
+
+/* Counts v, about to be put in by op at p, against the byte budget. */
+static enum patch_code patch_charge(struct patch_run *r, const struct patch_op *op,
+				    const struct ptr *p, const json_t *v)
+{
+	size_t left = r->max_bytes - r->bytes, n = patch_bytes(v, left);
+
+	if (n > left)
+		return patch_fail(r, op->index, p->text, PATCH_OVER_BUDGET,
+				  "the values this patch puts in would pass its %zu bytes (%zu put in "
+				  "before this operation)", r->max_bytes, r->bytes);
+	r->bytes += n;
+	return PATCH_OK;
+}
+
 /* -- the primitives: put a value at a pointer, take one out ----------------- */
 
 /* "add" at p: steals v. */
@@ -211,7 +272,9 @@ static enum patch_code patch_get(struct patch_run *r, const struct patch_op *op,
 
 static enum patch_code patch_op_add(struct patch_run *r, struct patch_op *op)
 {
-	return patch_put_new(r, op, &op->path, json_deep_copy(op->value));
+	enum patch_code c = patch_charge(r, op, &op->path, op->value);
+
+	return c != PATCH_OK ? c : patch_put_new(r, op, &op->path, json_deep_copy(op->value));
 }
 
 static enum patch_code patch_op_remove(struct patch_run *r, struct patch_op *op)
@@ -235,6 +298,8 @@ static enum patch_code patch_op_replace(struct patch_run *r, struct patch_op *op
 	if (p->n + patch_depth(op->value, PATCH_MAX_DEPTH + 1) > PATCH_MAX_DEPTH)
 		return patch_fail(r, op->index, p->text, PATCH_TOO_LARGE,
 				  "the value would be nested deeper than %d levels", PATCH_MAX_DEPTH);
+	if ((c = patch_charge(r, op, p, op->value)) != PATCH_OK)
+		return c;
 	v = json_deep_copy(op->value);
 	if (p->n == 0) {
 		json_decref(r->doc);
@@ -276,6 +341,10 @@ static enum patch_code patch_op_move(struct patch_run *r, struct patch_op *op)
 				  op->from.n ? op->from.text : "the root");
 	if ((c = patch_take(r, op, &op->from, &v)) != PATCH_OK)
 		return c;
+	if ((c = patch_charge(r, op, &op->path, v)) != PATCH_OK) {
+		json_decref(v);
+		return c;
+	}
 	return patch_put_new(r, op, &op->path, v);
 }
 
@@ -291,6 +360,8 @@ static enum patch_code patch_op_copy(struct patch_run *r, struct patch_op *op)
 	if (n > r->max_values - r->copied)
 		return patch_fail(r, op->index, op->path.text, PATCH_TOO_LARGE,
 				  "the patch copies more than %zu values", r->max_values);
+	if ((c = patch_charge(r, op, &op->path, src)) != PATCH_OK)
+		return c;
 	r->copied += n;
 	return patch_put_new(r, op, &op->path, json_deep_copy(src));
 }
@@ -377,7 +448,8 @@ static enum patch_code patch_run_one(struct patch_run *r, const json_t *j, long 
 json_t *patch_apply(const json_t *doc, const json_t *patch, const struct patch_opts *o,
 		    struct patch_error *err)
 {
-	struct patch_run r = { .err = err, .max_values = PATCH_MAX_VALUES };
+	struct patch_run r = { .err = err, .max_values = PATCH_MAX_VALUES,
+			       .max_bytes = PATCH_MAX_BYTES };
 	size_t i;
 	const json_t *j;
 
@@ -386,6 +458,8 @@ json_t *patch_apply(const json_t *doc, const json_t *patch, const struct patch_o
 		r.hook = o->hook;
 		if (o->max_values)
 			r.max_values = o->max_values;
+		if (o->max_bytes)
+			r.max_bytes = o->max_bytes;
 	}
 	if (!json_is_array(patch)) {
 		patch_fail(&r, -1, NULL, PATCH_BAD_PATCH, "a JSON Patch is an array of operations");

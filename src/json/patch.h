@@ -9,10 +9,15 @@
  * each operation's pointers are resolved against the document as the
  * operations before it left it.
  *
- * Copies are bounded: a patch may bring at most max_values values in
- * through "copy" (a short patch could otherwise double the document at
- * each step), and no value may end deeper than PATCH_MAX_DEPTH, the depth
- * jansson reads back. */
+ * What a patch creates is bounded: a patch may bring at most max_values
+ * values in through "copy" (a short patch could otherwise double the
+ * document at each step); every value an "add", "replace", "copy" or
+ * "move" puts in place counts its size as JSON text (a string's bytes and
+ * quotes, a number's digits, containers with their members; escapes
+ * aside), counted whole each time it is put in, against max_bytes (a
+ * 2 MB string copied 500 times counts 1 GB and is refused long before);
+ * and no value may end deeper than PATCH_MAX_DEPTH, the depth jansson
+ * reads back. */
 #ifndef AV_JSON_PATCH_H
 #define AV_JSON_PATCH_H
 #include <stddef.h>
@@ -21,6 +26,7 @@
 
 #define PATCH_MAX_DEPTH 2048
 #define PATCH_MAX_VALUES (1u << 20)
+#define PATCH_MAX_BYTES ((size_t)16 << 20)
 #define PATCH_PATH_MAX 512
 
 enum patch_code {
@@ -34,6 +40,7 @@ enum patch_code {
 	PATCH_TEST_FAILED,      /* "test" found another value */
 	PATCH_MOVE_INTO_CHILD,  /* "move" into a place inside its own "from" */
 	PATCH_TOO_LARGE,        /* past max_values copied, or deeper than PATCH_MAX_DEPTH */
+	PATCH_OVER_BUDGET,      /* the values put in pass max_bytes ("patch_too_large") */
 };
 
 /* The code's stable name ("path_not_found"); lent, static. */
@@ -51,6 +58,7 @@ struct patch_error {
 struct patch_opts {
 	struct ptr_hook hook;        /* hook.fn NULL: plain RFC 6902 */
 	size_t max_values;           /* 0: PATCH_MAX_VALUES */
+	size_t max_bytes;            /* 0: PATCH_MAX_BYTES */
 };
 
 /* Applies patch (an array of operations, borrowed) to doc (borrowed,
@@ -58,6 +66,11 @@ struct patch_opts {
  * *err filled. o may be NULL (plain RFC 6902, default bounds). */
 json_t *patch_apply(const json_t *doc, const json_t *patch, const struct patch_opts *o,
 		    struct patch_error *err);
+
+/* The size of v (borrowed) as JSON text, escapes aside: what the byte
+ * budget counts. Counting stops once past limit (the result is then more
+ * than limit, not the whole size). */
+size_t patch_bytes(const json_t *v, size_t limit);
 
 /* The error as {"index", "op", "path", "code", "message"}: new reference. */
 json_t *patch_error_json(const struct patch_error *e);

@@ -1,5 +1,6 @@
 /* Image input normalisation (see imgin.h). */
 #include "config.h"
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,25 +106,53 @@ static int imgin_check(struct imgin *out, size_t max)
 	return 0;
 }
 
+/* A declared type made comparable: lower case, parameters dropped,
+ * image/jpg and image/pjpeg read as image/jpeg; "" for none or
+ * application/octet-stream (which claims nothing). */
+static void imgin_canon(const char *in, char *out, size_t outlen)
+{
+	size_t i = 0;
+
+	for (; in && in[i] && in[i] != ';' && in[i] != ',' && in[i] != ' ' && i + 1 < outlen; i++)
+		out[i] = (char)tolower((unsigned char)in[i]);
+	out[i] = '\0';
+	if (strcmp(out, "image/jpg") == 0 || strcmp(out, "image/pjpeg") == 0)
+		snprintf(out, outlen, "image/jpeg");
+	if (strcmp(out, "application/octet-stream") == 0)
+		out[0] = '\0';
+}
+
+int imgin_type_check(struct imgin *im, const char *declared)
+{
+	char decl[64], msg[160];
+
+	imgin_canon(declared, decl, sizeof decl);
+	if (*decl == '\0' || strcmp(decl, im->mime) == 0)
+		return 0;
+	snprintf(msg, sizeof msg, "the image is declared as %s but its bytes are %s", decl, im->mime);
+	return imgin_fail(im, msg);
+}
+
 int imgin_decode(const char *s, size_t max, struct imgin *out)
 {
-	const char *comma;
+	const char *comma, *decl = NULL;
 
 	memset(out, 0, sizeof *out);
 	if (s == NULL || *s == '\0')
 		return imgin_fail(out, "no image data");
 	if (strncasecmp(s, "data:", 5) == 0) {
 		comma = strchr(s, ',');
-		/* data:<type>;base64,<data>; the type is checked from the bytes. */
+		/* data:<type>;base64,<data>; the type must be the bytes' own. */
 		if (comma == NULL || comma - s < 12 || strncasecmp(comma - 7, ";base64", 7) != 0)
 			return imgin_fail(out, "a data URL must be data:<type>;base64,<data>");
 		if (strncasecmp(s + 5, "image/", 6) != 0)
 			return imgin_fail(out, "the data URL is not an image");
+		decl = s + 5;
 		s = comma + 1;
 	}
-	if (imgin_base64(s, strlen(s), max, out) < 0)
+	if (imgin_base64(s, strlen(s), max, out) < 0 || imgin_check(out, max) < 0)
 		return -1;
-	return imgin_check(out, max);
+	return imgin_type_check(out, decl);
 }
 
 /* "api/assets/<id>" in a URL of this server (absolute, root-relative or
@@ -142,6 +171,16 @@ static const char *imgin_asset_id(const char *s)
 	if (p == NULL || strlen(p) < STORE_ASSET_ID_LEN)
 		return NULL;
 	return p;
+}
+
+int imgin_asset_ref(const char *s, char *id, size_t idlen)
+{
+	const char *aid = s ? imgin_asset_id(s) : NULL;
+
+	if (aid == NULL)
+		return 0;
+	snprintf(id, idlen, "%.*s", STORE_ASSET_ID_LEN, aid);
+	return 1;
 }
 
 int imgin_load(struct store *st, const struct conf *c, const char *s, size_t max,

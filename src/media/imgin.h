@@ -22,8 +22,18 @@ struct imgin {
 
 /* The media type of image bytes (PNG, JPEG, GIF, WebP, SVG), or NULL. */
 const char *imgin_sniff(const unsigned char *p, size_t n);
-/* A data URL or bare base64 only (no store, no network). 0 or -1. */
+/* A data URL or bare base64 only (no store, no network). A data URL's
+ * type must be the type of its bytes (imgin_type_check). 0 or -1. */
 int imgin_decode(const char *s, size_t max, struct imgin *out);
+/* 0 when declared (a media type, parameters allowed; NULL, "" and
+ * application/octet-stream claim nothing; image/jpg is image/jpeg) names
+ * the type of im's bytes, else -1 with im freed and im->error saying so. */
+int imgin_type_check(struct imgin *im, const char *declared);
+/* 1 when s names a stored asset as imgin_load reads it (a bare id, or
+ * api/assets/<id> in a URL of this server), with its id in id (idlen:
+ * STORE_ASSET_ID_LEN + 1 at least); else 0. Whose asset it is, the
+ * caller asks (step_asset_ours). */
+int imgin_asset_ref(const char *s, char *id, size_t idlen);
 /* Any form: asset ids and this server's asset URLs are read from the
  * store, never fetched; other http(s) URLs go through fetch_image(). */
 int imgin_load(struct store *st, const struct conf *c, const char *s, size_t max,

@@ -2,6 +2,7 @@
  * what they are. */
 #include "config.h"
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,11 @@
 #include "media/fetch.h"
 #include "media/imgin.h"
 #include "media/imgnorm.h"
+#include "media/svgcheck.h"
 #include "store/store.h"
 #include "util/log.h"
+#include "util/safename.h"
+#include "util/pngio.h"
 #include "util/xmalloc.h"
 #include "wf/orch/orch_ws.h"
 
@@ -244,6 +248,20 @@ static int imgnorm_other(struct imgnorm *out, const char *decl, const char *snif
 	return 0;
 }
 
+/* A PNG's chunks, as pngio reads them (lengths, CRCs, IEND, the header);
+ * its size is the reader's business (OCR has its own limits). */
+static int imgnorm_png(struct imgnorm *out, char *err, size_t errlen)
+{
+	static const struct pngio_limits any = { 0, LLONG_MAX };
+	struct pngio_info info;
+	char why[256];
+
+	if (strcmp(out->mime, "image/png") != 0 ||
+	    pngio_info(out->data, out->len, &any, &info, why, sizeof why) == PNGIO_OK)
+		return 0;
+	return imgnorm_fail(out, err, errlen, why);
+}
+
 /* What the bytes are, against what was declared. */
 static int imgnorm_type(struct imgnorm *out, const char *decl, int flags, char *err, size_t errlen)
 {
@@ -258,7 +276,7 @@ static int imgnorm_type(struct imgnorm *out, const char *decl, int flags, char *
 			return imgnorm_fail(out, err, errlen, msg);
 		}
 		snprintf(out->mime, sizeof out->mime, "%s", img);
-		return 0;
+		return imgnorm_png(out, err, errlen);
 	}
 	if (flags & IMGNORM_ANY_FILE)
 		return imgnorm_other(out, decl, any, err, errlen);
@@ -296,8 +314,9 @@ static void imgnorm_name(struct imgnorm *out, const char *name)
 		while (n > 0 && name[n] && ((unsigned char)name[n] & 0xc0) == 0x80)
 			n--;
 		out->name[n] = '\0';
+		safename_strip(out->name);
 	}
-	if (n == 0 || strcmp(out->name, ".") == 0 || strcmp(out->name, "..") == 0) {
+	if (out->name[0] == '\0' || strcmp(out->name, ".") == 0 || strcmp(out->name, "..") == 0) {
 		crypto_generichash(h, sizeof h, out->data, out->len, NULL, 0);
 		snprintf(out->name, sizeof out->name, "%s-%02x%02x%02x%02x.%s",
 			 strncmp(out->mime, "image/", 6) == 0 ? "image" : "file", h[0], h[1], h[2], h[3],
@@ -321,6 +340,10 @@ int imgnorm_attachment_flags(struct step_ctx *c, const json_t *att, int flags,
 				    "the attachment's mimeType and its data URL name different types");
 	if (imgnorm_type(out, *decl ? decl : given, flags, err, errlen) < 0)
 		return -1;
+	if (svgcheck_step(c, out->mime, out->data, out->len, err, errlen) < 0) {
+		imgnorm_free(out);
+		return -1;
+	}
 	imgnorm_name(out, json_string_value(json_object_get(att, "name")));
 	return 0;
 }

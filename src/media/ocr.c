@@ -1,16 +1,27 @@
 /* Text in pictures through Tesseract (see ocr.h). The picture is given to
  * Tesseract as 8-bit grey, alpha flattened over white, which is what its
  * own binarisation starts from; the lines come from its result iterator
- * with their boxes and confidences. */
+ * with their boxes and confidences. The reading runs in a child process
+ * under the [media] budget (util/budget.h), so no picture can hold the
+ * worker: the engine, with its language data, is made in the worker and
+ * kept (the child inherits it), the recognition happens in the child,
+ * whose answer comes back as JSON text. */
 #include "config.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/dump.h"
 #include "media/ocr.h"
 #include "text/script.h"
+#include "util/budget.h"
+#include "util/buf.h"
+#include "util/log.h"
 #include "util/xmalloc.h"
+
+/* The JSON of the lines read, at most. */
+#define OCR_MAX_RESULT (8u << 20)
 
 #ifdef HAVE_TESSERACT
 #include <tesseract/capi.h>
@@ -139,24 +150,17 @@ static json_t *ocr_lines(TessBaseAPI *api)
 	return regions;
 }
 
-json_t *ocr_read(const struct pixels *px, const char *langs, char *err, size_t errlen)
-{
+struct ocr_job {
 	TessBaseAPI *api;
+	const struct pixels *px;
+};
+
+static json_t *ocr_recognize(TessBaseAPI *api, const struct pixels *px, char *err,
+			     size_t errlen)
+{
 	unsigned char *grey;
 	json_t *regions;
 
-	if (!px || !px->rgba || px->w <= 0 || px->h <= 0) {
-		snprintf(err, errlen, "no picture to read");
-		return NULL;
-	}
-	if (px->w > OCR_MAX_SIDE || px->h > OCR_MAX_SIDE ||
-	    (long)px->w * px->h > OCR_MAX_PIXELS) {
-		snprintf(err, errlen, "the picture is too large to read (%dx%d)", px->w, px->h);
-		return NULL;
-	}
-	api = ocr_engine(langs && *langs ? langs : "chi_sim+eng", err, errlen);
-	if (!api)
-		return NULL;
 	grey = ocr_grey(px);
 	TessBaseAPISetImage(api, grey, px->w, px->h, 1, px->w);
 	TessBaseAPISetSourceResolution(api, 96);
@@ -172,6 +176,66 @@ json_t *ocr_read(const struct pixels *px, const char *langs, char *err, size_t e
 		return NULL;
 	return json_pack("{s:{s:i, s:i}, s:o}", "imageSize", "width", px->w, "height", px->h,
 			 "textRegions", regions);
+}
+
+/* In the child: the reading, as JSON text. */
+static int ocr_job_run(void *arg, struct buf *out, char *err, size_t errlen)
+{
+	const struct ocr_job *j = arg;
+	json_t *found = ocr_recognize(j->api, j->px, err, errlen);
+	int rc = -1;
+
+	if (found && jdump_buf(out, found) == 0)
+		rc = 0;
+	else if (found)
+		snprintf(err, errlen, "the text read is too long");
+	json_decref(found);
+	return rc;
+}
+
+/* The reading under the budget: the lines, or NULL with err. */
+static json_t *ocr_budgeted(TessBaseAPI *api, const struct pixels *px, char *err, size_t errlen)
+{
+	struct ocr_job j = { api, px };
+	struct budget b;
+	struct buf res;
+	json_t *found = NULL;
+	char why[256];
+	int wrc = -1, brc;
+
+	budget_current(&b, OCR_MAX_RESULT);
+	buf_init(&res, OCR_MAX_RESULT);
+	brc = budget_run(&b, ocr_job_run, &j, &res, &wrc, why, sizeof why);
+	if (brc != BUDGET_OK) {
+		snprintf(err, errlen, "%s%s", brc == BUDGET_FAILED || brc == BUDGET_NO_CHILD ?
+			 "Tesseract failed: " : "reading the text ", why);
+		log_warn("OCR of a %dx%d picture: %s", px->w, px->h, err);
+	}
+	else if (wrc != 0)
+		snprintf(err, errlen, "%s", why);
+	else if ((found = json_loadb(res.data, res.len, 0, NULL)) == NULL)
+		snprintf(err, errlen, "Tesseract's answer could not be read");
+	buf_free(&res);
+	return found;
+}
+
+json_t *ocr_read(const struct pixels *px, const char *langs, char *err, size_t errlen)
+{
+	TessBaseAPI *api;
+
+	if (!px || !px->rgba || px->w <= 0 || px->h <= 0) {
+		snprintf(err, errlen, "no picture to read");
+		return NULL;
+	}
+	if (px->w > OCR_MAX_SIDE || px->h > OCR_MAX_SIDE ||
+	    (long)px->w * px->h > OCR_MAX_PIXELS) {
+		snprintf(err, errlen, "the picture is too large to read (%dx%d)", px->w, px->h);
+		return NULL;
+	}
+	api = ocr_engine(langs && *langs ? langs : "chi_sim+eng", err, errlen);
+	if (!api)
+		return NULL;
+	return ocr_budgeted(api, px, err, errlen);
 }
 
 #else

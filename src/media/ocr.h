@@ -21,7 +21,9 @@ int ocr_available(void);
  * {"imageSize": {"width", "height"}, "textRegions": [{"text",
  * "boundingBox": {"x", "y", "width", "height"}, "confidence": 0..1}]} in
  * reading order (spaces Tesseract puts between Han characters removed),
- * or NULL with err (no Tesseract, no language data, picture too large). */
+ * or NULL with err (no Tesseract, no language data, picture too large,
+ * or the reading stopped by the [media] budget: it runs in a child
+ * process, see util/budget.h, and stops when the client leaves). */
 json_t *ocr_read(const struct pixels *px, const char *langs, char *err, size_t errlen);
 /* Ends the engine (tests, leak checks). */
 void ocr_shutdown(void);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
 #include <gio/gio.h>
 #include <librsvg/rsvg.h>
 #include "media/raster.h"
@@ -207,6 +208,75 @@ int raster_svg_png(const void *svg, size_t len, int width, struct buf *out, int 
 	if (rc == RASTER_OK) {
 		*w = sz.w;
 		*h = sz.h;
+	}
+	return rc;
+}
+
+int raster_width_snap(int width)
+{
+	static const int sizes[] = { 256, 512, 1024, 1080, 2048, 4096 };
+
+	for (size_t i = 0; width > 0 && i < sizeof sizes / sizeof sizes[0]; i++)
+		if (width <= sizes[i])
+			return sizes[i];
+	return width;
+}
+
+struct raster_job {
+	const void *svg;
+	size_t len;
+	int width;
+};
+
+/* In the child: the drawing, its PNG the answer. */
+static int raster_job_run(void *arg, struct buf *out, char *err, size_t errlen)
+{
+	const struct raster_job *j = arg;
+	int w, h;
+
+	return raster_svg_png(j->svg, j->len, j->width, out, &w, &h, err, errlen);
+}
+
+/* The size of the PNG at p (n bytes), from its IHDR. */
+static int raster_png_size(const unsigned char *p, size_t n, int *w, int *h)
+{
+	if (n < 24 || memcmp(p + 12, "IHDR", 4) != 0)
+		return -1;
+	*w = (int)((uint32_t)p[16] << 24 | (uint32_t)p[17] << 16 | (uint32_t)p[18] << 8 | p[19]);
+	*h = (int)((uint32_t)p[20] << 24 | (uint32_t)p[21] << 16 | (uint32_t)p[22] << 8 | p[23]);
+	return 0;
+}
+
+/* A budget's verdict as a drawing's code. */
+static int raster_budget_code(int brc)
+{
+	if (budget_exceeded(brc))
+		return RASTER_E_BUDGET;
+	if (brc == BUDGET_CLIENT_GONE)
+		return RASTER_E_GONE;
+	return brc == BUDGET_NO_CHILD ? RASTER_E_SYSTEM : RASTER_E_RENDER;
+}
+
+int raster_svg_png_budget(const struct budget *b, const void *svg, size_t len, int width,
+			  struct buf *out, int *w, int *h, char *err, size_t errlen)
+{
+	struct raster_job j = { svg, len, width };
+	size_t before = out->len;
+	int brc, rc = RASTER_E_RENDER;
+
+	if (svg == NULL || len == 0)
+		return raster_fail(err, errlen, RASTER_E_SVG, "%s", "the SVG is empty");
+	if (raster_width_ok(width, err, errlen) != RASTER_OK)
+		return RASTER_E_SIZE;
+	brc = budget_run(b, raster_job_run, &j, out, &rc, err, errlen);
+	if (brc != BUDGET_OK)
+		return raster_budget_code(brc);
+	if (rc == RASTER_OK &&
+	    raster_png_size((const unsigned char *)out->data + before, out->len - before, w, h) < 0) {
+		out->len = before;
+		if (out->data)
+			out->data[before] = '\0';
+		return raster_fail(err, errlen, RASTER_E_RENDER, "%s", "the drawing is not a PNG");
 	}
 	return rc;
 }

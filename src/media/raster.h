@@ -9,6 +9,7 @@
 #ifndef AV_RASTER_H
 #define AV_RASTER_H
 #include <stddef.h>
+#include "util/budget.h"
 #include "util/buf.h"
 
 /* Widths a caller may ask for, in pixels. */
@@ -27,6 +28,9 @@ enum raster_error {
 	RASTER_E_SIZE = -1,    /* the width asked for, or the size it leads to, is out of bounds */
 	RASTER_E_SVG = -2,     /* not an SVG librsvg can read */
 	RASTER_E_RENDER = -3,  /* drawing or writing the PNG failed (out's cap included) */
+	RASTER_E_BUDGET = -4,  /* stopped by its budget: CPU, memory or time (err says which) */
+	RASTER_E_GONE = -5,    /* stopped because the client left */
+	RASTER_E_SYSTEM = -6,  /* no process could be started for it */
 };
 
 /* The SVG svg (len bytes) drawn width pixels wide (0: its own width,
@@ -35,5 +39,18 @@ enum raster_error {
  * with err filled (out is then left as it was). */
 int raster_svg_png(const void *svg, size_t len, int width, struct buf *out, int *w, int *h,
 		   char *err, size_t errlen);
+/* The same drawn in a child process under b (util/budget.h), which is how
+ * a request draws a picture someone sent: librsvg is loaded in the child
+ * only. The codes above, or RASTER_E_BUDGET, RASTER_E_GONE or
+ * RASTER_E_SYSTEM; a crash of the child is RASTER_E_RENDER. */
+int raster_svg_png_budget(const struct budget *b, const void *svg, size_t len, int width,
+			  struct buf *out, int *w, int *h, char *err, size_t errlen);
+
+/* The widths a picture is drawn at, so that one picture has a few
+ * drawings, not one per pixel of width: a width asked for
+ * (RASTER_MIN_WIDTH..RASTER_MAX_WIDTH) rounded up to the next of 256, 512,
+ * 1024, 1080 (the width social sites post at), 2048 and 4096; 0 (the
+ * picture's own width) stays 0. */
+int raster_width_snap(int width);
 
 #endif

@@ -55,8 +55,13 @@ int store_asset_put(struct store *s, struct store_txn *txn, const uint8_t tid[ST
 	val[0] = (uint8_t)clen;
 	memcpy(val + 1, ctype, clen);
 	memcpy(val + 1 + clen, data, len);
-	rc = store_kv_put(txn, STORE_T_ASSETS, key, sizeof key, val, 1 + clen + len, STORE_KV_NEW);
+	rc = store_request_charge(s, 1 + clen + len);
+	if (rc == 0)
+		rc = store_kv_put(txn, STORE_T_ASSETS, key, sizeof key, val, 1 + clen + len,
+				  STORE_KV_NEW);
 	free(val);
+	if (rc == STORE_EXISTS)
+		store_request_refund(s, 1 + clen + len);   /* stored once: nothing added */
 	return rc == STORE_EXISTS ? 0 : rc;
 }
 

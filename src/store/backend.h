@@ -28,6 +28,12 @@ struct store_txn {
 	void *h;          /* the backend's transaction handle, if it has one */
 };
 
+/* Counts n bytes a put is about to write against the request's budget
+ * (store_request_budget): 0, or STORE_OVER_BUDGET (nothing counted). */
+int store_request_charge(struct store *s, size_t n);
+/* Gives back n bytes counted for a put that wrote nothing. */
+void store_request_refund(struct store *s, size_t n);
+
 /* A scan's visitor: 0 to go on, 1 to stop, anything else an error that
  * ends the scan and is returned. k and v are valid during the call only. */
 typedef int (*store_scan_fn)(const uint8_t *k, size_t klen, const void *v, size_t vlen, void *ctx);

@@ -85,7 +85,9 @@ int store_ckpt_put(struct store *s, struct store_txn *txn, const uint8_t tid[STO
 	json_decref(rec);
 	if (text == NULL)
 		return ENOMEM;
-	rc = store_pack(text, strlen(text), &packed, &plen);
+	rc = store_request_charge(s, strlen(text));
+	if (rc == 0)
+		rc = store_pack(text, strlen(text), &packed, &plen);
 	free(text);
 	store_ckpt_key(key, tid, step);
 	if (rc == 0)

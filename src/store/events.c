@@ -20,6 +20,8 @@ int store_events_put(struct store *s, struct store_txn *txn, const uint8_t tid[S
 
 	if (len == 0 || texts[len - 1] != '\0')
 		return EINVAL;
+	if ((rc = store_request_charge(s, len)) != 0)
+		return rc;
 	rc = store_pack(texts, len, &packed, &plen);
 	if (rc)
 		return rc;

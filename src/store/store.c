@@ -26,6 +26,7 @@ const char *store_strerror(int rc)
 		{ STORE_UNAVAILABLE, "the store is unavailable" },
 		{ STORE_ERROR, "store error" },
 		{ STORE_UNSUPPORTED, "not supported by this store" },
+		{ STORE_OVER_BUDGET, "more than the request may store ([store] max_request_bytes)" },
 	};
 
 	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
@@ -157,6 +158,38 @@ void store_maintain(struct store *s)
 	s->ops->maintain(s);
 }
 
+void store_request_budget(struct store *s, long long max)
+{
+	s->req_max = max > 0 ? max : 0;
+	s->req_used = 0;
+	s->req_over = 0;
+}
+
+int store_request_over(const struct store *s)
+{
+	return s->req_over;
+}
+
+long long store_request_used(const struct store *s)
+{
+	return s->req_used;
+}
+
+int store_request_charge(struct store *s, size_t n)
+{
+	if (s->req_max > 0 && (long long)n > s->req_max - s->req_used) {
+		s->req_over = 1;
+		return STORE_OVER_BUDGET;
+	}
+	s->req_used += (long long)n;
+	return 0;
+}
+
+void store_request_refund(struct store *s, size_t n)
+{
+	s->req_used = (long long)n < s->req_used ? s->req_used - (long long)n : 0;
+}
+
 /* An unusable store is reopened once per store_txn, and the transaction
  * runs again in the new one. */
 static int store_txn_reopen(struct store *s, int *reopened)
@@ -175,6 +208,7 @@ int store_txn(struct store *s, int (*fn)(struct store *s, struct store_txn *txn,
 
 	for (int attempt = 0; attempt < STORE_TXN_TRIES; attempt++) {
 		struct store_txn t = { s, NULL };
+		long long used = s->req_used;   /* what a failed try gives back */
 
 		if (s->panicked && store_txn_reopen(s, &reopened) != 0)
 			return STORE_UNAVAILABLE;
@@ -186,6 +220,8 @@ int store_txn(struct store *s, int (*fn)(struct store *s, struct store_txn *txn,
 			else
 				s->ops->abort(&t);
 		}
+		if (rc != 0)
+			s->req_used = used;
 		if (rc == STORE_UNAVAILABLE) {
 			if (store_txn_reopen(s, &reopened) != 0)
 				return STORE_UNAVAILABLE;

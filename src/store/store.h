@@ -24,6 +24,7 @@ enum {
 	STORE_UNAVAILABLE = -9006, /* the store cannot be reached or must be reopened */
 	STORE_ERROR = -9007,       /* any other failure (the backend logged it) */
 	STORE_UNSUPPORTED = -9008, /* not built with that backend, or not offered by it */
+	STORE_OVER_BUDGET = -9009, /* the request would write more than its budget allows */
 };
 /* A fixed description of rc (a STORE_* code or an errno value). */
 const char *store_strerror(int rc);
@@ -47,6 +48,8 @@ struct store {
 	const struct conf *conf; /* what it was opened with (it outlives the store) */
 	int version_found;       /* the version it had before this open (1: none recorded) */
 	struct store_rec_cache *rec_cache; /* the last thread record written (threads.c) */
+	long long req_max, req_used; /* the request's budget (store_request_budget) */
+	int req_over;            /* a put was refused since the budget was set */
 };
 
 /* Modes the store's files and directory are created with: the umask of
@@ -135,6 +138,19 @@ void store_maintain(struct store *s);
  * last error (STORE_UNAVAILABLE: it could not be reopened). */
 int store_txn(struct store *s, int (*fn)(struct store *s, struct store_txn *txn, void *ctx),
 	      void *ctx);
+
+/* The bytes one request may add to the store ([store] max_request_bytes):
+ * from this call on, checkpoints, events and assets count what they write
+ * (their JSON text or their bytes, before compression); a put that would
+ * pass max fails with STORE_OVER_BUDGET, and a transaction that fails or
+ * is tried again gives back what it counted. max 0: no budget (between
+ * requests). Resets the count. */
+void store_request_budget(struct store *s, long long max);
+/* 1 when a put was refused for the budget since it was set (the caller
+ * may have handled the failure as its own). */
+int store_request_over(const struct store *s);
+/* The bytes counted since the budget was set. */
+long long store_request_used(const struct store *s);
 
 /* Backups: Berkeley DB copies the environment into the empty directory
  * dir and recovers the copy there; PostgreSQL answers STORE_UNSUPPORTED

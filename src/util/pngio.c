@@ -1,13 +1,18 @@
-/* PNG reading and writing with libpng (see pngio.h). Every libpng call
- * that can fail runs under one setjmp in pngio_job_run or pngio_write;
- * what they allocate hangs off the job and is freed in pngio_job_end
- * whichever way they left. */
+/* PNG reading and writing with libpng (see pngio.h). A file is walked
+ * chunk by chunk (pngio_walk) before libpng reads a byte of it, because
+ * libpng believes a declared length before it has the bytes. Every
+ * libpng call that can fail runs under one setjmp in pngio_job_run or
+ * pngio_write; what they allocate hangs off the job and is freed in
+ * pngio_job_end whichever way they left. */
 #include "config.h"
+#include <limits.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <png.h>
+#include <zlib.h>
 #include "util/pngio.h"
 #include "util/xmalloc.h"
 
@@ -16,6 +21,7 @@
 #define PNGIO_CHUNK_MALLOC_MAX (1L << 20)
 #define PNGIO_CHUNK_CACHE_MAX 64
 #define PNGIO_SIDE_MAX 0x7fffffffL  /* PNG's own bound */
+#define PNGIO_LEN_MAX 0x7fffffffUL  /* PNG's bound on a chunk's length */
 
 enum pngio_mode { PNGIO_HEAD, PNGIO_ROWS, PNGIO_WHOLE };
 
@@ -43,14 +49,30 @@ static void pngio_error_cb(png_structp png, png_const_charp msg)
 	png_longjmp(png, 1);
 }
 
-/* Warnings are dropped, but for the one that says a user limit was
- * passed (libpng then refuses the IHDR as invalid). */
+/* What libpng calls a benign error but that means an ancillary chunk
+ * would take more than PNGIO_CHUNK_MALLOC_MAX: its declared length over
+ * the limit (libpng would then allocate and zero it anyway), an
+ * allocation that failed, a compressed chunk (zTXt, iTXt, iCCP) that
+ * inflates past the limit. */
+static const char *const pngio_fatal[] = {
+	"too large", "memory", "truncated", "exceeds application limits",
+};
+
+/* Warnings are dropped (real files carry harmless iCCP, sRGB or gAMA
+ * complaints), but for a user limit passed (libpng then refuses the IHDR
+ * as invalid) and the ones in pngio_fatal, which stop the reading. */
 static void pngio_warning_cb(png_structp png, png_const_charp msg)
 {
 	struct pngio_job *j = png_get_error_ptr(png);
 
 	if (strstr(msg, "exceeds user limit"))
 		j->over_limit = 1;
+	for (size_t i = 0; i < sizeof pngio_fatal / sizeof pngio_fatal[0]; i++)
+		if (strstr(msg, pngio_fatal[i]) && j->why) {
+			snprintf(j->why, j->whylen, "the PNG image is damaged: %s (an ancillary chunk "
+				 "may take at most %ld bytes)", msg, PNGIO_CHUNK_MALLOC_MAX);
+			png_longjmp(png, 1);
+		}
 }
 
 static void pngio_read_cb(png_structp png, png_bytep out, size_t len)
@@ -104,7 +126,11 @@ static int pngio_head(struct pngio_job *j)
 	j->head.interlaced = interlace != PNG_INTERLACE_NONE;
 	stored = png_get_rowbytes(j->png, j->info);
 	rgba = (size_t)w * 4;
-	j->head.bytes = (long long)h * (long long)(stored > rgba ? stored : rgba);
+	if (stored < rgba)
+		stored = rgba;
+	/* At most 2^31-1 rows of 2^34 bytes: past long long, the largest. */
+	j->head.bytes = h && stored > (size_t)(LLONG_MAX / h) ? LLONG_MAX
+			: (long long)h * (long long)stored;
 	if (j->head.bytes > j->lim->max_bytes) {
 		snprintf(j->why, j->whylen, "the PNG image's pixels take %lld bytes once inflated, "
 			 "more than the %lld allowed", j->head.bytes, j->lim->max_bytes > 0 ?
@@ -170,6 +196,69 @@ static int pngio_job_run(struct pngio_job *j, enum pngio_mode mode,
 	return PNGIO_OK;
 }
 
+static uint32_t pngio_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* A chunk type fit to print: its four letters, or "????". */
+static void pngio_type_name(const unsigned char *t, char out[5])
+{
+	for (int i = 0; i < 4; i++)
+		if (!((t[i] >= 'A' && t[i] <= 'Z') || (t[i] >= 'a' && t[i] <= 'z')))
+			return (void)snprintf(out, 5, "????");
+	memcpy(out, t, 4);
+	out[4] = '\0';
+}
+
+static int pngio_critical(const unsigned char *t)
+{
+	return memcmp(t, "IHDR", 4) == 0 || memcmp(t, "PLTE", 4) == 0 ||
+	       memcmp(t, "IDAT", 4) == 0 || memcmp(t, "IEND", 4) == 0;
+}
+
+/* One chunk at p (n bytes left, 8 at least): its declared length against
+ * PNG's limit and the bytes present, the CRC of a critical chunk. */
+static int pngio_walk_one(const unsigned char *p, size_t n, char *why, size_t whylen)
+{
+	uint32_t len = pngio_be32(p);
+	char name[5];
+
+	pngio_type_name(p + 4, name);
+	if (len > PNGIO_LEN_MAX)
+		return snprintf(why, whylen, "the PNG image is damaged: its %s chunk declares %lu "
+				"bytes, more than PNG allows", name, (unsigned long)len), PNGIO_E_FORMAT;
+	if ((size_t)len + 4 > n - 8)
+		return snprintf(why, whylen, "the PNG image is damaged: its %s chunk declares %lu "
+				"bytes and a CRC, but only %zu follow", name, (unsigned long)len, n - 8),
+		       PNGIO_E_FORMAT;
+	if (pngio_critical(p + 4) &&
+	    crc32(crc32(0L, Z_NULL, 0), p + 4, (uInt)len + 4) != pngio_be32(p + 8 + len))
+		return snprintf(why, whylen, "the PNG image is damaged: bad CRC in its %s chunk", name),
+		       PNGIO_E_FORMAT;
+	return PNGIO_OK;
+}
+
+/* Every chunk from the signature to IEND, before libpng sees any, so that
+ * no declared length is believed past the bytes present: data after IEND
+ * is ignored, a file without one refused. */
+static int pngio_walk(const unsigned char *p, size_t n, char *why, size_t whylen)
+{
+	size_t off = 8;
+
+	while (n - off >= 8) {
+		int rc = pngio_walk_one(p + off, n - off, why, whylen);
+
+		if (rc != PNGIO_OK)
+			return rc;
+		if (memcmp(p + off + 4, "IEND", 4) == 0)
+			return PNGIO_OK;
+		off += 12 + pngio_be32(p + off);
+	}
+	snprintf(why, whylen, "the PNG image is damaged: the file ends before its IEND chunk");
+	return PNGIO_E_FORMAT;
+}
+
 static int pngio_job_start(struct pngio_job *j, const unsigned char *p, size_t n,
 			   const struct pngio_limits *lim, char *why, size_t whylen)
 {
@@ -182,6 +271,8 @@ static int pngio_job_start(struct pngio_job *j, const unsigned char *p, size_t n
 	why[0] = '\0';
 	if (n < 8 || png_sig_cmp(p, 0, 8) != 0)
 		return snprintf(why, whylen, "not a PNG image"), PNGIO_E_FORMAT;
+	if (pngio_walk(p, n, why, whylen) != PNGIO_OK)
+		return PNGIO_E_FORMAT;
 	j->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, j, pngio_error_cb, pngio_warning_cb);
 	j->info = j->png ? png_create_info_struct(j->png) : NULL;
 	if (j->info == NULL)

@@ -5,6 +5,13 @@
  * parse of the header (one IHDR, in its place, or the file is refused),
  * and are checked before any row is inflated: width and height through
  * png_set_user_limits, the inflated bytes against the caller's budget.
+ * Before libpng sees a file, every entry point walks its chunks from the
+ * signature to IEND: a declared length over 2^31-1 or past the bytes
+ * present, a bad CRC in IHDR, PLTE, IDAT or IEND, or no IEND, and the
+ * file is refused (PNGIO_E_FORMAT) at once; bytes after IEND are ignored.
+ * An ancillary chunk that would take more than 1 MiB (declared, or
+ * inflated: zTXt, iTXt, iCCP) is refused too; libpng's other complaints
+ * about ancillary chunks (a bad CRC, an odd iCCP or sRGB) are not.
  * libpng reports through pngio's callbacks: nothing goes to stderr, the
  * message comes back in why. For the reference-image colours of the note
  * workflow and the inpainting base image and mask sent to a provider.

@@ -1853,6 +1853,13 @@ async function main() {
   });
   cleanups.push(() => { ctx.close().catch(() => {}); });
   ctxHolder.ctx = ctx;
+  // The page comes with the shipped configuration's policy, and the app
+  // does nothing it refuses (Chromium logs each refusal).
+  const policy = (await fetch(stack.base)).headers.get('content-security-policy') || '';
+  ok(policy.includes("frame-ancestors 'none'") && policy.includes("script-src 'self'"),
+    `the page is served with the app's Content-Security-Policy (${policy})`);
+  const refusals = [];
+  ctx.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) refusals.push(m.text()); });
   await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.base.replace(/\/$/, '') });
   ctx.setDefaultTimeout(30000);
 
@@ -1915,6 +1922,7 @@ async function main() {
   await run('offline', () => testOffline(ctx, slow.base, fake));
   const stepwise = await startStack(path.join(tmp, 'c'), { AIVISTA_WORKERS: '2', AIVISTA_ENGINE_STEPS_PER_REQUEST: '1' });
   await run('yield', () => testYield(ctx, stepwise.base));
+  ok(refusals.length === 0, `nothing the app did was refused by its Content-Security-Policy${refusals.length ? `: ${refusals.length}, first: ${refusals[0]}` : ''}`);
   await ctx.close();
 }
 

@@ -9,8 +9,9 @@
  * Each patch is applied with and without the array hook. Beyond no crash
  * and no leak, it checks what must hold: the input is never changed, a
  * failure says which operation and why, a result reads back the same
- * after dumping (so nothing is nested past what jansson reads), and a
- * result tests equal to itself. */
+ * after dumping (so nothing is nested past what jansson reads), a result
+ * tests equal to itself, and a result is no larger than the document, the
+ * small byte budget and the names the operations give. */
 #include "config.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -215,10 +216,27 @@ static const char *fz_member(const json_t *op, const char *name)
 	return s ? s : "";
 }
 
+#define FZ_MAX_BYTES 4096
+
+/* What a patch puts in is counted: the result holds the document, the
+ * values the budget let in, and at most the member names and commas its
+ * operations' paths bring. */
+static void fz_check_budget(const json_t *doc, const json_t *patch, const json_t *got)
+{
+	size_t room = patch_bytes(doc, (size_t)-1 / 2) + FZ_MAX_BYTES, i;
+	const json_t *op;
+
+	json_array_foreach(patch, i, op)
+		room += strlen(fz_member(op, "path")) + 4;
+	if (got && patch_bytes(got, room) > room)
+		abort();
+}
+
 static void fz_apply(const json_t *doc, const json_t *patch)
 {
-	static struct patch_opts with_hook = { .hook = { fz_hook, NULL }, .max_values = 20000 };
-	static struct patch_opts plain = { .max_values = 20000 };
+	static struct patch_opts with_hook = { .hook = { fz_hook, NULL }, .max_values = 20000,
+					       .max_bytes = FZ_MAX_BYTES };
+	static struct patch_opts plain = { .max_values = 20000, .max_bytes = FZ_MAX_BYTES };
 	const struct patch_opts *opts[] = { &plain, &with_hook };
 	json_t *before = json_deep_copy(doc);
 	struct patch_error e;
@@ -229,6 +247,7 @@ static void fz_apply(const json_t *doc, const json_t *patch)
 		json_t *got = patch_apply(doc, patch, opts[k], &e);
 
 		fz_check_result(doc, before, patch, got, &e);
+		fz_check_budget(doc, patch, got);
 		json_decref(got);
 	}
 	json_array_foreach(patch, i, op) {

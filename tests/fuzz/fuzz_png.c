@@ -3,8 +3,12 @@
  * Structure-aware: the custom mutator works on chunks (duplicates, drops
  * and reorders them, changes IHDR fields, inflates the IDAT data, mutates
  * the scanlines and deflates them again) and fixes the CRCs, so libpng's
- * CRC check does not stop every mutated file at the first chunk. Seed
- * corpus: small valid PNGs of every colour type in corpus/fuzz_png/. */
+ * CRC check does not stop every mutated file at the first chunk. Each
+ * file is also read under a small budget (64 pixels a side). Seed corpus
+ * in corpus/fuzz_png/: small valid PNGs of every colour type, and files
+ * whose chunks lie about their length (0x7fffffff, 0x80000000, 0xffffffff,
+ * one byte past the end), stop before IEND, or carry a zTXt or iCCP that
+ * inflates past the 1 MiB an ancillary chunk may take. */
 #include "config.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,6 +23,8 @@
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
 
 static const struct pngio_limits fz_lim = { 4096, 16L << 20 };
+/* A small budget, as a reference image's share of it may be. */
+static const struct pngio_limits fz_small = { 64, 64 * 64 * 8 };
 
 static int fz_row(void *ctx, int y, const unsigned char *rgba, int w)
 {
@@ -37,10 +43,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char why[200];
 	unsigned sum = 0;
 
-	pngio_info(data, size, &fz_lim, &info, why, sizeof why);
+	int head = pngio_info(data, size, &fz_lim, &info, why, sizeof why);
+
 	pngio_read_rows(data, size, &fz_lim, &info, fz_row, &sum, why, sizeof why);
+	if (pngio_info(data, size, &fz_small, &info, why, sizeof why) == PNGIO_OK &&
+	    pngio_decode(data, size, &fz_small, &img, why, sizeof why) == PNGIO_OK)
+		pngio_image_free(&img);
 	if (pngio_decode(data, size, &fz_lim, &img, why, sizeof why) != PNGIO_OK)
 		return 0;
+	if (head != PNGIO_OK)
+		abort();   /* what decodes has a header that reads */
 	buf_init(&out, 64u << 20);
 	if (pngio_encode(&img, &out) == 0) {
 		if (pngio_decode((const unsigned char *)out.data, out.len, &fz_lim, &back, why,

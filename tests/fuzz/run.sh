@@ -12,7 +12,7 @@ src=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${top_builddir:-$src}
 secs=${1:-${FUZZ_SECONDS:-10}}
 cc=${CLANG:-clang}
-targets=(fuzz_req fuzz_sse fuzz_ids fuzz_inputs fuzz_png fuzz_patch fuzz_graph_apply)
+targets=(fuzz_req fuzz_sse fuzz_ids fuzz_inputs fuzz_png fuzz_patch fuzz_graph_apply fuzz_svg)
 
 if ! command -v "$cc" >/dev/null || ! echo 'int LLVMFuzzerTestOneInput(const char *d, long n){return 0;}' |
 	"$cc" -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null; then

@@ -116,6 +116,8 @@ def test_shared_hosting(t, d, user):
     t.ok(q and r.types()[-1:] == ["[DONE]"], "%s: a pause is confirmed" % label)
     host.www = host.app
     ws.check_static_caching(t, host, label)
+    # No UseCanonicalName in .htaccess: SERVER_NAME is the request's Host.
+    ws.check_site_policy(t, host, label, host_check=False)
     mask = json.dumps(ws.test_input(blob="m" * 200000))
     status, _, _ = host.request("POST", "/api/agent/stream", mask, ws.JSON_HDR)
     t.is_(status, 500, "%s: a 200 kB body is refused by the host's FcgidMaxRequestLen "
@@ -156,6 +158,7 @@ def main(t):
     fig = ws.stream_checks(t, srv, side, LABEL, WORKERS, disconnect_slack=2.0, busy_limit=BUSY_S)
     ws.check_no_gzip(t, srv, LABEL)
     ws.check_static_caching(t, srv, LABEL)
+    ws.check_site_policy(t, srv, LABEL)
     ws.check_body_sizes(t, srv, LABEL, MAX_BODY)
     ws.check_access_logs(t, srv, LABEL)
     ws.check_worker_log(t, srv, LABEL, lambda: srv.error_lines(r"bad_thread_id"),

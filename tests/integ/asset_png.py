@@ -1,6 +1,7 @@
 """PNG downloads through the worker: an offline picture (an SVG asset) asked
 for with ?format=png comes back as a PNG of its own size or the width
-asked for, drawn once and kept as an asset of the thread (the second
+asked for (rounded up to 256, 512, 1024, 1080, 2048 or 4096: width=300 is the
+drawing of width=512), drawn once and kept as an asset of the thread (the second
 request, and one to a restarted worker, sends the kept file: same ETag,
 the store's asset count unchanged); download=1 names the file; HEAD and
 If-None-Match work as for other assets; a PNG asset is sent as it is;
@@ -88,6 +89,12 @@ def test_download(t, w):
     etag512 = r.header("ETag")
     t.ok(etag512 and etag512 != etag, "  ... another asset, another ETag")
     t.is_(asset_count(w.conf), n0 + 2, "  ... kept too")
+
+    r = get(w, svg, "?format=png&width=300")
+    t.ok(png_size(r.body) == (512, 512) and r.header("ETag") == etag512,
+         "width=300: drawn at the next size, 512: the drawing of width=512 (%s, %s)"
+         % (png_size(r.body), r.header("ETag")))
+    t.is_(asset_count(w.conf), n0 + 2, "  ... no new asset: a few drawings a picture, not one a width")
     return svg, etag, etag512, n0 + 2
 
 

@@ -54,6 +54,13 @@ def start(lt, inp):
     return post(lt, "/api/agent/stream", {"workflow": "image", "input": inp})
 
 
+def picture_data_url(lt, url):
+    """A stored picture (this server's asset URL) as a data URL of its bytes."""
+    _, hdrs, body = lt.request("GET", "/" + url)
+    return "data:%s;base64,%s" % (hdrs.get("content-type", "").split(";")[0],
+                                  base64.b64encode(body).decode())
+
+
 def check_order(t, evs, want_nodes, name):
     t.is_(nodes_run(evs), want_nodes, "%s: nodes in the seed's order" % name)
     types = [e["data"] if not isinstance(e["data"], dict) else e["data"]["type"] for e in evs]
@@ -103,8 +110,9 @@ def offline_suite(t, d):
          "an English request gets English thoughts")
 
     mask = avpng.data_url(avpng.mask())
+    # A new thread sends the picture itself: another thread's asset is refused.
     st, _, evs3 = start(lt, {"text": "把左边换成机械头盔",
-                             "maskData": {"base64": mask, "imageUrl": url,
+                             "maskData": {"base64": mask, "imageUrl": picture_data_url(lt, url),
                                           "coordinates": [{"x": 1, "y": 2}]}})
     check_order(t, evs3, ["planner", "rag", "executor", "critic", "genui"], "inpainting")
     tid3 = data(evs3, "thread_start")[0]["threadId"]
@@ -304,7 +312,8 @@ def fake_suite(t, d):
     evs, state = run("generate for the repaint")
     url = state["executionResult"]["imageUrl"]
     mask = avpng.data_url(avpng.mask(16, 16))
-    st, _, evs = start(lt, {"text": "把右半边换成星空", "maskData": {"base64": mask, "imageUrl": url}})
+    st, _, evs = start(lt, {"text": "把右半边换成星空", "maskData": {
+        "base64": mask, "imageUrl": picture_data_url(lt, url)}})
     tid = data(evs, "thread_start")[0]["threadId"]
     state = json.loads(lt.request("GET", "/api/threads/" + tid)[2])["state"]
     edits = [c for c in fake.calls if c[0].endswith("/images/edits")]

@@ -57,6 +57,7 @@ def main(t):
     fig = ws.stream_checks(t, srv, side, LABEL, WORKERS, disconnect_slack=1.0)
     ws.check_no_gzip(t, srv, LABEL)
     ws.check_static_caching(t, srv, LABEL)
+    ws.check_site_policy(t, srv, LABEL)
     ws.check_body_sizes(t, srv, LABEL, MAX_BODY)
     t.is_(srv.worker_pids(), pids, "%s: the same %d workers served everything (none died)"
           % (LABEL, WORKERS))

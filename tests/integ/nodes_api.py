@@ -114,6 +114,9 @@ def test_search(t, w, etag):
 def test_bad_params(t, w):
     for path, name in [("/api/nodes?q=%FF", "q not UTF-8"),
                        ("/api/nodes?q=%E4%B8", "q cut in the middle of a character"),
+                       ("/api/nodes?q=%zz", "q with a malformed percent-escape"),
+                       ("/api/nodes?q=chat%2", "q cut in a percent-escape"),
+                       ("/api/nodes?q=chat&limit=%3x", "limit with a malformed percent-escape"),
                        ("/api/nodes?q=chat&limit=0", "limit 0"),
                        ("/api/nodes?q=chat&limit=51", "limit 51"),
                        ("/api/nodes?q=chat&limit=ten", "limit ten"),

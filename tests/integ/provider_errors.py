@@ -8,7 +8,10 @@ the image workflow against fake services (tests/lib/fake_models.py):
   words with the key scrubbed;
 - an image service whose answer links to 127.0.0.1, or to a trusted host
   that redirects there: nothing is fetched from the loopback address, the
-  step fails with a generic message that names no address.
+  step fails with a generic message that names no address;
+- a chat service that answers HTTP 400 with words of its own: the chat
+  workflow's durable error event says what failed in the same generic
+  words as the other workflows; the provider's words are in the log only.
 """
 
 import json
@@ -91,12 +94,42 @@ def loopback_links(t, d, oa):
         t.ok("not public" in log, "%s: the worker's log says why" % name)
 
 
+def chat_refused(t, d, oa):
+    settings = {"cache": {"model_ttl": "0"},
+                "provider.chat": {"kind": "openai", "base_url": oa.url + "/v1", "model": "script",
+                                  "api_key_env": KEY_ENV, "retries": "0", "timeout_ms": "5000"}}
+    w = avtest.Worker(t, d, name="chat-400", settings=settings, env={KEY_ENV: KEY}).start()
+    oa.reset()
+    r = w.request("POST", "/api/agent/stream", body=json.dumps({"workflow": "chat", "input": {
+        "text": "tell me a story about a lighthouse"}}), headers={"Content-Type": "application/json"},
+        timeout=60)
+    evs = events(r.body)
+    start = [e["data"] for e in evs if isinstance(e["data"], dict) and
+             e["data"].get("type") == "thread_start"]
+    tid = start[0]["threadId"] if start else ""
+    hist = w.request("GET", "/api/threads/%s/history" % tid)
+    w.kill()
+    with open(w.log, encoding="utf-8", errors="replace") as f:
+        log = f.read()
+    t.ok(oa.requests("/v1/chat/completions"), "chat 400: the chat service was asked")
+    errs = errors(evs)
+    t.ok(errs and errs[-1].get("code") == "chat_failed", "chat 400: the turn fails (chat_failed)")
+    detail = errs[-1].get("detail", "") if errs else ""
+    t.ok("refused" in detail, "chat 400: the error says the provider refused (%s)" % detail)
+    for what, text in (("the error event", detail), ("the events", r.body.decode("utf-8", "replace")),
+                       ("the history", hist.body.decode("utf-8", "replace"))):
+        t.ok("answered HTTP" not in text and "no scripted reply" not in text,
+             "chat 400: no word of the provider's in %s" % what)
+    t.ok("no scripted reply left" in log, "chat 400: the worker's log has the provider's words")
+
+
 def main(t):
     oa = fm.OpenAIFake(KEY).start()
     t.cleanup(oa.stop)
     d = t.tmpdir("proverr")
     key_echo(t, d, oa)
     loopback_links(t, d, oa)
+    chat_refused(t, d, oa)
 
 
 avtest.run(main)

@@ -18,6 +18,7 @@ environment must never be written by two users.
 
 import grp
 import gzip
+import http.client
 import json
 import os
 import pwd
@@ -964,6 +965,57 @@ def check_static_caching(t, srv, label):
          "content-encoding" not in hdrs and hdrs.get("etag"),
          "%s: a picture: kept a day (%s), not compressed, with an ETag (%s %s)"
          % (label, hdrs.get("cache-control"), status, hdrs))
+
+
+# The app's policy, as the shipped configurations send it with its files.
+APP_POLICY = ("default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
+              "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; "
+              "form-action 'self'; object-src 'none'")
+
+
+def request_host(srv, path, host):
+    """(status, body) of a GET of the app's path with Host: host."""
+    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=avtest.REQUEST_TIMEOUT)
+    try:
+        conn.putrequest("GET", srv.url + path, skip_host=True)
+        conn.putheader("Host", host)
+        conn.endheaders()
+        resp = conn.getresponse()
+        return resp.status, resp.read()
+    finally:
+        conn.close()
+
+
+def check_site_policy(t, srv, label, host_check=True):
+    """The app's page and a script carry the app's policy (no framing by
+    another site), nosniff and Referrer-Policy, once each; the API's
+    answers the workers' own policy, once. With host_check, the workers
+    see the site's name as SERVER_NAME: a request for another host is
+    421."""
+    for path in ("/", "/app.js"):
+        resp = srv.open("GET", path)
+        got = {h: resp.msg.get_all(h) for h in ("Content-Security-Policy", "X-Content-Type-Options",
+                                                 "Referrer-Policy")}
+        resp.read()
+        resp.close()
+        t.is_(got, {"Content-Security-Policy": [APP_POLICY], "X-Content-Type-Options": ["nosniff"],
+                    "Referrer-Policy": ["same-origin"]},
+              "%s: GET %s: the app's policy, nosniff and Referrer-Policy" % (label, path))
+    resp = srv.open("GET", "/api/health")
+    csp = resp.msg.get_all("Content-Security-Policy")
+    sniff = resp.msg.get_all("X-Content-Type-Options")
+    resp.read()
+    resp.close()
+    t.ok(csp == ["default-src 'none'; frame-ancestors 'none'"] and sniff == ["nosniff"],
+         "%s: the API's answer: the workers' policy and nosniff, once each (%s %s)"
+         % (label, csp, sniff))
+    if not host_check:
+        return
+    status, body = request_host(srv, "/api/health", "evil.example")
+    t.is_((status, (avtest.problem(body) or {}).get("code")), (421, "misdirected_request"),
+          "%s: a request for another host: 421 misdirected_request" % label)
+    status, _ = request_host(srv, "/api/health", "localhost:%d" % srv.port)
+    t.is_(status, 200, "%s: localhost is served" % label)
 
 
 def check_access_logs(t, srv, label):

@@ -1,12 +1,14 @@
 /* normalizeImageData (imgnorm.c) as a table: data URLs and bare base64,
  * each picture type sniffed from its bytes, a declared type that
  * disagrees, bad base64, non-images where an image is required and the
- * other files allowed without that; then the forms read from the store:
+ * other files allowed without that, a PNG whose chunks lie or that ends
+ * before IEND refused; then the forms read from the store:
  * a workspace path, this thread's asset URL in four spellings,
  * another thread's asset (refused), a loopback http URL (refused by the
  * fetcher's address rules); names made safe; picture sizes read from
  * headers (imgsize.c). */
 #include "config.h"
+#include <zlib.h>
 #include "orchfix.h"
 #include "media/imgnorm.h"
 #include "media/imgsize.h"
@@ -73,7 +75,23 @@ static const struct case_ cases[] = {
 	  IMGNORM_ANY_FILE, NULL, "not UTF-8 text" },
 	{ "text declared as a picture", "{\"data\": \"@TEXT\", \"mimeType\": \"image/png\"}",
 	  IMGNORM_ANY_FILE, NULL, "declared as image/png but is not a picture" },
+	{ "a PNG whose tEXt declares 2 GB in 44 bytes", "{\"data\": \"@LIE\"}", IMGNORM_ANY_FILE,
+	  NULL, "declares 2147483647 bytes" },
+	{ "a PNG cut before IEND", "{\"data\": \"@CUT\"}", IMGNORM_ANY_FILE, NULL, "IEND" },
 };
+
+/* The 44-byte PNG: 1x1 RGB, then a tEXt chunk that declares 2^31-1 bytes
+ * and brings 3. */
+static void lie_png(unsigned char out[44])
+{
+	static const unsigned char head[] = "\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\0\1\0\0\0\1\x08\x02\0\0\0";
+	uLong crc = crc32(0, head + 12, 17);
+
+	memcpy(out, head, 29);
+	out[29] = (unsigned char)(crc >> 24), out[30] = (unsigned char)(crc >> 16);
+	out[31] = (unsigned char)(crc >> 8), out[32] = (unsigned char)crc;
+	memcpy(out + 33, "\x7f\xff\xff\xfftEXtab", 11);
+}
 
 /* The attachment JSON with each @KEY replaced by its payload's base64. */
 static json_t *expand(const char *tmpl, const struct payload *pl, size_t npl)
@@ -273,11 +291,13 @@ int main(void)
 {
 	struct ofx f;
 	size_t pnglen;
-	unsigned char *png;
+	unsigned char *png, lie[44];
 
 	ofx_open(&f, "t_imgnorm");
 	png = ofx_png(4, 3, 0xff0000, 1, 1, 1, 1, 0x00ff00, &pnglen);
+	lie_png(lie);
 	const struct payload pl[] = {
+		{ "LIE", lie, sizeof lie }, { "CUT", png, pnglen - 12 },
 		{ "PNG", png, pnglen }, { "JPEG", jpeg, sizeof jpeg }, { "GIF", gif, sizeof gif - 1 },
 		{ "WEBP", webp, sizeof webp - 1 }, { "SVG", (const unsigned char *)svg, strlen(svg) },
 		{ "TEXT", (const unsigned char *)text, strlen(text) },

@@ -1,8 +1,10 @@
 /* JSON Pointer and JSON Patch: pointers parsed, escaped and resolved;
  * each operation's successes and failures with the error's index, op,
  * path and code; the array hook (a token resolved to an index, one left
- * unresolved); all or nothing; bounds on copies and depth; equality as
- * "test" means it. */
+ * unresolved); all or nothing; bounds on copies and depth; the byte
+ * budget (what add, replace, copy and move put in, counted whole each
+ * time; a 2 MB string copied 500 times refused early); equality as "test"
+ * means it. */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
@@ -433,6 +435,116 @@ static void t_bounds(void)
 	json_decref(doc);
 }
 
+/* -- the byte budget ---------------------------------------------------------- */
+
+/* The size the budget counts is the compact JSON text (no escapes here). */
+static const char *const size_cases[] = {
+	"\"abc\"", "\"\"", "123", "-5", "0", "-1234567890123", "true", "false", "null", "[]", "{}",
+	"[1,2]", "{\"a\":[1,true,null]}", "{\"a\":1,\"bb\":{\"c\":[[],{}]}}",
+};
+
+static void t_sizes(void)
+{
+	for (size_t i = 0; i < sizeof size_cases / sizeof size_cases[0]; i++) {
+		json_t *v = t_json(size_cases[i]);
+
+		ok(patch_bytes(v, 1u << 20) == strlen(size_cases[i]), "size of %s: %zu", size_cases[i],
+		   patch_bytes(v, 1u << 20));
+		json_decref(v);
+	}
+}
+
+#define S40 "\"0123456789012345678901234567890123456789\""
+#define S60 "\"012345678901234567890123456789012345678901234567890123456789\""
+
+struct budget_case {
+	const char *name;
+	const char *doc, *patch;
+	size_t max_bytes;
+	enum patch_code code;   /* PATCH_OK: it applies */
+	long index;
+};
+
+static const struct budget_case budget_cases[] = {
+	{ "add: a value that fills the budget exactly", "{}",
+	  "[{\"op\": \"add\", \"path\": \"/a\", \"value\": [" S40 ", " S40 ", 1234567890123456]}]",
+	  104, PATCH_OK, 0 },
+	{ "add: one byte more", "{}",
+	  "[{\"op\": \"add\", \"path\": \"/a\", \"value\": [" S40 ", " S40 ", 12345678901234567]}]",
+	  104, PATCH_OVER_BUDGET, 0 },
+	{ "copy: each copy counted whole", "{\"s\": " S40 "}",
+	  "[{\"op\": \"copy\", \"from\": \"/s\", \"path\": \"/a\"},"
+	  " {\"op\": \"copy\", \"from\": \"/s\", \"path\": \"/b\"},"
+	  " {\"op\": \"copy\", \"from\": \"/a\", \"path\": \"/c\"}]", 100, PATCH_OVER_BUDGET, 2 },
+	{ "move: counted each time it is put in", "{\"s\": " S40 "}",
+	  "[{\"op\": \"move\", \"from\": \"/s\", \"path\": \"/t\"},"
+	  " {\"op\": \"move\", \"from\": \"/t\", \"path\": \"/s\"},"
+	  " {\"op\": \"move\", \"from\": \"/s\", \"path\": \"/t\"}]", 100, PATCH_OVER_BUDGET, 2 },
+	{ "move: onto itself puts nothing in", "{\"s\": " S40 "}",
+	  "[{\"op\": \"move\", \"from\": \"/s\", \"path\": \"/s\"},"
+	  " {\"op\": \"move\", \"from\": \"/s\", \"path\": \"/s\"},"
+	  " {\"op\": \"move\", \"from\": \"/s\", \"path\": \"/s\"}]", 50, PATCH_OK, 0 },
+	{ "replace: counted too", "{\"s\": 1}",
+	  "[{\"op\": \"replace\", \"path\": \"/s\", \"value\": " S60 "},"
+	  " {\"op\": \"replace\", \"path\": \"/s\", \"value\": " S60 "}]", 100, PATCH_OVER_BUDGET, 1 },
+	{ "a whole-document copy", "{\"s\": " S40 "}",
+	  "[{\"op\": \"copy\", \"from\": \"\", \"path\": \"/a\"},"
+	  " {\"op\": \"copy\", \"from\": \"\", \"path\": \"/b\"}]", 100, PATCH_OVER_BUDGET, 1 },
+	{ "test and remove put nothing in", "{\"s\": " S60 "}",
+	  "[{\"op\": \"test\", \"path\": \"/s\", \"value\": " S60 "},"
+	  " {\"op\": \"test\", \"path\": \"/s\", \"value\": " S60 "},"
+	  " {\"op\": \"remove\", \"path\": \"/s\"}]", 10, PATCH_OK, 0 },
+};
+
+static void t_budget_case(const struct budget_case *c)
+{
+	struct patch_opts o = { .max_bytes = c->max_bytes };
+	json_t *doc = t_json(c->doc), *patch = t_json(c->patch), *got;
+	struct patch_error e;
+
+	got = patch_apply(doc, patch, &o, &e);
+	if (c->code == PATCH_OK)
+		ok(got != NULL, "%s%s%s", c->name, got ? "" : ": ", got ? "" : e.message);
+	else
+		ok(!got && e.code == c->code && e.index == c->index &&
+		   strcmp(patch_code_name(e.code), "patch_too_large") == 0,
+		   "%s: %s at %ld (%s)", c->name, patch_code_name(e.code), e.index, e.message);
+	json_decref(got);
+	json_decref(patch);
+	json_decref(doc);
+}
+
+/* The attack: a 2 MB string, then 500 copies of it (1 GB), under the
+ * default budget: refused at the ninth copy, 16 MiB in. */
+static void t_copy_bomb(void)
+{
+	char *big = malloc(2000001);
+	json_t *doc, *patch = json_array(), *got;
+	struct patch_error e;
+
+	memset(big, 'x', 2000000);
+	big[2000000] = '\0';
+	doc = json_pack("{s:s}", "s", big);
+	free(big);
+	for (int i = 0; i < 500; i++)
+		json_array_append_new(patch, json_pack("{s:s, s:s, s:s}", "op", "copy", "from", "/s",
+						       "path", i % 2 ? "/a" : "/b"));
+	got = patch_apply(doc, patch, NULL, &e);
+	ok(!got && e.code == PATCH_OVER_BUDGET && e.index == 8 && strstr(e.message, "16777216"),
+	   "500 copies of a 2 MB string: refused at copy %ld (%s)", e.index, e.message);
+	json_decref(got);
+	json_decref(patch);
+	json_decref(doc);
+}
+
+static void t_budget(void)
+{
+	t_sizes();
+	for (size_t i = 0; i < sizeof budget_cases / sizeof budget_cases[0]; i++)
+		t_budget_case(&budget_cases[i]);
+	t_copy_bomb();
+}
+
 /* -- equality and the error as JSON ----------------------------------------- */
 
 struct equal_case {
@@ -488,6 +600,7 @@ int main(void)
 	t_get();
 	t_patches();
 	t_bounds();
+	t_budget();
 	t_equal();
 	t_error_json();
 	return tap_done();

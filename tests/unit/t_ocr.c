@@ -2,8 +2,10 @@
  * Chinese text drawn by librsvg (raster.c) from an SVG, decoded as PNG
  * (pixels.c), read by Tesseract. Each line must be found with its words
  * (case and spaces aside) and its box inside the band where it was drawn.
- * Without Tesseract, or without its language data, the test says so and
- * skips. */
+ * A picture of noise, which keeps Tesseract busy for minutes, is stopped
+ * by the [media] budget the process was given (the reading runs in a
+ * child). Without Tesseract, or without its language data, the test says
+ * so and skips. */
 #include "config.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -13,7 +15,9 @@
 #include "media/ocr.h"
 #include "media/pixels.h"
 #include "media/raster.h"
+#include "util/budget.h"
 #include "util/buf.h"
+#include "util/clock.h"
 
 struct line_case {
 	const char *text;      /* drawn */
@@ -144,6 +148,28 @@ int main(void)
 			check_line(c, &c->lines[k], json_object_get(out, "textRegions"));
 		json_decref(out);
 		pixels_free(&px);
+	}
+	{
+		/* Noise from a fixed generator: one pixel in five black, which
+		 * Tesseract reads for many seconds as would-be letters. */
+		struct pixels noise = { 1500, 1500, malloc(1500 * 1500 * 4) };
+		unsigned x = 12345;
+		char err[256] = "";
+		long long t0 = clock_mono_ms();
+		json_t *out;
+
+		for (long i = 0; i < 1500L * 1500; i++) {
+			x = x * 1103515245u + 12345u;
+			memset(noise.rgba + i * 4, ((x >> 16) & 0x7fff) % 100 < 20 ? 0 : 255, 3);
+			noise.rgba[i * 4 + 3] = 255;
+		}
+		budget_configure(1000, 512LL << 20, 3000);
+		out = ocr_read(&noise, "chi_sim+eng", err, sizeof(err));
+		ok(out == NULL && strstr(err, "stopped") && strstr(err, "CPU"),
+		   "a noise picture under 1 s of CPU: %s", out ? "read to its end" : err);
+		ok(clock_mono_ms() - t0 < 6000, "  ... in %lld ms", clock_mono_ms() - t0);
+		json_decref(out);
+		free(noise.rgba);
 	}
 	{
 		struct pixels big = { OCR_MAX_SIDE + 1, 10, (unsigned char *)"" };

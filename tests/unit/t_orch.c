@@ -1,7 +1,8 @@
 /* The orchestrate workflow's pure parts as tables: every plan check, the
  * structured output of an answer (seed §2.5 parseStructuredOutput), the
  * registry's and the templates' load checks on the shipped files and on
- * broken entries, and the planner's offline rules (their plans pass the
+ * broken entries, the limits on a plan's names and descriptions (at the
+ * limit, one past, 15 MB: one short message), and the planner's offline rules (their plans pass the
  * checks), and the conditions and expectations of stages: their plan
  * checks, their evaluation and the shipped templates' use of them. */
 #include "config.h"
@@ -79,6 +80,71 @@ static void test_plan_checks(void)
 			       cases[i].code, "plan %s: code", cases[i].what);
 		json_decref(plan);
 		json_decref(errors);
+	}
+}
+
+/* Names and descriptions: a plan (text with %1$s where the generated
+ * string goes) with n copies of unit there. */
+struct size_case {
+	const char *what, *plan, *unit;
+	size_t n;
+	const char *code, *message;   /* the only error's; NULL: valid */
+};
+
+#define SZ_SUB(id, desc, agent, inputs) "{\"id\":\"" id "\",\"description\":\"" desc "\",\"agent\":\"" \
+	agent "\",\"inputs\":[" inputs "]}"
+
+static const struct size_case size_cases[] = {
+	{ "an id of 64 bytes", "{\"subtasks\":[" SZ_SUB("%1$s", "x", "coder", "") "],\"executionOrder\":[[\"%1$s\"]]}",
+	  "i", 64, NULL, NULL },
+	{ "an id of 65 bytes", "{\"subtasks\":[" SZ_SUB("%1$s", "x", "coder", "") "],\"executionOrder\":[[\"a\"]]}",
+	  "i", 65, "bad_subtask", "the id of subtask 1 is longer than 64 bytes" },
+	{ "an id of 15 MB", "{\"subtasks\":[" SZ_SUB("%1$s", "x", "coder", "") "],\"executionOrder\":[[\"a\"]]}",
+	  "i", 15u << 20, "bad_subtask", "the id of subtask 1 is longer than 64 bytes" },
+	{ "a description of 2000 characters (6000 bytes)",
+	  "{\"subtasks\":[" SZ_SUB("a", "%1$s", "coder", "") "],\"executionOrder\":[[\"a\"]]}", "字", 2000, NULL, NULL },
+	{ "a description of 2001 characters",
+	  "{\"subtasks\":[" SZ_SUB("a", "%1$s", "coder", "") "],\"executionOrder\":[[\"a\"]]}", "d", 2001,
+	  "bad_subtask", "the description of subtask a is longer than 2000 characters" },
+	{ "an agent name of 65 bytes",
+	  "{\"subtasks\":[" SZ_SUB("a", "x", "%1$s", "") "],\"executionOrder\":[[\"a\"]]}", "g", 65,
+	  "bad_subtask", "subtask a names an agent or an input longer than 64 bytes" },
+	{ "an input name of 65 bytes",
+	  "{\"subtasks\":[" SZ_SUB("a", "x", "coder", "") "," SZ_SUB("b", "y", "coder", "\"%1$s\"")
+	  "],\"executionOrder\":[[\"a\"],[\"b\"]]}", "n", 65,
+	  "bad_subtask", "subtask b names an agent or an input longer than 64 bytes" },
+	{ "a name of 15 MB in executionOrder",
+	  "{\"subtasks\":[" SZ_SUB("a", "x", "coder", "") "],\"executionOrder\":[[\"a\",\"%1$s\"]]}", "o", 15u << 20,
+	  "bad_order", "group 1 of executionOrder holds a name longer than 64 bytes" },
+};
+
+static void test_plan_sizes(void)
+{
+	for (size_t i = 0; i < sizeof size_cases / sizeof size_cases[0]; i++) {
+		const struct size_case *c = &size_cases[i];
+		size_t u = strlen(c->unit), len = strlen(c->plan) + 2 * c->n * u + 1;
+		char *str = malloc(c->n * u + 1), *text = malloc(len);
+		json_t *plan, *errors = json_array(), *e;
+		size_t n;
+
+		for (size_t k = 0; k < c->n; k++)
+			memcpy(str + k * u, c->unit, u);
+		str[c->n * u] = '\0';
+		snprintf(text, len, c->plan, str);
+		plan = json_loads(text, 0, NULL);
+		n = orch_plan_check(plan, known, NULL, errors);
+		e = json_array_get(errors, 0);
+		if (c->code == NULL)
+			is_int(n, 0, "plan sizes: %s: valid", c->what);
+		else
+			ok(n == 1 && strcmp(json_string_value(json_object_get(e, "code")), c->code) == 0 &&
+			   strcmp(json_string_value(json_object_get(e, "message")), c->message) == 0,
+			   "plan sizes: %s: %s, \"%.80s\"", c->what, c->code,
+			   json_string_value(json_object_get(e, "message")) ?: "");
+		json_decref(plan);
+		json_decref(errors);
+		free(text);
+		free(str);
 	}
 }
 
@@ -408,6 +474,7 @@ static void test_plan_rules(void)
 int main(void)
 {
 	test_plan_checks();
+	test_plan_sizes();
 	test_plan_lang();
 	test_structured();
 	test_registry();

@@ -3,14 +3,21 @@
  * the samples mean; an RGBA round trip; malformed files built here chunk
  * by chunk (two IHDR, IHDR after IDAT, bad CRCs, truncated IDAT, huge
  * and zero sizes, a palette without PLTE, bad depths, not a PNG) refused
- * with a reason and nothing on stderr; the limits checked before any
- * row is read. */
+ * with a reason and nothing on stderr; lying chunk lengths (the 44-byte
+ * file whose tEXt declares 2 GB, lengths over 2^31-1, one byte past the
+ * end), files cut before IEND and bad CRCs in critical chunks refused by
+ * every entry point at once, without memory, while ancillary chunks after
+ * IDAT, bytes after IEND and what libpng merely complains about are read,
+ * and ancillary chunks over 1 MiB (declared or inflated) are not; the
+ * limits checked before any row is read. */
 #include "config.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <png.h>
 #include <zlib.h>
 #include "tap.h"
@@ -455,6 +462,247 @@ static void test_malformed(void)
 	fclose(err);
 }
 
+/* ---- chunk lengths and CRCs, checked before libpng reads a byte ---- */
+
+enum lie { L_44, L_80, L_FF, L_ONE_PAST, L_AT_END, L_NO_IEND, L_CRC_PLTE, L_CRC_IEND,
+	   L_TEXT_AFTER, L_AFTER_IEND, L_ICCP, L_SRGB, L_CRC_TEXT, L_ZTXT_BIG, L_TEXT_BIG };
+
+struct lie_case {
+	const char *name;
+	enum lie m;
+	int rc;
+	const char *why;   /* a word the reason has */
+	int warns;         /* 1: libpng itself warns about the file (yet it is read) */
+};
+
+static const struct lie_case lie_cases[] = {
+	{ "the 44-byte PNG: tEXt declaring 0x7fffffff bytes", L_44, PNGIO_E_FORMAT, "only", 0 },
+	{ "tEXt declaring 0x80000000 bytes", L_80, PNGIO_E_FORMAT, "more than PNG allows", 0 },
+	{ "tEXt declaring 0xffffffff bytes", L_FF, PNGIO_E_FORMAT, "more than PNG allows", 0 },
+	{ "a length one byte past the end", L_ONE_PAST, PNGIO_E_FORMAT, "only", 0 },
+	{ "a length up to the very end (no IEND then)", L_AT_END, PNGIO_E_FORMAT, "IEND", 0 },
+	{ "cut before IEND", L_NO_IEND, PNGIO_E_FORMAT, "IEND", 0 },
+	{ "bad CRC in PLTE", L_CRC_PLTE, PNGIO_E_FORMAT, "CRC in its PLTE", 0 },
+	{ "bad CRC in IEND", L_CRC_IEND, PNGIO_E_FORMAT, "CRC in its IEND", 0 },
+	{ "tEXt and tIME after IDAT", L_TEXT_AFTER, PNGIO_OK, NULL, 0 },
+	{ "bytes after IEND", L_AFTER_IEND, PNGIO_OK, NULL, 0 },
+	{ "an iCCP profile libpng complains about", L_ICCP, PNGIO_OK, NULL, 1 },
+	{ "an sRGB intent libpng complains about", L_SRGB, PNGIO_OK, NULL, 1 },
+	{ "bad CRC in a tEXt before IDAT (libpng skips it)", L_CRC_TEXT, PNGIO_OK, NULL, 1 },
+	{ "zTXt inflating to 2 MiB (1 MiB allowed)", L_ZTXT_BIG, PNGIO_E_FORMAT, "ancillary", 1 },
+	{ "tEXt of 2 MiB, all present", L_TEXT_BIG, PNGIO_E_FORMAT, "too large", 1 },
+};
+
+/* A chunk header alone, its length whatever is asked. */
+static void chunk_head(struct buf *b, uint32_t len, const char *type)
+{
+	unsigned char head[8];
+
+	put32(head, len);
+	memcpy(head + 4, type, 4);
+	buf_add(b, head, 8);
+}
+
+/* The 1x1 RGB image after the signature and IHDR: IDAT then IEND. */
+static void lie_tail(struct buf *b, int bad_iend)
+{
+	idat(b, 3, 1, 0, 0);
+	chunk(b, "IEND", (const unsigned char *)"", 0, bad_iend);
+}
+
+/* A compressed chunk: prefix, then data deflated (NULL: n bytes of 'a'). */
+static void lie_zlib(struct buf *b, const char *type, const char *prefix, size_t plen,
+		     const unsigned char *data, size_t n)
+{
+	unsigned char *raw = malloc(n), *z;
+	uLongf zlen = compressBound(n);
+
+	z = malloc(plen + zlen);
+	memcpy(z, prefix, plen);
+	if (data)
+		memcpy(raw, data, n);
+	else
+		memset(raw, 'a', n);
+	compress2(z + plen, &zlen, raw, n, 9);
+	chunk(b, type, z, plen + zlen, 0);
+	free(raw);
+	free(z);
+}
+
+/* Ancillary chunks before IDAT: those of L_ICCP .. L_TEXT_BIG. */
+static void lie_before(enum lie m, struct buf *b)
+{
+	/* A profile whose header claims 200 bytes, in 16: "too short". */
+	static const unsigned char bogus[] = "\0\0\0\xc8junkjunkjunk";
+	unsigned char *big;
+
+	if (m == L_ICCP)
+		lie_zlib(b, "iCCP", "p\0\0", 3, bogus, sizeof bogus - 1);
+	if (m == L_SRGB)
+		chunk(b, "sRGB", (const unsigned char *)"\x07", 1, 0);
+	if (m == L_CRC_TEXT)
+		chunk(b, "tEXt", (const unsigned char *)"k\0v", 3, 1);
+	if (m == L_ZTXT_BIG)
+		lie_zlib(b, "zTXt", "k\0\0", 3, NULL, 2u << 20);
+	if (m == L_TEXT_BIG) {
+		big = malloc(2u << 20);
+		memset(big, 'x', 2u << 20);
+		big[1] = 0;
+		chunk(b, "tEXt", big, 2u << 20, 0);
+		free(big);
+	}
+}
+
+static void lie_build(enum lie m, struct buf *b)
+{
+	static const uint32_t lens[] = { [L_44] = 0x7fffffffu, [L_80] = 0x80000000u,
+					 [L_FF] = 0xffffffffu };
+	struct buf rest;
+
+	buf_init(b, 4u << 20);
+	buf_add(b, "\x89PNG\r\n\x1a\n", 8);
+	ihdr(b, 1, 1, 8, m == L_CRC_PLTE ? 3 : 2, 0, 0);
+	if (m == L_44 || m == L_80 || m == L_FF) {
+		chunk_head(b, lens[m], "tEXt");
+		buf_add(b, "ab", 3);   /* 44 bytes in all */
+		return;
+	}
+	if (m == L_ONE_PAST || m == L_AT_END) {
+		/* tEXt swallows the rest of a valid file: its length reaches one
+		 * byte past the end, or the end exactly (its CRC the last 4). */
+		buf_init(&rest, 1 << 20);
+		buf_add(&rest, "k", 2);
+		lie_tail(&rest, 0);
+		chunk_head(b, (uint32_t)rest.len - (m == L_ONE_PAST ? 3 : 4), "tEXt");
+		buf_add(b, rest.data, rest.len);
+		buf_free(&rest);
+		return;
+	}
+	if (m == L_CRC_PLTE) {
+		chunk(b, "PLTE", (const unsigned char *)"\x80\x80\x80", 3, 1);
+		idat(b, 1, 1, 0, 0);
+		chunk(b, "IEND", (const unsigned char *)"", 0, 0);
+		return;
+	}
+	lie_before(m, b);
+	lie_tail(b, m == L_CRC_IEND);
+	if (m == L_NO_IEND)
+		b->len -= 12;
+	if (m == L_TEXT_AFTER) {
+		b->len -= 12;
+		chunk(b, "tEXt", (const unsigned char *)"Comment\0after the pixels", 25, 0);
+		chunk(b, "tIME", (const unsigned char *)"\x07\xe8\x01\x02\x03\x04\x05", 7, 0);
+		chunk(b, "IEND", (const unsigned char *)"", 0, 0);
+	}
+	if (m == L_AFTER_IEND)
+		buf_add(b, "\0\0\0\x10junk after the end", 22);
+}
+
+struct lie_read {
+	const unsigned char *p;
+	size_t n, off;
+	int warns;
+};
+
+static void lie_read_cb(png_structp png, png_bytep out, size_t len)
+{
+	struct lie_read *r = png_get_io_ptr(png);
+
+	if (len > r->n - r->off)
+		png_error(png, "short");
+	memcpy(out, r->p + r->off, len);
+	r->off += len;
+}
+
+static void lie_warn_cb(png_structp png, png_const_charp msg)
+{
+	((struct lie_read *)png_get_error_ptr(png))->warns++;
+}
+
+static void lie_error_cb(png_structp png, png_const_charp msg)
+{
+	png_longjmp(png, 1);
+}
+
+/* Does libpng itself, under pngio's chunk limit, warn about the file's
+ * header? (So that a case "libpng complains, pngio reads it" stays one.) */
+static int lie_libpng_warns(const struct buf *b)
+{
+	struct lie_read r = { (const unsigned char *)b->data, b->len, 0, 0 };
+	png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &r, lie_error_cb, lie_warn_cb);
+	png_infop info = png_create_info_struct(png);
+
+	if (setjmp(png_jmpbuf(png)) == 0) {
+		png_set_read_fn(png, &r, lie_read_cb);
+		png_set_chunk_malloc_max(png, 1L << 20);
+		png_read_info(png, info);
+	}
+	png_destroy_read_struct(&png, &info, NULL);
+	return r.warns > 0;
+}
+
+static long lie_maxrss_kb(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+static double lie_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The three readers on one file: the worst of their codes (all must agree). */
+static int lie_read_all(const struct buf *b, char *why, size_t whylen, int *agree)
+{
+	const unsigned char *p = (const unsigned char *)b->data;
+	struct pngio_info info;
+	struct pngio_image img;
+	int rows = 0, a, r, d;
+
+	a = pngio_info(p, b->len, &roomy, &info, why, whylen);
+	r = pngio_read_rows(p, b->len, &roomy, NULL, rows_count, &rows, why, whylen);
+	d = pngio_decode(p, b->len, &roomy, &img, why, whylen);
+	*agree = a == r && r == d && (d != PNGIO_OK || (img.w == 1 && img.h == 1 && rows == 1));
+	pngio_image_free(&img);
+	return d;
+}
+
+static void test_chunks(void)
+{
+	for (size_t i = 0; i < sizeof lie_cases / sizeof lie_cases[0]; i++) {
+		const struct lie_case *k = &lie_cases[i];
+		struct buf b;
+		char why[256] = "";
+		long rss;
+		double t0;
+		int rc, agree;
+
+		lie_build(k->m, &b);
+		if (k->m == L_44)
+			is_int(b.len, 44, "%s: 44 bytes", k->name);
+		rss = lie_maxrss_kb();
+		t0 = lie_now_ms();
+		rc = lie_read_all(&b, why, sizeof why, &agree);
+		is_int(rc, k->rc, "%s: %s", k->name, rc == PNGIO_OK ? "read" : why);
+		ok(agree, "  ... the same from pngio_info, pngio_read_rows and pngio_decode");
+		if (k->why)
+			ok(strstr(why, k->why) != NULL, "  ... the reason says \"%s\"", k->why);
+		if (k->warns)
+			ok(lie_libpng_warns(&b), "  ... though libpng warns about it");
+		if (k->m <= L_ONE_PAST)
+			ok(lie_now_ms() - t0 < 200 && lie_maxrss_kb() - rss < 8192,
+			   "  ... in %.1f ms, the peak memory grown by %ld KiB", lie_now_ms() - t0,
+			   lie_maxrss_kb() - rss);
+		buf_free(&b);
+	}
+}
+
 /* The limits come from the header: side and bytes, at the edge. */
 static void test_limits(void)
 {
@@ -481,6 +729,7 @@ int main(void)
 	test_formats();
 	test_round_trip();
 	test_malformed();
+	test_chunks();
 	test_limits();
 	return tap_done();
 }

@@ -4,7 +4,10 @@
  * file or an http URL draws without loading either (the file's red never
  * shows, the listening socket gets no connection); malformed, empty and
  * oversized requests are refused with a code and a reason, and nothing is
- * written to stderr. */
+ * written to stderr. Widths asked for are snapped to a few sizes. Drawn
+ * in a child under a budget, a picture comes out the same, an SVG librsvg
+ * cannot read keeps its code, and a filter chain that would take minutes
+ * is stopped by its CPU time. */
 #include "config.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +21,7 @@
 #include "tap.h"
 #include "media/raster.h"
 #include "prov/svg.h"
+#include "util/clock.h"
 #include "util/pngio.h"
 
 static const struct pngio_limits roomy = { 8192, 256LL << 20 };
@@ -311,10 +315,74 @@ static void test_refused(void)
 	fclose(errf);
 }
 
+/* ---- widths snapped ---- */
+
+static const struct { int asked, drawn; } snap_cases[] = {
+	{ 0, 0 }, { 64, 256 }, { 255, 256 }, { 256, 256 }, { 257, 512 }, { 300, 512 },
+	{ 512, 512 }, { 513, 1024 }, { 1000, 1024 }, { 1024, 1024 }, { 1025, 1080 },
+	{ 1080, 1080 }, { 1081, 2048 }, { 2000, 2048 },
+	{ 2049, 4096 }, { 4033, 4096 }, { 4096, 4096 },
+};
+
+static void test_snap(void)
+{
+	for (size_t i = 0; i < sizeof snap_cases / sizeof snap_cases[0]; i++)
+		is_int(raster_width_snap(snap_cases[i].asked), snap_cases[i].drawn,
+		       "width %d is drawn at %d", snap_cases[i].asked, snap_cases[i].drawn);
+}
+
+/* ---- under a budget ---- */
+
+/* Four morphology passes of radius 400 over 2048 x 2048: minutes of CPU
+ * from 400 bytes, within every count of the SVG check. */
+static const char filter_bomb[] =
+	"<svg xmlns='http://www.w3.org/2000/svg' width='2048' height='2048'>"
+	"<filter id='f' x='0' y='0' width='1' height='1'>"
+	"<feMorphology radius='400' operator='dilate'/><feMorphology radius='400' operator='erode'/>"
+	"<feMorphology radius='400' operator='dilate'/><feMorphology radius='400' operator='erode'/>"
+	"</filter><rect width='2048' height='2048' fill='red' filter='url(#f)'/></svg>";
+
+static void test_budget(void)
+{
+	struct budget b = { 5000, 512LL << 20, 20000, -1, 96u << 20 };
+	struct buf svg, here, there;
+	char err[256] = "";
+	int w = 0, h = 0, rc;
+	long long t0;
+
+	buf_init(&svg, 1 << 20);
+	buf_init(&here, 96u << 20);
+	buf_init(&there, 96u << 20);
+	if (svg_render("a lighthouse at dawn", 1024, 768, &svg) != 0 ||
+	    raster_svg_png(svg.data, svg.len, 512, &here, &w, &h, err, sizeof err) != RASTER_OK)
+		tap_bail("drawing the offline picture: %s", err);
+	rc = raster_svg_png_budget(&b, svg.data, svg.len, 512, &there, &w, &h, err, sizeof err);
+	is_int(rc, RASTER_OK, "drawn in a child: %s", rc ? err : "a PNG");
+	ok(w == 512 && h == 384 && there.len == here.len &&
+	   memcmp(there.data, here.data, here.len) == 0,
+	   "  ... %dx%d, the same bytes as drawn here (%zu)", w, h, there.len);
+	rc = raster_svg_png_budget(&b, "<svg><rect", 10, 0, &there, &w, &h, err, sizeof err);
+	ok(rc == RASTER_E_SVG && strstr(err, "SVG"), "an SVG librsvg cannot read: RASTER_E_SVG (%s)",
+	   err);
+	b.cpu_ms = 1000;
+	t0 = clock_mono_ms();
+	rc = raster_svg_png_budget(&b, filter_bomb, strlen(filter_bomb), 0, &there, &w, &h, err,
+				   sizeof err);
+	is_int(rc, RASTER_E_BUDGET, "a filter chain of %zu bytes under 1 s of CPU: %s",
+	       strlen(filter_bomb), err);
+	ok(strstr(err, "CPU") && clock_mono_ms() - t0 < 8000, "  ... stopped by its CPU time, in %lld ms",
+	   clock_mono_ms() - t0);
+	buf_free(&svg);
+	buf_free(&here);
+	buf_free(&there);
+}
+
 int main(void)
 {
 	test_offline();
 	test_external();
 	test_refused();
+	test_snap();
+	test_budget();
 	return tap_done();
 }

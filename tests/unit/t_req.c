@@ -59,14 +59,20 @@ static enum problem run_body(const struct body_case *c, struct buf *got)
 struct json_case {
 	const char *name;
 	const char *body;
-	const char *content_type;
+	const char *content_type; /* NULL: application/json; NO_TYPE: none sent */
 	enum problem want;
 };
+
+#define NO_TYPE "(none)"
 
 static const struct json_case json_cases[] = {
 	{ "object", "{\"a\": [1, 2, {\"b\": null}]}", "application/json", PB_OK },
 	{ "with charset", "{}", "application/json; charset=utf-8", PB_OK },
-	{ "no content type", "[]", NULL, PB_OK },
+	/* What a page of another site can send without a preflight is refused. */
+	{ "a body without a content type is refused", "[]", NO_TYPE, PB_UNSUPPORTED_MEDIA },
+	{ "an empty content type is refused", "{}", "", PB_UNSUPPORTED_MEDIA },
+	{ "text/plain is refused", "{}", "text/plain", PB_UNSUPPORTED_MEDIA },
+	{ "no body, no type: nothing to read", "", NO_TYPE, PB_BAD_JSON },
 	{ "truncated", "{\"a\": ", NULL, PB_BAD_JSON },
 	{ "trailing junk", "{} x", NULL, PB_BAD_JSON },
 	{ "empty body", "", NULL, PB_BAD_JSON },
@@ -81,7 +87,7 @@ static const struct json_case json_cases[] = {
 	{ "upper case", "{}", "APPLICATION/JSON", PB_OK },
 	{ "charset without a space", "{}", "application/json;charset=utf-8", PB_OK },
 	{ "spaces around the type", "{}", " application/json ; charset=utf-8", PB_OK },
-	{ "text/plain with charset", "{}", "text/plain;charset=UTF-8", PB_OK },
+	{ "text/plain with charset is refused", "{}", "text/plain;charset=UTF-8", PB_UNSUPPORTED_MEDIA },
 	{ "application/jsonxyz is refused", "{}", "application/jsonxyz", PB_UNSUPPORTED_MEDIA },
 	{ "application/jsonp is refused", "{}", "application/jsonp", PB_UNSUPPORTED_MEDIA },
 	{ "application/json-patch+json is refused", "[]", "application/json-patch+json",
@@ -101,8 +107,9 @@ static enum problem run_json(const struct json_case *c, char *detail, size_t n)
 	json_t *j;
 	enum problem p;
 
-	if (c->content_type) {
-		snprintf(ct, sizeof ct, "CONTENT_TYPE=%s", c->content_type);
+	if (c->content_type == NULL || strcmp(c->content_type, NO_TYPE) != 0) {
+		snprintf(ct, sizeof ct, "CONTENT_TYPE=%s",
+			 c->content_type ? c->content_type : "application/json");
 		envp[2] = ct;
 	}
 	memio_init(&m, c->body, 0);

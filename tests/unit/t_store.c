@@ -2,8 +2,10 @@
  * /tmp: opening, thread records and their expiry index, pruning
  * (tombstones, other threads left alone, the max), checkpoints (kept
  * window, diffs, history, size), the event log, assets, the transaction
- * retry, many processes opening one new environment at once, and the log
- * directory staying bounded over many commits. Berkeley DB only (its
+ * retry, a request's budget (what checkpoints, events and assets count,
+ * a put past it refused, failed and retried transactions giving their
+ * bytes back), many processes opening one new environment at once, and
+ * the log directory staying bounded over many commits. Berkeley DB only (its
  * environment, regions and log files), so not in make check-postgresql:
  * the same records through the backend interface, on both backends, are
  * t_store_kv's. */
@@ -1201,6 +1203,111 @@ static void t_txn(void)
 	fx_done(&f);
 }
 
+/* --- a request's budget ------------------------------------------------------- */
+
+enum st_rb_kind { ST_RB_BUDGET, ST_RB_EVENTS, ST_RB_CKPT, ST_RB_ASSET, ST_RB_FAILS, ST_RB_RETRIED };
+
+/* One step: a put of n bytes (events: their text with its NUL; a
+ * checkpoint: its state's one string; an asset: its data, typed
+ * text/plain), or for ST_RB_BUDGET a new budget of n; then the result,
+ * the bytes counted and whether a put was refused. */
+struct st_rb_step {
+	const char *name;
+	enum st_rb_kind kind;
+	size_t n;
+	int want_rc;
+	long long want_used;
+	int want_over;
+};
+
+struct st_rb {
+	const struct st_rb_step *step;
+	const uint8_t *tid;
+	long long seq;
+	int calls;
+};
+
+static int st_rb_ckpt(struct store *s, struct store_txn *txn, const uint8_t *tid, const char *text)
+{
+	json_t *state = json_pack("{s:s}", "s", text), *meta = json_pack("{s:i}", "step", 0);
+	int rc = store_ckpt_put(s, txn, tid, 0, meta, state, NULL);
+
+	json_decref(state);
+	json_decref(meta);
+	return rc;
+}
+
+static int st_rb_fn(struct store *s, struct store_txn *txn, void *p)
+{
+	struct st_rb *r = p;
+	const struct st_rb_step *st = r->step;
+	char *text = xmalloc(st->n + 1), id[STORE_ASSET_ID_LEN + 1];
+	int rc;
+
+	memset(text, 'e', st->n);
+	text[st->n] = '\0';
+	r->calls++;
+	if (st->kind == ST_RB_CKPT)
+		rc = st_rb_ckpt(s, txn, r->tid, text);
+	else if (st->kind == ST_RB_ASSET)
+		rc = store_asset_put(s, txn, r->tid, "text/plain", text, st->n, id);
+	else {
+		text[st->n - 1] = '\0';
+		rc = store_events_put(s, txn, r->tid, r->seq + 1, text, st->n);
+	}
+	if (rc == 0 && st->kind == ST_RB_FAILS)
+		rc = EINVAL;
+	if (rc == 0 && st->kind == ST_RB_RETRIED && r->calls == 1)
+		rc = STORE_RETRY;
+	free(text);
+	return rc;
+}
+
+static void t_request_budget(void)
+{
+	static const struct st_rb_step steps[] = {
+		{ "a budget of 1000 bytes", ST_RB_BUDGET, 1000, 0, 0, 0 },
+		{ "an event record of 300 bytes", ST_RB_EVENTS, 300, 0, 300, 0 },
+		{ "a checkpoint: its JSON text, {\"step\":0,\"full\":{\"s\":...}}", ST_RB_CKPT, 100, 0, 426, 0 },
+		{ "an asset: its type and bytes", ST_RB_ASSET, 200, 0, 637, 0 },
+		{ "the same asset again: stored once, nothing added", ST_RB_ASSET, 200, 0, 637, 0 },
+		{ "a transaction that fails gives its bytes back", ST_RB_FAILS, 100, EINVAL, 637, 0 },
+		{ "a transaction tried twice counts once", ST_RB_RETRIED, 50, 0, 687, 0 },
+		{ "a put past the budget is refused", ST_RB_EVENTS, 400, STORE_OVER_BUDGET, 687, 1 },
+		{ "what is left still fits", ST_RB_EVENTS, 313, 0, 1000, 1 },
+		{ "one byte more does not", ST_RB_EVENTS, 1, STORE_OVER_BUDGET, 1000, 1 },
+		{ "budget 0: none, counted from 0", ST_RB_BUDGET, 0, 0, 0, 0 },
+		{ "without a budget, 100 KB", ST_RB_EVENTS, 100000, 0, 100000, 0 },
+	};
+	uint8_t tid[STORE_TID];
+	struct st_rb r = { NULL, tid, 0, 0 };
+	struct fx f;
+
+	fx_init(&f, 60, 3600, 20);
+	fx_open(&f);
+	st_tid(tid, 7);
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		int rc = 0;
+
+		r.step = &steps[i];
+		r.calls = 0;
+		if (steps[i].kind == ST_RB_BUDGET)
+			store_request_budget(f.s, (long long)steps[i].n);
+		else
+			rc = store_txn(f.s, st_rb_fn, &r);
+		if (rc == 0 && steps[i].kind != ST_RB_BUDGET && steps[i].kind != ST_RB_ASSET &&
+		    steps[i].kind != ST_RB_CKPT)
+			r.seq++;
+		ok(rc == steps[i].want_rc && store_request_used(f.s) == steps[i].want_used &&
+		   store_request_over(f.s) == steps[i].want_over,
+		   "request budget: %s (rc %d, %lld bytes counted, refused %d)", steps[i].name, rc,
+		   store_request_used(f.s), store_request_over(f.s));
+	}
+	is_int(st_count(f.s, STORE_T_EVENTS, tid, STORE_TID), (long)r.seq,
+	       "request budget: the refused and failed puts stored nothing (%lld event records)", r.seq);
+	fx_done(&f);
+}
+
 /* --- many processes ---------------------------------------------------------- */
 
 static int st_child(const struct conf *c, unsigned i, int go)
@@ -1770,6 +1877,7 @@ static const struct st_case st_cases[] = {
 	{ "events", t_events },
 	{ "assets", t_assets },
 	{ "transactions", t_txn },
+	{ "request budget", t_request_budget },
 	{ "many openers", t_many_openers },
 	{ "dead peer", t_dead_peer },
 	{ "panic", t_panic_reopen },

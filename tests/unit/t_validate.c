@@ -2,12 +2,16 @@
  * has no errors; each rule broken once gives its code at its path; a
  * CONVERTIBLE_ANY slot takes the type of its first edge, keeps it while
  * connected and refuses edges of another type; the number of errors is
- * capped. The definitions are a small library of the test's own. */
+ * capped; every string of the workflow (names, labels, displayName,
+ * parameter values, ids, members kept as they are, member names) is
+ * bounded, the one too long named by its path. The definitions are a
+ * small library of the test's own. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
+#include "json/patch.h"
 #include "wf/graph/graph_validate.h"
 
 static const char defs_json[] = "{"
@@ -274,6 +278,97 @@ static void test_cap(void)
 	json_decref(wf);
 }
 
+/* Strings: the base workflow patched with one string of len bytes (in
+ * place of %s) is valid up to max, and one byte more is string_too_long
+ * at path (%s there: the string). */
+struct string_case {
+	const char *name;
+	const char *patch;
+	size_t len, max;
+	const char *at;     /* NULL: valid */
+};
+
+#define ADD(path, value) "[{\"op\": \"add\", \"path\": \"" path "\", \"value\": " value "}]"
+
+static const struct string_case string_cases[] = {
+	{ "a displayName at the limit", ADD("/nodes/2/displayName", "\"%s\""), 64, 64, NULL },
+	{ "a displayName past it", ADD("/nodes/2/displayName", "\"%s\""), 65, 64, "/nodes/2/displayName" },
+	{ "the workflow's name", ADD("/name", "\"%s\""), 65, 64, "/name" },
+	{ "its description", ADD("/description", "\"%s\""), 100, 64, "/description" },
+	{ "a label", ADD("/nodes/2/data/label", "\"%s\""), 65, 64, "/nodes/2/data/label" },
+	{ "a parameter value", ADD("/nodes/0/data", "{\"configValues\": {\"value\": \"%s\"}}"), 65, 64,
+	  "/nodes/0/data/configValues/value" },
+	{ "an edge id", ADD("/edges/0/id", "\"%s\""), 65, 64, "/edges/0/id" },
+	{ "a member kept as it is", ADD("/extra", "{\"deep\": [1, \"%s\"]}"), 65, 64, "/extra/deep/1" },
+	{ "a member name", ADD("/extra", "{\"%s\": 1}"), 65, 64, "/extra/%s" },
+	{ "the default limit", ADD("/nodes/2/displayName", "\"%s\""), GRAPH_STRING_MAX, 0, NULL },
+	{ "past the default limit", ADD("/nodes/2/displayName", "\"%s\""), GRAPH_STRING_MAX + 1, 0,
+	  "/nodes/2/displayName" },
+	{ "15 MB", ADD("/nodes/2/displayName", "\"%s\""), 15u << 20, 0, "/nodes/2/displayName" },
+};
+
+/* The base workflow with case c's string in place: new reference. */
+static json_t *string_wf(const struct string_case *c, char *str)
+{
+	json_t *wf = json_loads(base_wf, 0, NULL), *patch, *out;
+	struct patch_error pe;
+	char *text = malloc(strlen(c->patch) + c->len + 1);
+
+	sprintf(text, c->patch, str);
+	patch = json_loads(text, 0, NULL);
+	out = patch_apply(wf, patch, NULL, &pe);
+	if (out == NULL)
+		tap_bail("%s: %s", c->name, pe.message);
+	free(text);
+	json_decref(patch);
+	json_decref(wf);
+	return out;
+}
+
+static void test_strings(void)
+{
+	for (size_t i = 0; i < sizeof string_cases / sizeof string_cases[0]; i++) {
+		const struct string_case *c = &string_cases[i];
+		char *str = malloc(c->len + 1), at[160];
+		json_t *wf, *errs, *e;
+
+		memset(str, 's', c->len);
+		str[c->len] = '\0';
+		wf = string_wf(c, str);
+		errs = graph_validate_bounded(wf, &defs, 0, 0, c->max);
+		e = json_array_get(errs, 0);
+		snprintf(at, sizeof at, c->at ? c->at : "", str);
+		if (c->at == NULL)
+			is_int(json_array_size(errs), 0, "strings: %s (%zu bytes): valid", c->name, c->len);
+		else
+			ok(json_array_size(errs) == 1 &&
+			   strcmp(json_string_value(json_object_get(e, "code")), "string_too_long") == 0 &&
+			   strcmp(json_string_value(json_object_get(e, "path")), at) == 0 &&
+			   strstr(json_string_value(json_object_get(e, "message")), "longer than"),
+			   "strings: %s (%zu bytes): string_too_long at %.40s", c->name, c->len, at);
+		json_decref(errs);
+		json_decref(wf);
+		free(str);
+	}
+}
+
+/* graph_strings_ok names the first string too long by its pointer. */
+static void test_strings_ok(void)
+{
+	json_t *patch = json_pack("[{s:s, s:s, s:{s:s, s:s}}]", "op", "add", "path", "/nodes/-",
+				  "value", "type", "core:Text", "displayName",
+				  "0123456789012345678901234567890123456789012345678901234567890123456789");
+	char err[256] = "";
+
+	ok(graph_strings_ok(patch, 70, "patch", err, sizeof err) == 0 && err[0] == '\0',
+	   "strings_ok: 70 bytes fit 70");
+	ok(graph_strings_ok(patch, 69, "patch", err, sizeof err) == -1 &&
+	   strncmp(err, "patch/0/value/displayName: a string of 70 bytes", 47) == 0,
+	   "strings_ok: 70 bytes past 69: %s", err);
+	ok(graph_strings_ok(NULL, 69, "workflow", err, sizeof err) == 0, "strings_ok: nothing is fine");
+	json_decref(patch);
+}
+
 int main(void)
 {
 	defs_lib = json_loads(defs_json, 0, NULL);
@@ -283,6 +378,8 @@ int main(void)
 	test_rules();
 	test_convertible();
 	test_cap();
+	test_strings();
+	test_strings_ok();
 	json_decref(defs_lib);
 	return tap_done();
 }

@@ -142,8 +142,10 @@ enum node_rc chat_reply(struct step_ctx *c)
 		rc = step_fail(c, "reply_cut", "the reply stopped after %zu bytes: %s", strlen(said),
 			       prov_status_name(a.status));
 	} else {
+		/* The generic message only: the provider's words (and what they may
+		 * quote) are in the log (prov_report), not in the thread. */
 		rc = step_fail(c, "chat_failed", "the chat model failed: %s (%s)",
-			       prov_status_name(a.status), a.detail);
+			       prov_status_name(a.status), a.error);
 	}
 	prov_answer_free(&a);
 	free(said);

@@ -1,6 +1,7 @@
 /* Picture turns (seed 004 §7.2, §7.3): the images a turn brings
- * (attachments: a data URL or base64 in data; our asset URL or an http(s)
- * URL, fetched under [fetch]'s rules, in url) are kept as assets of the
+ * (attachments: a data URL or base64 in data; this thread's asset URL or
+ * an http(s) URL, fetched under [fetch]'s rules, in url; a PNG, JPEG, GIF
+ * or WebP picture of the type it declares) are kept as assets of the
  * thread; "描述一下刚才生成的图片" brings the thread's last generated
  * picture. The vision node has [provider.vision] describe them (OpenAI-
  * compatible image_url parts); offline, the image reader (type, size,
@@ -20,6 +21,7 @@
 #include "util/buf.h"
 #include "util/clock.h"
 #include "util/pngio.h"
+#include "util/safename.h"
 #include "util/xmalloc.h"
 #include "wf/chat/chat.h"
 #include "wf/note/note.h"
@@ -27,40 +29,71 @@
 #define CHAT_ATTACH_MAX 4
 #define CHAT_VISION_TIMEOUT_MS 60000
 
+/* The longest attachment name kept (bytes), as the orchestrate workspace's. */
+#define CHAT_NAME_MAX 255
+
 static const char chat_vision_system[] =
 	"你是视觉助手。请用用户的语言客观描述图片：主体、场景、文字、颜色和构图；不要编造看不清的细节。";
+
+/* The picture an attachment brings, checked: its bytes of the type it
+ * declares (the data URL's, and mimeType), a PNG's chunks and size within
+ * the limits, a stored one this thread's own, no SVG (a vision model
+ * reads pixels). 0, or -1 with err. */
+static int chat_attach_load(struct step_ctx *c, const json_t *a, const char *what,
+			    long long *budget, struct imgin *im, char *err, size_t n)
+{
+	const struct conf *cf = step_conf(c);
+	const char *data = json_string_value(json_object_get(a, "data"));
+	const char *url = json_string_value(json_object_get(a, "url"));
+	char id[64];
+	int rc;
+
+	memset(im, 0, sizeof *im);
+	if (!json_is_object(a) || (data == NULL) == (url == NULL))
+		return snprintf(err, n, "%s: give data (a data URL or base64) or url", what), -1;
+	if (url && imgin_asset_ref(url, id, sizeof id) && !step_asset_ours(c, id))
+		return snprintf(err, n, "%s: the stored picture belongs to another conversation; "
+				"attach the picture itself", what), -1;
+	rc = data ? imgin_decode(data, (size_t)cf->max_body_bytes, im)
+		  : imgin_load(step_store(c), cf, url, (size_t)cf->fetch_max_bytes, im);
+	if (rc == 0)
+		rc = imgin_type_check(im, json_string_value(json_object_get(a, "mimeType")));
+	if (rc < 0) {
+		if (im->store_rc)
+			step_store_failed(c, im->store_rc);
+		return snprintf(err, n, "%s: %s", what, im->error), -1;
+	}
+	if (strcmp(im->mime, "image/svg+xml") == 0) {
+		imgin_free(im);
+		return snprintf(err, n, "%s: an SVG picture is not accepted here: attach a PNG, JPEG, "
+				"GIF or WebP picture", what), -1;
+	}
+	if (step_png_check(c, im, cf->reference_max_side, budget, what, err, n) < 0) {
+		imgin_free(im);
+		return -1;
+	}
+	return 0;
+}
 
 /* One attachment as an asset of the thread: {assetId, mime, name}. */
 static json_t *chat_attach_one(struct step_ctx *c, const json_t *a, size_t i, long long *budget,
 			       char *err, size_t n)
 {
-	const struct conf *cf = step_conf(c);
-	const char *data = json_string_value(json_object_get(a, "data"));
-	const char *url = json_string_value(json_object_get(a, "url"));
 	const char *name = json_string_value(json_object_get(a, "name"));
 	char what[48], id[64];
 	struct imgin im;
-	int rc;
 	json_t *out = NULL;
 
 	snprintf(what, sizeof what, "attachments[%zu]", i);
-	if (!json_is_object(a) || (data == NULL) == (url == NULL))
-		return snprintf(err, n, "%s: give data (a data URL or base64) or url", what), NULL;
-	rc = data ? imgin_decode(data, (size_t)cf->max_body_bytes, &im)
-		  : imgin_load(step_store(c), cf, url, (size_t)cf->fetch_max_bytes, &im);
-	if (rc < 0) {
-		if (im.store_rc)
-			step_store_failed(c, im.store_rc);
-		snprintf(err, n, "%s: %s", what, im.error);
-	} else if (step_png_check(c, &im, cf->reference_max_side, budget, what, err, n) == 0) {
-		if (im.asset[0])
-			snprintf(id, sizeof id, "%s", im.asset);
-		if (im.asset[0] || step_asset_put(c, im.mime, im.data, im.len, id, sizeof id) == 0)
-			out = json_pack("{s:s, s:s, s:s}", "assetId", id, "mime", im.mime, "name",
-					name ? name : "");
-		else
-			snprintf(err, n, "%s could not be stored", what);
-	}
+	if (chat_attach_load(c, a, what, budget, &im, err, n) < 0)
+		return NULL;
+	if (im.asset[0])
+		snprintf(id, sizeof id, "%s", im.asset);
+	if (im.asset[0] || step_asset_put(c, im.mime, im.data, im.len, id, sizeof id) == 0)
+		out = json_pack("{s:s, s:s, s:o}", "assetId", id, "mime", im.mime, "name",
+				safename_json(name, CHAT_NAME_MAX));
+	else
+		snprintf(err, n, "%s could not be stored", what);
 	imgin_free(&im);
 	return out;
 }

@@ -372,7 +372,8 @@ static long ga_trace(struct ga *g, const json_t *patch, const json_t *doc, const
 
 static void ga_validate(struct ga *g, const json_t *orig_patch, json_t *doc)
 {
-	json_t *errs = graph_validate(doc, g->o->defs, GRAPH_VALIDATE_NO_POSITION, 0), *e;
+	json_t *errs = graph_validate_bounded(doc, g->o->defs, GRAPH_VALIDATE_NO_POSITION, 0,
+					      g->o->max_string_bytes), *e;
 	size_t i;
 
 	json_array_foreach(errs, i, e) {
@@ -428,7 +429,7 @@ static json_t *ga_prepare(const json_t *wf)
 
 static json_t *ga_run(struct ga *g, const json_t *wf, const json_t *patch, struct graph_apply_result *r)
 {
-	struct patch_opts po = { { ga_hook, g }, 0 };
+	struct patch_opts po = { { ga_hook, g }, 0, g->o->max_patch_bytes };
 	struct patch_error pe;
 	json_t *before = ga_prepare(wf), *doc;
 

@@ -19,6 +19,9 @@
  * that is gone are removed, after all operations, so "/edges/N" in the
  * patch meant what it said (an edge the patch itself added to a removed
  * node is an error instead); then graph_validate (no positions needed).
+ * What the patch may create is bounded by max_patch_bytes (patch.h's byte
+ * budget: patch_too_large) and every string of the result by
+ * max_string_bytes (string_too_long).
  *
  * Errors are {"index", "op", "path", "code", "message"}: the operation's
  * index (-1 for the patch as a whole, or when a validation error cannot be
@@ -48,6 +51,8 @@ struct graph_apply_opts {
 	 * function writes a NUL-terminated id of at most 64 bytes). */
 	void (*new_id)(void *ctx, const char *prefix, char *out, size_t outlen);
 	void *id_ctx;
+	size_t max_patch_bytes;         /* 0: PATCH_MAX_BYTES */
+	size_t max_string_bytes;        /* 0: GRAPH_STRING_MAX */
 };
 
 /* What changed, counted by comparing the ids before and after. */

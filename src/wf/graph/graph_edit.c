@@ -195,6 +195,32 @@ static int ge_layout_in(const json_t *input, json_t *turn, char *err, size_t n)
 	return 0;
 }
 
+/* Every string the turn brings, in its workflow or its patch, within
+ * [workflow.graph_edit] max_string_bytes: 0, or -1 naming the first
+ * one past it. */
+static int ge_strings_in(const struct conf *cf, const json_t *input, char *err, size_t n)
+{
+	static const char *const keys[] = { "workflow", "patch" };
+
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (graph_strings_ok(json_object_get(input, keys[i]),
+				     (size_t)cf->graph_edit_max_string_bytes, keys[i], err, n) < 0)
+			return -1;
+	return 0;
+}
+
+/* A patch turn's patch, tried on the workflow it will apply to: one that
+ * creates too much is refused now, before the stream starts. */
+static int ge_patch_in(struct step_ctx *c, const json_t *state, const json_t *wf,
+		       const json_t *turn, char *err, size_t n)
+{
+	const json_t *patch = json_object_get(turn, "patch");
+
+	if (patch == NULL)
+		return 0;
+	return graph_edit_patch_fits(c, wf ? wf : json_object_get(state, "workflow"), patch, err, n);
+}
+
 /* Checks a turn's input and puts it in the state; the node to run. */
 static const char *ge_take_input(struct step_ctx *c, json_t *state, const json_t *input, char *err,
 				 size_t n)
@@ -202,10 +228,13 @@ static const char *ge_take_input(struct step_ctx *c, json_t *state, const json_t
 	json_t *turn = json_object(), *wf = NULL;
 	static const char *const reset[] = { "types", "plan", "repair", "feedback", "pending" };
 
-	if (ge_request_in(input, turn, err, n) < 0 || ge_layout_in(input, turn, err, n) < 0 ||
+	if (ge_strings_in(step_conf(c), input, err, n) < 0 ||
+	    ge_request_in(input, turn, err, n) < 0 || ge_layout_in(input, turn, err, n) < 0 ||
 	    (ge_present(input, "workflow") &&
-	     (wf = ge_workflow_in(step_conf(c), json_object_get(input, "workflow"), err, n)) == NULL)) {
+	     (wf = ge_workflow_in(step_conf(c), json_object_get(input, "workflow"), err, n)) == NULL) ||
+	    ge_patch_in(c, state, wf, turn, err, n) < 0) {
 		json_decref(turn);
+		json_decref(wf);
 		return NULL;
 	}
 	if (wf)

@@ -60,6 +60,14 @@ void graph_edit_message(struct step_ctx *c, const char *text);
  * patch_rejected event and the end of the turn, the workflow unchanged. */
 enum node_rc graph_edit_refused(struct step_ctx *c, json_t *errors, json_t *patch);
 
+/* A person's patch (borrowed) applied to wf (borrowed) as a turn would,
+ * to see whether it creates more than [workflow.graph_edit]
+ * max_patch_bytes: 0 when it fits (or cannot be told: the step will
+ * say why), else -1 with err and c->err_code "patch_too_large", so the
+ * turn is refused with 400 before its stream starts. */
+int graph_edit_patch_fits(struct step_ctx *c, const json_t *wf, const json_t *patch, char *err,
+			  size_t n);
+
 /* The node library as graph_validate wants it; 0, or -1 (the node fails
  * with library_unavailable). */
 struct graph_defs;

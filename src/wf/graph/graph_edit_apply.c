@@ -47,15 +47,55 @@ enum node_rc graph_edit_refused(struct step_ctx *c, json_t *errors, json_t *patc
 	return NODE_END;
 }
 
+/* The options of every apply: the library and the limits. */
+static void ge_opts(struct step_ctx *c, struct graph_defs *defs, int allow_position,
+		    struct graph_apply_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->defs = defs;
+	o->allow_position = allow_position;
+	o->max_patch_bytes = (size_t)step_conf(c)->graph_edit_max_patch_bytes;
+	o->max_string_bytes = (size_t)step_conf(c)->graph_edit_max_string_bytes;
+}
+
+int graph_edit_patch_fits(struct step_ctx *c, const json_t *wf, const json_t *patch, char *err,
+			  size_t n)
+{
+	struct graph_defs defs;
+	struct graph_apply_opts o;
+	struct graph_apply_result r;
+	json_t *e;
+	size_t i;
+	int fits = 1;
+
+	if (graph_edit_defs(c, &defs) < 0)
+		return 0;   /* the step says library_unavailable */
+	ge_opts(c, &defs, 1, &o);
+	graph_apply(wf, patch, &o, &r);
+	json_array_foreach(r.errors, i, e)
+		if (fits && strcmp(json_string_value(json_object_get(e, "code")) ?: "",
+				   "patch_too_large") == 0) {
+			fits = 0;
+			snprintf(err, n, "patch operation %lld (%s): %s",
+				 (long long)json_integer_value(json_object_get(e, "index")),
+				 json_string_value(json_object_get(e, "op")) ?: "",
+				 json_string_value(json_object_get(e, "message")) ?: "");
+			snprintf(c->err_code, sizeof c->err_code, "patch_too_large");
+		}
+	graph_apply_result_free(&r);
+	return fits ? 0 : -1;
+}
+
 /* Applies patch (borrowed) to the state's workflow: the result in
  * state.pending and 1, or 0 when it was refused (errors copied out). */
 static int ge_try(struct step_ctx *c, const json_t *patch, int allow_position, json_t **errors)
 {
 	struct graph_defs defs;
-	struct graph_apply_opts o = { &defs, allow_position, NULL, NULL };
+	struct graph_apply_opts o;
 	struct graph_apply_result r;
 	int ok;
 
+	ge_opts(c, &defs, allow_position, &o);
 	if (graph_edit_defs(c, &defs) < 0) {
 		*errors = json_pack("[{s:i, s:s, s:s, s:s, s:s}]", "index", -1, "op", "", "path", "",
 				    "code", "library_unavailable", "message",

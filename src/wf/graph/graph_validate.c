@@ -16,6 +16,7 @@
 struct gv {
 	json_t *errors;                  /* new reference, returned */
 	size_t max;
+	size_t max_string;               /* the longest string allowed, in bytes */
 	const struct graph_defs *defs;
 	unsigned flags;
 	json_t *nodes, *edges;           /* borrowed; NULL when not arrays */
@@ -127,6 +128,75 @@ static void gv_unknown_members(struct gv *g, const json_t *obj, const char *cons
 			gv_err(g, path, "unknown_field", "\"%.64s\" is not a member here", k);
 		}
 	}
+}
+
+/* -- strings, wherever they are ------------------------------------------ */
+
+/* The end of path (length at) grown by one segment: a member name or an
+ * index. Cut short when the buffer is full: the start still says where. */
+static size_t gv_path_push(char *path, size_t at, size_t size, const char *key, size_t index)
+{
+	char seg[96];
+
+	if (key)
+		gv_seg(key, seg, sizeof seg);
+	else
+		snprintf(seg, sizeof seg, "%zu", index);
+	if (at + 1 + strlen(seg) + 1 > size)
+		return at;
+	path[at] = '/';
+	memcpy(path + at + 1, seg, strlen(seg) + 1);
+	return at + 1 + strlen(seg);
+}
+
+static void gv_string_long(struct gv *g, const char *path, const char *what, size_t len)
+{
+	gv_err(g, path, "string_too_long", "%s of %zu bytes, longer than the %zu allowed", what, len,
+	       g->max_string);
+}
+
+/* Every string in v, member names too, against g->max_string; path holds
+ * v's pointer (at bytes of it). */
+static void gv_strings(struct gv *g, const json_t *v, char *path, size_t at, size_t size)
+{
+	const char *k;
+	const json_t *x;
+	size_t i, end;
+
+	if (json_array_size(g->errors) >= g->max)
+		return;
+	if (json_is_string(v) && json_string_length(v) > g->max_string)
+		gv_string_long(g, path, "a string", json_string_length(v));
+	json_array_foreach(v, i, x) {
+		end = gv_path_push(path, at, size, NULL, i);
+		gv_strings(g, x, path, end, size);
+		path[at] = '\0';
+	}
+	json_object_foreach((json_t *)v, k, x) {
+		end = gv_path_push(path, at, size, k, 0);
+		if (strlen(k) > g->max_string)
+			gv_string_long(g, path, "a member name", strlen(k));
+		gv_strings(g, x, path, end, size);
+		path[at] = '\0';
+	}
+}
+
+int graph_strings_ok(const json_t *v, size_t max_string, const char *prefix, char *err,
+		     size_t errlen)
+{
+	struct gv g = { .errors = json_array(), .max = 1,
+			.max_string = max_string ? max_string : GRAPH_STRING_MAX };
+	char path[512];
+	json_t *e;
+
+	snprintf(path, sizeof path, "%s", prefix ? prefix : "");
+	gv_strings(&g, v, path, strlen(path), sizeof path);
+	e = json_array_get(g.errors, 0);
+	if (e)
+		snprintf(err, errlen, "%s: %s", json_string_value(json_object_get(e, "path")),
+			 json_string_value(json_object_get(e, "message")));
+	json_decref(g.errors);
+	return e ? -1 : 0;
 }
 
 int graph_id_ok(const char *id)
@@ -549,18 +619,27 @@ static void gv_conv_write(struct gv *g)
 json_t *graph_validate(json_t *wf, const struct graph_defs *defs, unsigned flags,
 		       size_t max_errors)
 {
+	return graph_validate_bounded(wf, defs, flags, max_errors, 0);
+}
+
+json_t *graph_validate_bounded(json_t *wf, const struct graph_defs *defs, unsigned flags,
+			       size_t max_errors, size_t max_string)
+{
 	struct gv g = {
 		.errors = json_array(), .max = max_errors ? max_errors : GRAPH_VALIDATE_MAX_ERRORS,
+		.max_string = max_string ? max_string : GRAPH_STRING_MAX,
 		.defs = defs, .flags = flags, .index = json_object(), .conv = json_array(),
 		.taken = json_object(),
 	};
 	json_t *seen = json_object(), *v;
+	char path[512] = "";
 	size_t i;
 
 	if (!json_is_object(wf)) {
 		gv_err(&g, "", "bad_type", "a workflow must be a JSON object");
 		goto done;
 	}
+	gv_strings(&g, wf, path, 0, sizeof path);
 	gv_string(&g, wf, "name", "");
 	gv_opt_string(&g, wf, "description", "");
 	g.nodes = gv_member(&g, wf, "nodes", "", gv_is_array, "an array");

@@ -44,7 +44,12 @@
  *                             convertibleTypes: {"inputs": {slot: TYPE},
  *                             "outputs": {slot: TYPE}}; later edges must fit
  *                             that type.
- *   bad_value                 a viewport zoom that is not above 0.
+ *   bad_value                 a viewport zoom that is not above 0;
+ *   string_too_long           a string anywhere in the workflow (a name, a
+ *                             label, a displayName, a parameter value, an
+ *                             id, a member name) longer than the limit
+ *                             ([workflow.graph_edit] max_string_bytes;
+ *                             GRAPH_STRING_MAX by default).
  * An input's "required" is not checked here: a workflow being edited may
  * leave an input unconnected for a while.
  *
@@ -72,6 +77,7 @@ struct graph_defs {
 
 #define GRAPH_VALIDATE_MAX_ERRORS 50
 #define GRAPH_ID_MAX 128
+#define GRAPH_STRING_MAX 16384
 
 /* Validates wf (borrowed). wf is changed in one way: each node's
  * data.convertibleTypes is set to the types its CONVERTIBLE_ANY slots
@@ -80,6 +86,17 @@ struct graph_defs {
  * default cap). */
 json_t *graph_validate(json_t *wf, const struct graph_defs *defs, unsigned flags,
 		       size_t max_errors);
+/* The same with strings bounded by max_string bytes (0: GRAPH_STRING_MAX,
+ * what graph_validate uses). */
+json_t *graph_validate_bounded(json_t *wf, const struct graph_defs *defs, unsigned flags,
+			       size_t max_errors, size_t max_string);
+
+/* Checks that no string in v (borrowed: any JSON, a workflow or a patch),
+ * value or member name, is longer than max_string bytes: 0, or -1 with err
+ * naming the first one found by its JSON Pointer after prefix ("workflow"
+ * gives "workflow/nodes/3/displayName: ..."). */
+int graph_strings_ok(const json_t *v, size_t max_string, const char *prefix, char *err,
+		     size_t errlen);
 
 /* 1 when id may name a node or an edge (see bad_id). */
 int graph_id_ok(const char *id);

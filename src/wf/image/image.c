@@ -70,8 +70,32 @@ static void image_push_message(json_t *state, const char *role, const char *cont
 		json_array_remove(msgs, 0);
 }
 
-/* The mask and the base image of an inpainting request, stored once as
- * assets: the state keeps their ids. */
+/* The base image of an inpainting request: this thread's asset, or any
+ * other form imgin_load reads, checked like the mask. 0, or -1 with err. */
+static int image_base_in(struct step_ctx *c, const char *url, long long *budget,
+			 struct imgin *base, char *err, size_t n)
+{
+	const struct conf *cf = step_conf(c);
+	char id[64];
+
+	memset(base, 0, sizeof *base);
+	if (imgin_asset_ref(url, id, sizeof id) && !step_asset_ours(c, id))
+		return snprintf(err, n, "maskData.imageUrl: the stored picture belongs to another "
+				"conversation; send the picture itself"), -1;
+	if (imgin_load(step_store(c), cf, url, (size_t)cf->fetch_max_bytes, base) < 0) {
+		if (base->store_rc)
+			step_store_failed(c, base->store_rc);
+		return snprintf(err, n, "maskData.imageUrl: %s", base->error), -1;
+	}
+	if (step_png_check(c, base, cf->inpaint_max_side, budget, "maskData.imageUrl", err, n) < 0) {
+		imgin_free(base);
+		return -1;
+	}
+	return 0;
+}
+
+/* The mask and the base image of an inpainting request, both checked,
+ * then stored once as assets: the state keeps their ids. */
 static int image_mask_in(struct step_ctx *c, const json_t *mask, json_t *user, char *err, size_t n)
 {
 	const struct conf *cf = step_conf(c);
@@ -80,7 +104,8 @@ static int image_mask_in(struct step_ctx *c, const json_t *mask, json_t *user, c
 	json_t *coords = json_object_get(mask, "coordinates");
 	struct imgin m, base;
 	long long budget = cf->inpaint_max_pixel_bytes;
-	char id[64];
+	char id[64], bid[64];
+	int rc = -1;
 
 	if (!json_is_object(mask) || b64 == NULL)
 		return snprintf(err, n, "maskData.base64 (a PNG mask as a data URL or base64) is required"), -1;
@@ -90,35 +115,27 @@ static int image_mask_in(struct step_ctx *c, const json_t *mask, json_t *user, c
 		return snprintf(err, n, "maskData.coordinates must be an array of points"), -1;
 	if (imgin_decode(b64, (size_t)cf->mask_max_bytes, &m) < 0)
 		return snprintf(err, n, "maskData.base64: %s", m.error), -1;
-	if (step_png_check(c, &m, cf->inpaint_max_side, &budget, "maskData.base64", err, n) < 0) {
+	if (step_png_check(c, &m, cf->inpaint_max_side, &budget, "maskData.base64", err, n) < 0 ||
+	    image_base_in(c, url, &budget, &base, err, n) < 0) {
 		imgin_free(&m);
 		return -1;
 	}
-	if (step_asset_put(c, m.mime, m.data, m.len, id, sizeof id) < 0) {
-		imgin_free(&m);
-		return snprintf(err, n, "the mask could not be stored"), -1;
+	if (step_asset_put(c, m.mime, m.data, m.len, id, sizeof id) < 0)
+		snprintf(err, n, "the mask could not be stored");
+	else if (base.asset[0] == '\0' &&
+		 step_asset_put(c, base.mime, base.data, base.len, bid, sizeof bid) < 0)
+		snprintf(err, n, "the base image could not be stored");
+	else
+		rc = 0;
+	if (rc == 0) {
+		json_object_set_new(user, "maskAsset", json_string(id));
+		json_object_set_new(user, "baseAsset", json_string(base.asset[0] ? base.asset : bid));
+		if (coords)
+			json_object_set(user, "coordinates", coords);
 	}
 	imgin_free(&m);
-	json_object_set_new(user, "maskAsset", json_string(id));
-	if (imgin_load(step_store(c), cf, url, (size_t)cf->fetch_max_bytes, &base) < 0) {
-		if (base.store_rc)
-			step_store_failed(c, base.store_rc);
-		return snprintf(err, n, "maskData.imageUrl: %s", base.error), -1;
-	}
-	if (step_png_check(c, &base, cf->inpaint_max_side, &budget, "maskData.imageUrl", err,
-			   n) < 0) {
-		imgin_free(&base);
-		return -1;
-	}
-	if (base.asset[0] == '\0' && step_asset_put(c, base.mime, base.data, base.len, id, sizeof id) < 0) {
-		imgin_free(&base);
-		return snprintf(err, n, "the base image could not be stored"), -1;
-	}
-	json_object_set_new(user, "baseAsset", json_string(base.asset[0] ? base.asset : id));
 	imgin_free(&base);
-	if (coords)
-		json_object_set(user, "coordinates", coords);
-	return 0;
+	return rc;
 }
 
 /* Checks a turn's input and puts it in the state as userInput. */

@@ -1,9 +1,10 @@
 /* Reference images (seed 001 §2, §7: referenceImageUrl, referenceImages,
  * referenceInputs) and reference_intelligence_agent. Pictures sent as
  * data URLs or base64 are stored as assets when the thread starts, so the
- * state holds their ids, not their bytes; stored assets and http(s) URLs
- * are read by the agent (URLs under the [fetch] rules). The analysis is
- * what note_img.c can read without a vision model, and says so. */
+ * state holds their ids, not their bytes; stored assets (this thread's
+ * only) and http(s) URLs are read by the agent (URLs under the [fetch]
+ * rules). The analysis is what note_img.c can read without a vision
+ * model, and says so. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,9 @@ static json_t *note_ref_one(struct step_ctx *c, const char *s, const char *what,
 
 	if (strncasecmp(s, "http://", 7) == 0 || strncasecmp(s, "https://", 8) == 0 ||
 	    note_is_asset_ref(s)) {
+		if (imgin_asset_ref(s, id, sizeof id) && !step_asset_ours(c, id))
+			return snprintf(err, n, "%s: the stored picture belongs to another conversation; "
+					"send the picture itself", what), NULL;
 		if (strlen(s) > NOTE_URL_MAX)
 			return snprintf(err, n, "%s: the URL is longer than %d bytes", what, NOTE_URL_MAX),
 			       NULL;

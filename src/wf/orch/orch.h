@@ -27,10 +27,16 @@ int orch_templates_check(const json_t *docs, char *err, size_t errlen);
 int orch_agents_tool_known(const char *name);
 
 /* ---- orch_plan.c ---- */
+/* The longest subtask id (and agent or input name, and name in
+ * executionOrder), in bytes, and the longest description, in characters,
+ * a plan may hold, from the model or from a person's modify. */
+#define ORCH_SUBTASK_ID_MAX 64
+#define ORCH_SUBTASK_DESCRIPTION_MAX 2000
 /* The checks of a plan {analysis, subtasks, executionOrder, ...} against
  * the registry (known(ctx, id): the agent exists). Each problem is
  * appended to errors (borrowed array) as {"code", "subtask"?, "message"};
- * returns their number. */
+ * returns their number. A name or a description past its limit is
+ * reported alone (bad_subtask, bad_order), before any other check. */
 size_t orch_plan_check(const json_t *plan, int (*known)(void *ctx, const char *agent), void *ctx,
 		       json_t *errors);
 /* The same with the messages in lang ("zh", "en"; orch_plan_check: "en",

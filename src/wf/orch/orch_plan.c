@@ -77,6 +77,61 @@ static void orch_plan_check_gates(const json_t *subtasks, const json_t *s, const
 		orch_plan_err(chk, f.code, id, f.what, id, f.arg);
 }
 
+/* Characters of UTF-8 text (jansson's strings are valid UTF-8). */
+static size_t orch_plan_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+static int orch_plan_long(const json_t *v)
+{
+	return json_is_string(v) && json_string_length(v) > ORCH_SUBTASK_ID_MAX;
+}
+
+/* One subtask's names and description within their limits (the other
+ * checks repeat names in their messages). */
+static void orch_plan_size_one(const json_t *s, size_t i, struct orch_check *chk)
+{
+	const json_t *id = json_object_get(s, "id"), *d = json_object_get(s, "description"), *in;
+	size_t k;
+	int names = orch_plan_long(json_object_get(s, "agent"));
+
+	if (orch_plan_long(id)) {
+		orch_plan_err(chk, "bad_subtask", NULL, "id_too_long", i + 1, ORCH_SUBTASK_ID_MAX);
+		return;
+	}
+	if (json_is_string(d) && orch_plan_chars(json_string_value(d)) > ORCH_SUBTASK_DESCRIPTION_MAX)
+		orch_plan_err(chk, "bad_subtask", json_string_value(id), "description_too_long",
+			      json_string_value(id) ?: "?", ORCH_SUBTASK_DESCRIPTION_MAX);
+	json_array_foreach(json_object_get(s, "inputs"), k, in)
+		names |= orch_plan_long(in);
+	if (names)
+		orch_plan_err(chk, "bad_subtask", json_string_value(id), "name_too_long",
+			      json_string_value(id) ?: "?", ORCH_SUBTASK_ID_MAX);
+}
+
+/* Every name and description within its limit. */
+static void orch_plan_check_sizes(const json_t *subtasks, const json_t *order,
+				  struct orch_check *chk)
+{
+	size_t i, k;
+	json_t *s, *grp, *v;
+
+	json_array_foreach(subtasks, i, s)
+		orch_plan_size_one(s, i, chk);
+	json_array_foreach(order, i, grp)
+		json_array_foreach(grp, k, v)
+			if (orch_plan_long(v)) {
+				orch_plan_err(chk, "bad_order", NULL, "order_name_too_long", i + 1,
+					      ORCH_SUBTASK_ID_MAX);
+				break;
+			}
+}
+
 static void orch_plan_check_subtasks(const json_t *subtasks, int (*known)(void *, const char *),
 				     void *ctx, struct orch_check *chk)
 {
@@ -201,6 +256,9 @@ size_t orch_plan_check_lang(const json_t *plan, int (*known)(void *ctx, const ch
 		orch_plan_err(&k, "no_subtasks", NULL, "no_subtasks", ORCH_PLAN_MAX);
 	if (!json_is_array(order) || json_array_size(order) == 0)
 		orch_plan_err(&k, "bad_order", NULL, "bad_order");
+	if (json_array_size(errors) > before)
+		return json_array_size(errors) - before;
+	orch_plan_check_sizes(subtasks, order, &k);
 	if (json_array_size(errors) > before)
 		return json_array_size(errors) - before;
 	orch_plan_check_subtasks(subtasks, known, ctx, &k);

@@ -18,6 +18,7 @@ static const struct { const char *id, *zh, *en; } orch_words[] = {
 	{ "no_image", "没有可读取的图片附件（需要 PNG 或 JPEG 图片，并带有数据）。", "There is no picture to read (a PNG or JPEG attachment with its data is needed)." },
 	{ "bad_image", "图片 %s 无法解码：%s。", "The picture %s could not be decoded: %s." },
 	{ "ocr_none", "离线 OCR 不可用：%s。没有模型也无法识别图片中的文字。", "Offline OCR is not available: %s. Without a model the text in the picture cannot be read." },
+	{ "ocr_failed", "离线 OCR 未能读取图片：%s。", "Offline OCR could not read the picture: %s." },
 	{ "ocr_done", "在图片 %s（%d×%d）中识别出 %d 行文字。", "In the picture %s (%dx%d), lines of text read: %d." },
 	{ "ocr_cannot", "文字由 Tesseract 识别，不理解图片的含义，也不描述图片内容", "the text was read by Tesseract; the picture's meaning is not understood or described" },
 	{ "det_done", "在图片 %s（%d×%d）中按颜色分割找到 %d 个元素。", "In the picture %s (%dx%d), %d elements were found by segmenting its colours." },

@@ -128,7 +128,7 @@ static json_t *orch_ocr(const json_t *facts)
 		return why;
 	found = ocr_read(&px, "chi_sim+eng", err, sizeof(err));
 	if (!found) {
-		a = orch_answer_new(orch_sayf(lang, "ocr_none", err));
+		a = orch_answer_new(orch_sayf(lang, "ocr_failed", err));
 		pixels_free(&px);
 		return a;
 	}

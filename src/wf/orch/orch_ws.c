@@ -7,6 +7,7 @@
 #include "conf/conf.h"
 #include "store/store.h"
 #include "util/log.h"
+#include "util/safename.h"
 #include "util/xmalloc.h"
 #include "wf/orch/orch_ws.h"
 
@@ -29,7 +30,7 @@ int orch_ws_path_ok(const char *path)
 	for (size_t i = 0; i <= n; i++) {
 		unsigned char ch = (unsigned char)path[i];
 
-		if (i < n && (ch < 0x20 || ch == 0x7f || ch == '\\'))
+		if (i < n && (ch < 0x20 || ch == 0x7f || ch == '\\' || safename_invisible(path + i)))
 			return 0;
 		if (i == n || ch == '/') {
 			if (!orch_ws_segment_ok(path + start, i - start))

@@ -9,7 +9,8 @@
  * Paths are relative and '/'-separated: not empty, at most
  * ORCH_WS_PATH_MAX bytes, no leading or trailing '/', no empty segment
  * ("a//b"), no "." or ".." segment, no backslash, no control character
- * (NUL included: a JSON string holding one is refused by orch_ws_path_json).
+ * (NUL included: a JSON string holding one is refused by orch_ws_path_json)
+ * nor an invisible one (safename_invisible: bidi controls).
  * A thread holds at most ORCH_WS_MAX_FILES files and at most [store]
  * max_asset_bytes of them (the sum of their sizes; the store enforces the
  * same bound over all the thread's assets). */
