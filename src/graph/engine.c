@@ -7,6 +7,7 @@
 #include "graph/run.h"
 #include "json/patch.h"
 #include "text/msg.h"
+#include "util/budget.h"
 #include "util/clock.h"
 #include "util/log.h"
 
@@ -272,9 +273,28 @@ static void run_ctx_init(struct run *run, struct step_ctx *ctx, const struct wf_
  * own: a request that came meanwhile stays in the record this step's
  * commit reads, and the next step ends the run. A node that pauses or
  * fails always looks, since its commit ends the run. */
+static void run_step_tick(void *ctx)
+{
+	step_keepalive(ctx);
+}
+
+/* The client left (the stream broke) or the run was cancelled. */
+static int run_step_stop(void *ctx)
+{
+	struct step_ctx *c = ctx;
+
+	return (c->run->r->sse && c->run->sse->broken) || step_cancelled(c);
+}
+
 static enum node_rc run_step_node(struct run *run, const struct wf_node *node, struct step_ctx *ctx)
 {
-	enum node_rc nrc = node->run(ctx);
+	enum node_rc nrc;
+
+	/* Work under a budget in a child (a drawing, OCR) keeps the stream
+	 * alive and stops with the run. */
+	budget_ticker(run_step_tick, run_step_stop, ctx);
+	nrc = node->run(ctx);
+	budget_ticker(NULL, NULL, NULL);
 
 	if (nrc != NODE_END && nrc != NODE_ABORT && run_cancel_asked(run, nrc != NODE_NEXT)) {
 		json_decref(ctx->interrupt);

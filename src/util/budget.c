@@ -50,7 +50,10 @@ static struct {
 	long long memory_bytes;
 	long time_ms;
 	int client_fd;
-} budget_proc = { 10000, 512LL << 20, 20000, -1 };
+	void (*tick)(void *ctx);
+	int (*stop)(void *ctx);
+	void *ctx;
+} budget_proc = { 10000, 512LL << 20, 20000, -1, NULL, NULL, NULL };
 
 void budget_configure(long cpu_ms, long long memory_bytes, long time_ms)
 {
@@ -62,6 +65,26 @@ void budget_configure(long cpu_ms, long long memory_bytes, long time_ms)
 void budget_watch(int client_fd)
 {
 	budget_proc.client_fd = client_fd;
+}
+
+void budget_ticker(void (*tick)(void *ctx), int (*stop)(void *ctx), void *ctx)
+{
+	budget_proc.tick = tick;
+	budget_proc.stop = stop;
+	budget_proc.ctx = ctx;
+}
+
+/* The ticker's turn: 1 when it asks the work to stop. */
+static int budget_tick(long long *next)
+{
+	long long now = clock_mono_ms();
+
+	if (now < *next)
+		return 0;
+	*next = now + BUDGET_TICK_MS;
+	if (budget_proc.tick)
+		budget_proc.tick(budget_proc.ctx);
+	return budget_proc.stop && budget_proc.stop(budget_proc.ctx);
 }
 
 void budget_current(struct budget *b, size_t max_result)
@@ -251,6 +274,7 @@ static enum budget_kill budget_read(const struct budget *b, int rfd, int efd, pi
 			       { b->client_fd, POLLRDHUP, 0 } };
 	nfds_t nfds = b->client_fd >= 0 ? 3 : 2;
 	enum budget_kill why = BUDGET_KILL_NONE;
+	long long next_tick = clock_mono_ms() + BUDGET_TICK_MS;
 
 	while (why == BUDGET_KILL_NONE) {
 		long long left = deadline ? deadline - clock_mono_ms() : -1;
@@ -260,7 +284,11 @@ static enum budget_kill budget_read(const struct budget *b, int rfd, int efd, pi
 			why = BUDGET_KILL_TIME;
 			break;
 		}
-		n = poll(p, nfds, deadline ? (int)(left > 1000 ? 1000 : left) : 1000);
+		if (budget_tick(&next_tick)) {
+			why = BUDGET_KILL_GONE;
+			break;
+		}
+		n = poll(p, nfds, deadline && left < BUDGET_TICK_MS ? (int)left : BUDGET_TICK_MS);
 		if (n < 0 && errno != EINTR)
 			why = BUDGET_KILL_IO;
 		if (n <= 0)
@@ -360,7 +388,7 @@ static int budget_stopped(const struct budget *b, enum budget_kill why, char *er
 		snprintf(err, errlen, "stopped after %ld ms, its time limit", b->time_ms);
 		return BUDGET_OVER_TIME;
 	case BUDGET_KILL_GONE:
-		snprintf(err, errlen, "stopped: the client left");
+		snprintf(err, errlen, "stopped: the client left or the run was stopped");
 		return BUDGET_CLIENT_GONE;
 	case BUDGET_KILL_SIZE:
 		snprintf(err, errlen, "stopped: the result passed %zu bytes", b->max_result);

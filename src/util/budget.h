@@ -60,6 +60,12 @@ int budget_run(const struct budget *b, budget_fn fn, void *arg, struct buf *out,
  * 10 s of CPU, 512 MiB, 20 s, no connection. */
 void budget_configure(long cpu_ms, long long memory_bytes, long time_ms);
 void budget_watch(int client_fd);
+/* While a child works, tick(ctx) is called about every BUDGET_TICK_MS
+ * (the stream's keep-alives: a client that left is found by the write),
+ * and stop(ctx) asked: nonzero kills the child (BUDGET_CLIENT_GONE).
+ * Set around the work of one step; NULL: none. Either may be NULL. */
+#define BUDGET_TICK_MS 200
+void budget_ticker(void (*tick)(void *ctx), int (*stop)(void *ctx), void *ctx);
 /* That budget, with a result of at most max_result bytes. */
 void budget_current(struct budget *b, size_t max_result);
 /* 1 when rc (of budget_run) says the budget stopped the work: CPU,

@@ -27,7 +27,7 @@ import avpng  # noqa: E402
 
 WORKERS = 4
 GROWTH_KB = 8 * 1024      # "a few MiB"
-FAST_S = 0.5              # "well under a second"
+FAST_S = 0.05             # "refused in under 50 ms" (the best of two tries: the machine is shared)
 
 # Signature, IHDR 1x1 RGB, then a tEXt header declaring 2^31-1 bytes and 3 of them.
 LIE = avpng.SIGNATURE + avpng.ihdr(1, 1) + struct.pack(">I", 0x7FFFFFFF) + b"tEXt" + b"ab\0"
@@ -116,6 +116,8 @@ def one_by_one(t, lt):
     before = peaks(lt)
     for name, body in shapes(LIE):
         st, p, secs = post(lt, body)
+        if secs >= FAST_S:
+            secs = min(secs, post(lt, body)[2])
         t.is_(st, 400, "the 44-byte PNG as %s: 400" % name)
         t.ok(secs < FAST_S, "  ... in %.0f ms" % (secs * 1000))
         t.like(p.get("detail", ""), r"tEXt chunk declares 2147483647 bytes",

@@ -204,6 +204,57 @@ static void test_client(void)
 	buf_free(&out);
 }
 
+/* The ticker: counts its ticks, asks to stop from the tenth on. */
+struct t_ticks {
+	int ticks;
+	int stop_at;
+};
+
+static void t_tick(void *ctx)
+{
+	((struct t_ticks *)ctx)->ticks++;
+}
+
+static int t_stop(void *ctx)
+{
+	struct t_ticks *k = ctx;
+
+	return k->stop_at > 0 && k->ticks >= k->stop_at;
+}
+
+/* While the child works the stream's keep-alives go on; a run that is
+ * stopped (or whose stream broke) stops the child. */
+static void test_ticker(void)
+{
+	struct budget b = { 5000, 256LL << 20, 1000, -1, 1024 };
+	struct t_ticks k = { 0, 0 };
+	char err[512] = "";
+	struct buf out;
+	int work_rc = -1, rc;
+	long long t0, ms;
+
+	budget_ticker(t_tick, t_stop, &k);
+	buf_init(&out, 1024);
+	rc = budget_run(&b, t_sleep, NULL, &out, &work_rc, err, sizeof err);
+	is_int(rc, BUDGET_OVER_TIME, "a child past its 1 s: over time (%s)", err);
+	ok(k.ticks >= 2 && k.ticks <= 7, "  ... the ticker was called every %d ms meanwhile (%d times)",
+	   BUDGET_TICK_MS, k.ticks);
+	buf_free(&out);
+
+	k.ticks = 0;
+	k.stop_at = 2;
+	b.time_ms = 10000;
+	buf_init(&out, 1024);
+	t0 = clock_mono_ms();
+	rc = budget_run(&b, t_sleep, NULL, &out, &work_rc, err, sizeof err);
+	ms = clock_mono_ms() - t0;
+	is_int(rc, BUDGET_CLIENT_GONE, "a run stopped while its child works: the child is stopped (%s)",
+	       err);
+	ok(ms < 2000, "  ... in %lld ms, not at the 10 s limit", ms);
+	buf_free(&out);
+	budget_ticker(NULL, NULL, NULL);
+}
+
 /* Children of this process left in /proc, zombies included. */
 static int children_left(void)
 {
@@ -255,6 +306,7 @@ int main(void)
 	atexit(t_at_exit);
 	test_cases();
 	test_client();
+	test_ticker();
 	is_int(children_left(), 0, "no child is left, not even a zombie");
 	f = fopen(t_atexit_file, "r");
 	ok(f && fgets(line, sizeof line, f) == NULL,
