@@ -205,7 +205,7 @@ static void check_mapping(const json_t *wf, const struct graph_apply_opts *o)
 /* Random ids: prefixed, unique, never all digits, never one in use. */
 static void check_random_ids(const json_t *wf, const struct graph_defs *defs)
 {
-	struct graph_apply_opts o = { defs, 0, NULL, NULL };
+	struct graph_apply_opts o = { defs, 0, NULL, NULL, 0, 0 };
 	json_t *patch = json_array(), *seen = json_object(), *n;
 	struct graph_apply_result r;
 	int bad = 0;
@@ -243,7 +243,7 @@ int main(void)
 	json_t *lib = json_loads(defs_json, 0, NULL), *wf = json_loads(base_wf, 0, NULL);
 	struct graph_defs defs = { defs_find, lib };
 	int counter = 0;
-	struct graph_apply_opts o = { &defs, 0, seq_id, &counter };
+	struct graph_apply_opts o = { &defs, 0, seq_id, &counter, 0, 0 };
 	size_t i;
 
 	if (lib == NULL || wf == NULL || sodium_init() < 0) {
