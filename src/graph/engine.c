@@ -304,6 +304,27 @@ static enum node_rc run_step_node(struct run *run, const struct wf_node *node, s
 	return nrc;
 }
 
+/* Starts the commit that fails the thread at node: an error event (code,
+ * the message of the code in the run's language, detail) and the status
+ * "error", with the lease let go. The caller adds its own changes,
+ * commits and frees c. */
+static void run_fail_commit(struct run *run, struct commit *c, const char *node, const char *code,
+			    const char *detail)
+{
+	json_t *ev;
+
+	commit_init(c, run);
+	c->need_lease = 1;
+	c->release = 1;
+	ev = run_event(run, "error", node);
+	json_object_set_new(ev, "code", json_string(code));
+	json_object_set_new(ev, "message", json_string(msg_error(run->lang, code)));
+	json_object_set_new(ev, "detail", json_string(detail));
+	json_array_append_new(c->events, ev);
+	json_object_set_new(c->changes, "status", json_string("error"));
+	json_object_set_new(c->changes, "next", json_null());
+}
+
 /* The step would store more than one request may ([store]
  * max_request_bytes): nothing of it is kept, and the thread ends at its
  * last checkpoint with an error event request_too_large (a new turn may
@@ -311,23 +332,13 @@ static enum node_rc run_step_node(struct run *run, const struct wf_node *node, s
 static int run_over_budget(struct run *run, const char *node)
 {
 	struct commit c;
-	json_t *ev;
 	int rc;
 
 	log_warn("thread %s: node %s would store more than [store] max_request_bytes (%ld): the "
 		 "step is not kept", run->tid_str, node, run->app->conf.max_request_bytes);
 	store_request_budget(run->st, 0);   /* the error itself is kept */
-	commit_init(&c, run);
-	c.need_lease = 1;
-	c.release = 1;
-	ev = run_event(run, "error", node);
-	json_object_set_new(ev, "code", json_string("request_too_large"));
-	json_object_set_new(ev, "message", json_string(msg_error(run->lang, "request_too_large")));
-	json_object_set_new(ev, "detail", json_string("this step would store more than one request "
-						       "may ([store] max_request_bytes): it was not kept"));
-	json_array_append_new(c.events, ev);
-	json_object_set_new(c.changes, "status", json_string("error"));
-	json_object_set_new(c.changes, "next", json_null());
+	run_fail_commit(run, &c, node, "request_too_large", "this step would store more than one "
+			"request may ([store] max_request_bytes): it was not kept");
 	json_object_set_new(c.changes, "resume", json_null());
 	json_object_set_new(c.changes, "cancel", json_null());
 	rc = commit_run(&c);
@@ -464,23 +475,13 @@ static int run_crashed(struct run *run)
 	long n = lease_crashes(run->rec);
 	const char *node = run_str(run->rec, "next");
 	struct commit c;
-	json_t *ev;
 
 	if (n <= run->app->conf.max_step_crashes)
 		return 0;
 	log_error("thread %s: node %s took down a worker %ld times: the thread fails", run->tid_str,
 		  node, n);
-	commit_init(&c, run);
-	c.need_lease = 1;
-	c.release = 1;
-	ev = run_event(run, "error", node);
-	json_object_set_new(ev, "code", json_string("step_crashed"));
-	json_object_set_new(ev, "message", json_string(msg_error(run->lang, "step_crashed")));
-	json_object_set_new(ev, "detail", json_string("this step stopped the server process running it "
-						       "again and again ([engine] max_step_crashes)"));
-	json_array_append_new(c.events, ev);
-	json_object_set_new(c.changes, "status", json_string("error"));
-	json_object_set_new(c.changes, "next", json_null());
+	run_fail_commit(run, &c, node, "step_crashed", "this step stopped the server process running "
+			"it again and again ([engine] max_step_crashes)");
 	if (commit_run(&c) == 0)
 		run_send_committed(run, &c);
 	commit_free(&c);

@@ -106,14 +106,16 @@ static int imgin_check(struct imgin *out, size_t max)
 	return 0;
 }
 
-/* A declared type made comparable: lower case, parameters dropped,
- * image/jpg and image/pjpeg read as image/jpeg; "" for none or
- * application/octet-stream (which claims nothing). */
-static void imgin_canon(const char *in, char *out, size_t outlen)
+void imgin_canon_type(const char *in, char *out, size_t outlen)
 {
 	size_t i = 0;
 
-	for (; in && in[i] && in[i] != ';' && in[i] != ',' && in[i] != ' ' && i + 1 < outlen; i++)
+	out[0] = '\0';
+	if (in == NULL)
+		return;
+	while (*in == ' ')
+		in++;
+	for (; in[i] && in[i] != ';' && in[i] != ',' && in[i] != ' ' && i + 1 < outlen; i++)
 		out[i] = (char)tolower((unsigned char)in[i]);
 	out[i] = '\0';
 	if (strcmp(out, "image/jpg") == 0 || strcmp(out, "image/pjpeg") == 0)
@@ -126,7 +128,7 @@ int imgin_type_check(struct imgin *im, const char *declared)
 {
 	char decl[64], msg[160];
 
-	imgin_canon(declared, decl, sizeof decl);
+	imgin_canon_type(declared, decl, sizeof decl);
 	if (*decl == '\0' || strcmp(decl, im->mime) == 0)
 		return 0;
 	snprintf(msg, sizeof msg, "the image is declared as %s but its bytes are %s", decl, im->mime);

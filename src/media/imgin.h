@@ -29,6 +29,11 @@ int imgin_decode(const char *s, size_t max, struct imgin *out);
  * application/octet-stream claim nothing; image/jpg is image/jpeg) names
  * the type of im's bytes, else -1 with im freed and im->error saying so. */
 int imgin_type_check(struct imgin *im, const char *declared);
+/* A declared media type made comparable, into out: lower case, blanks
+ * before it and parameters dropped, image/jpg and image/pjpeg read as
+ * image/jpeg; "" for none (NULL) or application/octet-stream (which
+ * claims nothing). */
+void imgin_canon_type(const char *in, char *out, size_t outlen);
 /* 1 when s names a stored asset as imgin_load reads it (a bare id, or
  * api/assets/<id> in a URL of this server), with its id in id (idlen:
  * STORE_ASSET_ID_LEN + 1 at least); else 0. Whose asset it is, the

@@ -43,27 +43,6 @@ const char *imgnorm_sniff(const unsigned char *p, size_t n)
 	return m && strcmp(m, "image/svg+xml") != 0 ? m : NULL;
 }
 
-/* A declared type made comparable: lower case, parameters dropped,
- * image/jpg read as image/jpeg; "" for none or application/octet-stream
- * (which claims nothing). */
-static void imgnorm_canon(const char *in, char *out, size_t outlen)
-{
-	size_t i = 0;
-
-	out[0] = '\0';
-	if (in == NULL)
-		return;
-	while (*in == ' ')
-		in++;
-	for (; in[i] && in[i] != ';' && in[i] != ',' && in[i] != ' ' && i + 1 < outlen; i++)
-		out[i] = (char)tolower((unsigned char)in[i]);
-	out[i] = '\0';
-	if (strcmp(out, "image/jpg") == 0 || strcmp(out, "image/pjpeg") == 0)
-		snprintf(out, outlen, "image/jpeg");
-	if (strcmp(out, "application/octet-stream") == 0)
-		out[0] = '\0';
-}
-
 /* Strict base64 into out (standard alphabet, padding optional,
  * whitespace allowed, nothing after it). */
 static int imgnorm_base64(const char *b, size_t n, size_t max, struct imgnorm *out, char *err,
@@ -101,7 +80,7 @@ static int imgnorm_from_data(const char *s, size_t max, char *decl, size_t decll
 		if (comma == NULL || comma - s < 12 || strncasecmp(comma - 7, ";base64", 7) != 0)
 			return imgnorm_fail(out, err, errlen,
 					    "a data URL must be data:<type>;base64,<data>");
-		imgnorm_canon(s + 5, decl, decllen);
+		imgin_canon_type(s + 5, decl, decllen);
 		s = comma + 1;
 	}
 	return imgnorm_base64(s, strlen(s), max, out, err, errlen);
@@ -334,7 +313,7 @@ int imgnorm_attachment_flags(struct step_ctx *c, const json_t *att, int flags,
 		return imgnorm_fail(out, err, errlen, "an attachment must be an object");
 	if (imgnorm_bytes(c, att, decl, sizeof decl, out, err, errlen) < 0)
 		return -1;
-	imgnorm_canon(json_string_value(json_object_get(att, "mimeType")), given, sizeof given);
+	imgin_canon_type(json_string_value(json_object_get(att, "mimeType")), given, sizeof given);
 	if (*given && *decl && strcmp(given, decl) != 0)
 		return imgnorm_fail(out, err, errlen,
 				    "the attachment's mimeType and its data URL name different types");

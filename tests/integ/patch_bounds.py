@@ -34,17 +34,6 @@ def post(lt, body):
     return st, hdrs, out, time.monotonic() - t0
 
 
-def hwm_kb(pid):
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
 def sanitized(pid):
     try:
         with open("/proc/%d/maps" % pid) as f:
@@ -81,7 +70,7 @@ def copy_bomb(t, lt):
     patch += [{"op": "copy", "from": "/blob", "path": "/c%d" % i} for i in range(500)]
     body = turn(patch)
     size = len(json.dumps(body))
-    before = {pid: hwm_kb(pid) for pid in lt.worker_pids()}
+    before = {pid: avtest.proc_hwm_kb(pid) for pid in lt.worker_pids()}
     st, hdrs, out, secs = post(lt, body)
     p = avtest.problem(out) or {}
     t.is_((st, p.get("code")), (400, "patch_too_large"),
@@ -92,7 +81,7 @@ def copy_bomb(t, lt):
          "  ... as problem+json, before any stream")
     t.ok(secs < 5, "  ... in %.2f s" % secs)
     pid = int(hdrs.get("x-aivista-worker") or 0)
-    peak = hwm_kb(pid)
+    peak = avtest.proc_hwm_kb(pid)
     if sanitized(pid):
         t.ok(peak - before.get(pid, 0) < PEAK_KB,
              "  ... the worker's peak grew by %d KiB (AddressSanitizer: its own peak is %d KiB)"

@@ -74,19 +74,8 @@ def post(lt, body):
     return st, avtest.problem(out) or {}, time.monotonic() - t0
 
 
-def hwm_kb(pid):
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
 def peaks(lt):
-    return {pid: hwm_kb(pid) for pid in lt.worker_pids()}
+    return {pid: avtest.proc_hwm_kb(pid) for pid in lt.worker_pids()}
 
 
 def growth(before, after):

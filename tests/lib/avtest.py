@@ -273,6 +273,19 @@ def proc_state(pid):
     return stat[stat.rindex(")") + 2:].split()[0]
 
 
+def proc_hwm_kb(pid):
+    """The peak resident memory of pid (VmHWM) in KiB, or 0 when there is
+    no such process."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def proc_alive(pid):
     """True if pid runs (a zombie, not yet reaped by its parent, is dead)."""
     return proc_state(pid) not in (None, "Z", "X")
