@@ -38,7 +38,7 @@ export function pauseCard(ev, { onAnswer, onDone, fields: own }) {
   const heading = h('h3', { id: card.getAttribute('aria-labelledby') });
   setT(heading, 'pause.title');
   const kindChip = h('span', { class: 'chip' });
-  setT(kindChip, `pause.kind.${['content', 'image_plans', 'clarification', 'plan'].includes(kind) ? kind : 'other'}`);
+  setT(kindChip, `pause.kind.${['content', 'image_plans', 'clarification', 'plan', 'quality'].includes(kind) ? kind : 'other'}`);
   card.append(h('div', { class: 'pause-head' }, heading, kindChip),
     h('p', { class: 'question' }, String(ev.question ?? '')));
 
@@ -47,6 +47,8 @@ export function pauseCard(ev, { onAnswer, onDone, fields: own }) {
     card.append(h('div', { class: 'pause-errors', role: 'alert' }, tx('pause.refused', null, 'p'),
       h('ul', {}, ev.errors.map((e) => h('li', {}, String(e?.message ?? e?.code ?? e ?? ''))))));
   }
+  // What changed since the draft sent back, and why it came back.
+  if (ev.context?.changes && typeof ev.context.changes === 'object') card.append(changesList(ev.context.changes));
   const fields = own || editor(editable);
   if (fields.el) card.append(fields.el);
 
@@ -253,6 +255,27 @@ function editor(values) {
       return { changes };
     },
   };
+}
+
+// A draft against the one before it (ask_user.context.changes): one line
+// per section added (+), removed (−) or changed (~), the title and tags,
+// how much of the person's own text was kept, and the reasons it came back.
+function changesList(ch) {
+  const list = (x) => (Array.isArray(x) ? x.map(String) : []);
+  const items = [];
+  const row = (kind, key, text) => items.push(setT(h('li', { dataset: { diff: kind } }), key, { text }));
+  if (ch.title && typeof ch.title === 'object') row('changed', 'pause.changes.title', `${ch.title.from ?? ''} → ${ch.title.to ?? ''}`);
+  for (const s of list(ch.added)) row('added', 'pause.changes.added', s);
+  for (const s of list(ch.removed)) row('removed', 'pause.changes.removed', s);
+  for (const s of list(ch.changed)) row('changed', 'pause.changes.changed', s);
+  for (const s of list(ch.tags?.added)) row('added', 'pause.changes.added', `#${s}`);
+  for (const s of list(ch.tags?.removed)) row('removed', 'pause.changes.removed', `#${s}`);
+  if (!items.length) items.push(tx('pause.changes.none', null, 'li'));
+  const box = h('div', { class: 'pause-changes' }, tx('pause.changes', null, 'p'), h('ul', {}, items));
+  if (list(ch.kept).length) box.append(tx('pause.changes.kept', { n: list(ch.kept).length }, 'p'));
+  const why = [...list(ch.reasons), ...(typeof ch.feedback === 'string' && ch.feedback ? [ch.feedback] : [])];
+  if (why.length) box.append(tx('pause.changes.why', { text: why.join('；') }, 'p'));
+  return box;
 }
 
 function fieldLabel(key) {

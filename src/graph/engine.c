@@ -157,6 +157,9 @@ static void run_pause(struct run *run, struct commit *c, json_t *intr, const cha
 	json_object_set(ask, "allowCustomInput", json_object_get(intr, "allowCustomInput"));
 	json_object_set_new(ask, "context", json_pack("{s:b, s:O}", "__hitl", 1, "kind",
 						      json_object_get(intr, "kind")));
+	/* The workflow's own context of the pause (what changed since the last draft…). */
+	if (json_is_object(json_object_get(intr, "context")))
+		json_object_update_missing(json_object_get(ask, "context"), json_object_get(intr, "context"));
 	json_object_set_new(ask, "interruptId", json_string(iid));
 	json_object_set(ask, "editable", json_object_get(intr, "editable"));
 	if (json_object_get(intr, "deadline"))

@@ -9,7 +9,8 @@
 //     painted with the mouse, the inpainting turn and its new picture,
 //     regenerate from the action panel, a reload that brings it back, and
 //     phone width;
-//  3. note: the topic, the pause after the writer, the title edited in
+//  3. note: the topic, the pause after the writer, a reject and the next
+//     draft's list of what changed, the title edited in
 //     place, the pause after the image plans, approve, the images, and the
 //     finished note with the edited title, copied;
 //  4. reload while paused: the question comes back and answering works;
@@ -540,6 +541,14 @@ async function testNote(ctx, base) {
   ok(agents.some((a) => /writer/.test(a)), `note: the agents are listed as they work (${agents.join(', ')})`);
   const draftTitle = await page.textContent('#note-view .pause-card[data-state="open"] [data-field="title"] .field-view');
   ok(draftTitle && draftTitle.trim().length > 0, `note: the draft is shown with the question (${draftTitle})`);
+  // A draft sent back: the next one says what changed, as a list, and why.
+  await page.fill('#note-view .pause-card[data-state="open"] > .field textarea', '换一种写法');
+  await page.click('#note-view .pause-card[data-state="open"] [data-action="reject"]');
+  const changes = await page.waitForSelector('#note-view .pause-card[data-kind="content"][data-state="open"] .pause-changes',
+    { timeout: 30000 }).catch(() => null);
+  const diff = changes ? await changes.innerText() : '';
+  ok(/What changed/.test(diff) && /^[+−~] |Nothing/m.test(diff) && /换一种写法/.test(diff),
+    `note: the draft after a reject lists what changed and why (${diff.split('\n').join(' / ')})`);
   // Short, with the keyword and a hook: the offline review passes it.
   const title = '春游必看攻略｜我改过的标题';
   await page.click('#note-view .pause-card[data-state="open"] [data-action="modify"]');
@@ -548,7 +557,7 @@ async function testNote(ctx, base) {
   await shot(page, 'note-edit');
   await page.click('#note-view .pause-card[data-state="open"] [data-action="save"]');
   await waitPause(page, 'image_plans');
-  const confirm = api.find((r) => r.url.endsWith('/api/agent/confirm'));
+  const confirm = api.filter((r) => r.url.endsWith('/api/agent/confirm')).pop();
   const cb = confirm ? JSON.parse(confirm.body) : {};
   ok(cb.action === 'modify' && cb.payload?.title === title && !('body' in (cb.payload || {})),
     'note: modify sends only the title that changed');

@@ -5,19 +5,31 @@ With the offline provider, on three worker processes sharing one store
 started on one worker, approved after the writer on another, the image
 plans modified on a third, completed; the stored creative matches what
 workflow_complete carried; every §6 event type with §6.1's field names;
-reject at each pause draws a different draft, a fourth reject aborts
-the thread and its creative; a draft edited off its topic fails the
-review and goes back to the writer; a vague request (写点东西)
+reject at each pause draws a different draft, a fourth reject stops at
+the last pause (kind quality), whose reject aborts the thread and keeps
+the draft in its creative; a draft edited off its topic fails the review
+and goes back to the writer, which keeps the person's text word for word
+and adds to it; a failing draft with maxIterations 0 reaches the quality
+pause at once and is published by the person (quality.passed false); a
+recipe the person wrote survives word for word; 不要提猫 on a trip with
+the cat ends done, without a loop and without a claim of removing what
+was never there; a vague request (写点东西)
 asks a clarification once, a specific answer goes on; an agent asks who
 the note is for; the optional router reruns the research once. Through a
 real lighttpd with three workers: the same sequence. Against a fake
 OpenAI-compatible server: the quality loop sent back by a low score, a
 review that passes in words but not in scores, maxIterations reached
-(the run stops, the thread and the creative are aborted), an image task that fails
+(the quality pause: stop aborts with the draft kept, publish completes
+with quality.passed false), an image task that fails
 (errorMessage set, the review still runs), a writer whose model fails
 (the fallback rerun on the rules), and a client that disconnects after
 the writer starts and reconnects with Last-Event-ID (nothing lost or
-doubled).
+doubled). Against a reviewer that always scores low (fake_models'
+note-low): every content pause after a loop says what changed and why
+(context.changes), no two offer the same draft, the run reaches the
+quality pause with the best draft after maxIterations + 1 reviews,
+publish and stop end it, a person's recipe survives into the published
+note, and a quality pause left past its deadline stops.
 """
 
 import base64
@@ -33,6 +45,7 @@ import avtest  # noqa: E402
 import fcgi_client  # noqa: E402
 from avtest import SSEReader  # noqa: E402
 import avpng  # noqa: E402
+import fake_models as fm  # noqa: E402
 from avevents import data, durable, events, last_ask as ask, nodes_run, types  # noqa: E402
 
 NODES = ["supervisor", "brief_compiler_agent", "research_evidence_agent",
@@ -122,7 +135,7 @@ def stored_log(cl, tid):
     return durable(events(body))
 
 
-def finish(cl, tid, evs, limit=8):
+def finish(cl, tid, evs, limit=16):
     """Approves every pause until the thread ends; all events in order."""
     seen = list(evs)
     for _ in range(limit):
@@ -288,7 +301,8 @@ def test_rejects(t, a):
 
 
 def test_off_topic(t, a):
-    """A draft edited off its topic is scored low and sent back to the writer."""
+    """A draft edited off its topic is scored low and sent back to the
+    writer, which keeps what the person wrote and adds to it."""
     st, _, evs, tid = start(a, {"topic": "重庆火锅测评"})
     q = ask(evs)
     body = ("考研英语这样复习不慌。\n\n一、单词怎么背\n每天 100 个，早晚各过一遍。\n\n"
@@ -302,14 +316,24 @@ def test_off_topic(t, a):
     t.ok(scores and any("偏离主题" in r for r in scores[0]["failReasons"]), "  ... and says it is off the topic")
     back = [e for e in data(seen, "supervisor_decision") if e.get("decision") == "writer_agent"]
     t.ok(back, "  ... the work goes back to the writer")
+    drafts = [x for x in data(seen, "ask_user") if x["context"]["kind"] == "content"]
+    ch = drafts[0]["context"].get("changes") if drafts else None
+    t.ok(ch and ch.get("reasons") == scores[0]["failReasons"] and ch.get("added") and
+         ch.get("removed") == [] and "title" not in ch,
+         "the next draft says what changed and why, and took nothing of the person's away (%s)" % ch)
+    t.ok(drafts and body in drafts[0]["editable"]["body"] and
+         drafts[0]["editable"]["title"] == "考研英语复习｜三个月上岸",
+         "  ... it keeps the person's title and text word for word")
     final = data(seen, "workflow_complete")
-    t.ok(final and "火锅" in final[-1]["title"] + final[-1]["body"] and "考研" not in final[-1]["body"],
-         "the rewritten note is about the topic: %s" % (final[-1]["title"] if final else None))
-    t.ok(len(scores) >= 2 and scores[-1]["passed"], "  ... and passes the review")
+    t.ok(final and final[-1]["body"].startswith(body),
+         "the final note (the best-scored draft) has the person's text word for word")
+    t.ok(types(seen)[-1] == "[DONE]" and not data(seen, "error"),
+         "  ... and the run ends with the person's choice, never a silent abort")
 
 
 def test_reject_limit(t, a):
-    """A fourth reject stops the run: the creative and the thread are aborted."""
+    """A fourth reject stops at the last pause (kind quality); its reject
+    aborts the thread and keeps the draft in the creative."""
     st, _, evs, tid = start(a, {"topic": "新手养猫清单"})
     seen = list(evs)
     for _ in range(4):
@@ -318,12 +342,95 @@ def test_reject_limit(t, a):
             break
         st, _, evs = confirm(a, tid, q, "reject", {"feedback": "再换一种写法"})
         seen += evs
-    err = data(seen, "error")
-    t.ok(err and err[-1]["code"] == "regeneration_limit", "a fourth reject: an error event (regeneration_limit)")
+    q = ask(evs)
+    if not t.ok(q and q["context"]["kind"] == "quality" and not data(seen, "error"),
+                "a fourth reject: the last pause, kind quality, no error yet"):
+        return
+    draft = q["context"].get("draft") or {}
+    t.ok(draft.get("title") and draft.get("body") and [o["id"] for o in q["options"]] == ["approve", "reject"]
+         and q["context"].get("reasons") and q["context"].get("limit") == "regeneration_limit",
+         "  ... with the draft, the reasons and two choices: publish or stop")
+    st, _, evs = confirm(a, tid, q, "reject")
+    seen += evs
+    err = data(evs, "error")
+    t.ok(err and err[-1]["code"] == "regeneration_limit", "stop: an error event (regeneration_limit)")
     t.is_(types(seen)[-1], "[DONE]", "  ... the stream ends with [DONE]")
     th = state_of(a, tid)
-    t.is_((th.get("status"), th["state"]["creative"]["status"], th["state"]["creative"].get("abortReason")),
+    cr = th["state"]["creative"]
+    t.is_((th.get("status"), cr["status"], cr.get("abortReason")),
           ("aborted", "aborted", "regeneration_limit"), "  ... the thread and its creative are aborted")
+    t.is_((cr["title"], cr["body"]), (draft.get("title"), draft.get("body")),
+          "  ... and the creative keeps the draft the last pause showed")
+
+
+RECIPE = ("红烧肉我家这样做，肥而不腻，第一次做也不会失手。\n\n"
+          "材料：五花肉 500 克，冰糖 30 克，生抽 2 勺，老抽 1 勺，料酒 2 勺，姜 3 片，葱 2 段，八角 2 个。\n\n"
+          "1. 五花肉切 3 厘米见方的块，冷水下锅，加料酒焯水 3 分钟，捞出洗净。\n"
+          "2. 锅里放 1 勺油，小火炒冰糖到枣红色，下肉翻炒 2 分钟上色。\n"
+          "3. 加生抽、老抽、姜葱八角，倒热水没过肉，大火烧开转小火炖 60 分钟。\n"
+          "4. 最后大火收汁 5 分钟，汤汁浓稠就出锅。")
+
+
+def distinct_drafts(seen):
+    """The drafts the content pauses offered, and whether no two are the same."""
+    drafts = [(x["editable"]["title"], x["editable"]["body"], tuple(x["editable"]["tags"]))
+              for x in data(seen, "ask_user") if x["context"]["kind"] == "content"]
+    return drafts, len(set(drafts)) == len(drafts)
+
+
+def test_quality_offline(t, a):
+    """maxIterations 0 and a draft the review fails: the quality pause at
+    once; approve publishes it as it is, as the person's call."""
+    st, _, evs, tid = start(a, {"topic": "重庆火锅测评", "maxIterations": 0})
+    body = "考研英语这样复习不慌。\n\n一、单词怎么背\n每天 100 个，早晚各过一遍。"
+    st, _, evs2 = confirm(a, tid, ask(evs), "modify", {"title": "考研英语复习", "body": body})
+    st, _, evs3 = confirm(a, tid, ask(evs2), "approve")
+    q = ask(evs3)
+    if not t.ok(q and q["context"]["kind"] == "quality" and nodes_run(evs3).count("review_agent") == 1,
+                "offline, maxIterations 0: one review, then the quality pause"):
+        return
+    t.ok(q and q["context"]["draft"]["body"] == body and any("偏离主题" in r for r in q["context"]["reasons"]),
+         "  ... with the person's draft and the review's reasons")
+    st, _, evs4 = confirm(a, tid, q, "approve")
+    done = data(evs4, "workflow_complete")
+    quality = done[0].get("quality") if done else None
+    t.ok(quality and quality["passed"] is False and quality["publishedBy"] == "person" and
+         quality["reasons"] == q["context"]["reasons"],
+         "publish: workflow_complete with quality {passed: false, reasons, publishedBy: person}")
+    t.ok(done and done[0]["body"] == body, "  ... the note as it is")
+    th = state_of(a, tid)
+    t.is_((th["status"], th["state"]["creative"]["status"]), ("done", "complete"),
+          "  ... the thread is done and the creative complete")
+
+
+def test_recipe_offline(t, a):
+    """A recipe the person wrote survives word for word into the final note."""
+    st, _, evs, tid = start(a, {"topic": "红烧肉的家常做法"})
+    st, _, evs2 = confirm(a, tid, ask(evs), "modify", {"body": RECIPE})
+    seen = evs2 + finish(a, tid, evs2)[len(evs2):]
+    done = data(seen, "workflow_complete")
+    t.ok(done and RECIPE in done[-1]["body"], "offline: the person's recipe is in the final note word for word")
+    t.ok(all(RECIPE in x["editable"]["body"] for x in data(seen, "ask_user") if x["context"]["kind"] == "content"),
+         "  ... and in every draft offered after it")
+
+
+def test_removal(t, a):
+    """不要提猫 on a trip with the cat: the person's removal beats the topic."""
+    st, _, evs, tid = start(a, {"topic": "春天去苏州旅行，带上家里的猫"})
+    first = (ask(evs) or {}).get("editable") or {"title": "", "body": "", "tags": []}
+    st, _, evs2 = confirm(a, tid, ask(evs), "reject", {"feedback": "不要提猫"})
+    said = [p["content"] for p in data(evs2, "progress") if p.get("agent") == "writer_agent"]
+    seen = evs2 + finish(a, tid, evs2)[len(evs2):]
+    scores = data(seen, "quality_score")
+    t.ok(data(seen, "workflow_complete") and not data(seen, "error"), "不要提猫: the run ends done")
+    t.ok(len(scores) == 1 and scores[0]["passed"], "  ... after one review that passes: no loop (%s)"
+         % [q["failReasons"] for q in scores])
+    final = data(seen, "workflow_complete")[-1] if data(seen, "workflow_complete") else {}
+    t.ok(final and "猫" not in final["title"] + final["body"] + "".join(final["tags"]) and "苏州" in final["title"],
+         "  ... the note is about the trip, without the cat: %s" % final.get("title"))
+    had = [w for w in ("猫", "宠物", "萌宠") if w in first["title"] + first["body"] + "".join(first["tags"])]
+    t.ok(had == ["猫"] and any("删去「猫」" in m for m in said) and not any("宠物" in m for m in said),
+         "  ... the writer says it took out 猫, and claims nothing it never had (%s)" % said)
 
 
 def test_clarification(t, a):
@@ -419,6 +526,9 @@ def offline_suite(t, d):
     test_rejects(t, b)
     test_off_topic(t, a)
     test_reject_limit(t, c)
+    test_quality_offline(t, b)
+    test_recipe_offline(t, c)
+    test_removal(t, a)
     test_clarification(t, c)
     test_agent_clarification(t, a)
     test_router(t, b)
@@ -563,18 +673,38 @@ def test_quality_loop(t, cl, fake):
     t.is_(stt["creative"]["status"], "complete", "the creative is complete")
 
 
+def until_kind(cl, tid, evs, kind, limit=16):
+    """Approves every pause until one of kind; all events in order."""
+    seen = list(evs)
+    for _ in range(limit):
+        q = ask(evs)
+        if q is None or q["context"]["kind"] == kind or "workflow_paused" not in types(evs):
+            break
+        st, _, evs = confirm(cl, tid, q, "approve")
+        seen += evs
+    return seen
+
+
 def test_max_iterations(t, cl, fake):
     fake.reviews = [LOW_STYLE, LOW_STYLE, LOW_STYLE]
     st, _, evs, tid = start(cl, {"topic": "周末去杭州春游的攻略", "maxIterations": 1})
-    seen = finish(cl, tid, evs)
-    t.is_(nodes_run(seen).count("review_agent"), 2, "maxIterations 1: two reviews, then stop")
-    err = data(seen, "error")
-    t.ok(err and err[-1]["code"] == "max_iterations", "an error event with code max_iterations")
-    t.is_(types(seen)[-1], "[DONE]", "the stream ends with [DONE]")
+    seen = until_kind(cl, tid, evs, "quality")
+    t.is_(nodes_run(seen).count("review_agent"), 2, "maxIterations 1: two reviews, then the last pause")
+    q = ask(seen)
+    if not t.ok(q and q["context"]["kind"] == "quality" and not data(seen, "error"),
+                "maxIterations reached: a pause of kind quality, not an abort"):
+        return
+    t.ok(q and "配图风格不统一" in q["context"]["reasons"] and q["context"]["draft"]["title"] == MODEL_NOTE["title"],
+         "  ... with the best draft and the review's reasons")
+    st, _, evs2 = confirm(cl, tid, q, "reject")
+    err = data(evs2, "error")
+    t.ok(err and err[-1]["code"] == "max_iterations", "stop: an error event with code max_iterations")
+    t.is_(types(evs2)[-1], "[DONE]", "the stream ends with [DONE]")
     th = state_of(cl, tid)
     t.is_(th["status"], "aborted", "the thread is aborted, not in error")
-    t.is_((th["state"]["creative"]["status"], th["state"]["creative"].get("abortReason")),
-          ("aborted", "max_iterations"), "the creative is aborted (max_iterations)")
+    t.is_((th["state"]["creative"]["status"], th["state"]["creative"].get("abortReason"),
+           th["state"]["creative"]["title"]),
+          ("aborted", "max_iterations", MODEL_NOTE["title"]), "the creative is aborted (max_iterations), the draft kept")
 
 
 def test_image_failure(t, cl, fake):
@@ -668,10 +798,129 @@ def fake_suite(t, d):
     w.kill()
 
 
+# -- a reviewer that always scores low (fake_models' note-low) ----------------------
+
+LOW_KEY = "sk-test-note-low-0123456789"
+
+
+def low_worker(t, d, oa, name, engine=None):
+    settings = {"store": {"dir": os.path.join(d, name + "store")},
+                "provider.chat": {"kind": "openai", "base_url": oa.url + "/v1", "model": "note-low",
+                                  "api_key": LOW_KEY, "retries": "0", "timeout_ms": "10000"},
+                "cache": {"model_ttl": "0"}}
+    if engine:
+        settings["engine"] = engine
+    return avtest.Worker(t, d, name=name, settings=settings).start()
+
+
+def test_low_publish(t, cl):
+    st, _, evs, tid = start(cl, {"topic": "周末去杭州春游的攻略", "maxIterations": 2})
+    seen = until_kind(cl, tid, evs, "quality")
+    q = ask(seen)
+    low = fm.NOTE_LOW_REVIEW["failReasons"][0]
+    if not t.ok(q and q["context"]["kind"] == "quality", "note-low: the run reaches the quality pause"):
+        return
+    t.is_(nodes_run(seen).count("review_agent"), 3, "  ... after maxIterations + 1 reviews: never a loop")
+    drafts, distinct = distinct_drafts(seen)
+    t.ok(len(drafts) == 3 and distinct, "  ... no two content pauses offered the same draft")
+    later = [x["context"].get("changes") for x in data(seen, "ask_user") if x["context"]["kind"] == "content"][1:]
+    t.ok(len(later) == 2 and all(c and low in c["reasons"] and
+                                 all(isinstance(c.get(k), list) for k in ("added", "removed", "changed"))
+                                 for c in later),
+         "  ... each draft after a loop says what changed and the review's reasons (%s)" % later[:1])
+    qs = data(seen, "quality_score")
+    draft = q["context"]["draft"] if q else {}
+    reviewed = [c for c in data(seen, "content_update")]
+    t.ok(draft and (draft["title"], draft["body"]) == (drafts[-1][0], drafts[-1][1]) and
+         q["context"]["overall"] == max(x["overall"] for x in qs),
+         "  ... with the best-scored draft (as high as any: the latest)")
+    t.ok(reviewed and reviewed[-1]["title"] == draft.get("title"), "  ... shown as the note's content")
+    t.ok(low in q["context"]["reasons"] and low in q["question"], "  ... and the review's reasons")
+    st, _, evs2 = confirm(cl, tid, q, "approve", {"feedback": "就这样发吧"})
+    done = data(evs2, "workflow_complete")
+    t.ok(done and done[0]["quality"] == {"passed": False, "reasons": q["context"]["reasons"],
+                                         "publishedBy": "person"} and done[0]["body"] == draft["body"],
+         "publish: workflow_complete with quality {passed: false, reasons, publishedBy: person}")
+    th = state_of(cl, tid)
+    t.is_((th["status"], th["state"]["creative"]["status"], th["state"]["creative"].get("quality", {}).get("publishedBy")),
+          ("done", "complete", "person"), "  ... the thread is done, the creative complete and published by the person")
+
+
+def test_low_stop(t, cl):
+    st, _, evs, tid = start(cl, {"topic": "考研英语复习计划", "maxIterations": 1})
+    seen = until_kind(cl, tid, evs, "quality")
+    q = ask(seen)
+    if not t.ok(q and q["context"]["kind"] == "quality" and nodes_run(seen).count("review_agent") == 2,
+                "note-low, maxIterations 1: two reviews, then the quality pause"):
+        return
+    st, _, evs2 = confirm(cl, tid, q, "reject")
+    err = data(evs2, "error")
+    th = state_of(cl, tid)
+    cr = th["state"]["creative"]
+    t.ok(err and err[-1]["code"] == "max_iterations" and th["status"] == "aborted",
+         "stop: aborted (max_iterations)")
+    t.is_((cr["status"], cr["title"], cr["body"]), ("aborted", q["context"]["draft"]["title"],
+                                                     q["context"]["draft"]["body"]),
+          "  ... the best draft kept in state.creative")
+
+
+def test_low_recipe(t, cl):
+    st, _, evs, tid = start(cl, {"topic": "红烧肉的家常做法", "maxIterations": 2})
+    st, _, evs2 = confirm(cl, tid, ask(evs), "modify", {"body": RECIPE})
+    seen = until_kind(cl, tid, evs2, "quality")
+    q = ask(seen)
+    offered = [x["editable"]["body"] for x in data(seen, "ask_user") if x["context"]["kind"] == "content"]
+    t.ok(len(offered) == 2 and all(RECIPE in b for b in offered),
+         "note-low: the writer sent back twice keeps the person's recipe word for word")
+    ch = [x["context"].get("changes") for x in data(seen, "ask_user") if x["context"]["kind"] == "content"]
+    t.ok(ch and ch[0] and ch[0]["kept"] and ch[0]["removed"] == [],
+         "  ... and says it kept the person's text (%s)" % (ch[0] if ch else None))
+    if not t.ok(q and q["context"]["kind"] == "quality" and RECIPE in q["context"]["draft"]["body"],
+                "  ... the quality pause offers a draft with the recipe"):
+        return
+    st, _, evs3 = confirm(cl, tid, q, "approve")
+    done = data(evs3, "workflow_complete")
+    t.ok(done and RECIPE in done[0]["body"] and done[0]["quality"]["publishedBy"] == "person",
+         "  ... published with the recipe word for word")
+
+
+def test_low_deadline(t, cl):
+    """A quality pause left past its deadline stops, whatever hitl_default says."""
+    st, _, evs, tid = start(cl, {"topic": "周末去杭州春游的攻略", "maxIterations": 0})
+    seen = until_kind(cl, tid, evs, "quality")
+    q = ask(seen)
+    if not t.ok(q and q["context"]["kind"] == "quality" and q.get("deadline"), "a quality pause with a deadline"):
+        return
+    wait = q["deadline"] / 1000.0 - time.time() + 0.5
+    if wait > 0:
+        time.sleep(min(wait, 30))
+    st, _, raw = cl.get("/api/agent/stream?threadId=" + tid, {"Last-Event-ID": "0"})
+    th = state_of(cl, tid)
+    t.ok(not data(events(raw), "workflow_complete") and th["status"] == "aborted" and
+         th["state"]["creative"]["status"] == "aborted" and th["state"]["creative"]["body"] ==
+         q["context"]["draft"]["body"],
+         "  ... its deadline's default is to stop (hitl_default approve notwithstanding), the draft kept")
+
+
+def low_suite(t, d):
+    oa = fm.OpenAIFake(LOW_KEY).start()
+    t.cleanup(oa.stop)
+    w = low_worker(t, d, oa, "low")
+    cl = Direct(w)
+    test_low_publish(t, cl)
+    test_low_stop(t, cl)
+    test_low_recipe(t, cl)
+    w.kill()
+    w = low_worker(t, d, oa, "lowdl", {"hitl_timeout_ms": "6000", "hitl_default": "approve"})
+    test_low_deadline(t, Direct(w))
+    w.kill()
+
+
 def main(t):
     d = t.tmpdir("note")
     offline_suite(t, d)
     fake_suite(t, d)
+    low_suite(t, d)
     lighttpd_suite(t, d)
 
 

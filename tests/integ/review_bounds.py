@@ -2,8 +2,9 @@
 §4's quality gate). Against a fake OpenAI-compatible model whose review
 always scores 0.97: an off-topic draft still fails, for the reason the
 checks found (off the topic), and goes back to the writer through the
-quality loop; a writer that stays off the topic ends aborted at
-maxIterations, never complete. A draft on the topic that the model scores
+quality loop; a writer that stays off the topic reaches the last pause
+(kind quality) at maxIterations, never passes, and ends aborted when the
+person stops there. A draft on the topic that the model scores
 below the threshold fails as the model says, with no reason of the
 checks added."""
 
@@ -97,14 +98,15 @@ class Client:
     def thread(self, tid):
         return json.loads(self.w.request("GET", "/api/threads/" + tid).body)
 
-    def run(self, inp):
-        """Starts a note and approves every pause: the thread id and all events."""
+    def run(self, inp, until=None):
+        """Starts a note and approves every pause (up to one of kind until):
+        the thread id and all events."""
         evs = self.post("/api/agent/stream", {"workflow": "note", "input": inp})
         tid = data(evs, "thread_start")[0]["threadId"]
         seen = list(evs)
         for _ in range(10):
             q = ask(evs)
-            if q is None or "workflow_paused" not in types(evs):
+            if q is None or "workflow_paused" not in types(evs) or q["context"]["kind"] == until:
                 break
             evs = self.post("/api/agent/confirm", {"threadId": tid, "interruptId": q["interruptId"],
                                                    "action": "approve"})
@@ -140,14 +142,19 @@ def check_off_topic_loops(t, cl, fake):
 
 def check_off_topic_aborts(t, cl, fake):
     fake.notes, fake.reviews = [OFF_TOPIC], [HIGH]
-    tid, seen = cl.run({"topic": TOPIC, "maxIterations": 1})
+    tid, seen = cl.run({"topic": TOPIC, "maxIterations": 1}, until="quality")
     qs = data(seen, "quality_score")
     t.ok(qs and not any(q["passed"] for q in qs),
          "a writer that stays off the topic never passes (%s)" % [q["overall"] for q in qs])
+    q = ask(seen)
+    t.ok(q and q["context"]["kind"] == "quality" and not data(seen, "workflow_complete") and
+         any("偏离主题" in r for r in q["context"]["reasons"]),
+         "maxIterations reached: the person decides at the last pause, the checks' reason given")
+    cl.post("/api/agent/confirm", {"threadId": tid, "interruptId": q["interruptId"] if q else "",
+                                   "action": "reject"})
     th = cl.thread(tid)
-    t.ok(not data(seen, "workflow_complete") and th["status"] == "aborted" and
-         th["state"]["creative"]["status"] == "aborted",
-         "maxIterations reached: aborted, not complete (%s)" % th["status"])
+    t.ok(th["status"] == "aborted" and th["state"]["creative"]["status"] == "aborted",
+         "stopped there: aborted, not complete (%s)" % th["status"])
 
 
 def check_low_model_score(t, cl, fake):

@@ -64,7 +64,16 @@ CHAT_MODELS = {
     "echo-key-masked": "401 whose message repeats the key cut and masked, as OpenAI does",
     "search": "facts, if enable_search was sent (else 400)",
     "script": "the next of the replies the test queued with script() (400 when none is left)",
+    "note-low": "the note workflow's reviewer scoring every draft low (NOTE_LOW_REVIEW); "
+                "every other role of it an empty object (the workflow's rules answer)",
 }
+
+# What the "note-low" reviewer answers, whatever the draft.
+NOTE_LOW_REVIEW = {"approved": False,
+                   "scores": {"infoDensity": 0.3, "readability": 0.4, "platformFit": 0.4,
+                              "textImageAlignment": 0.5, "styleConsistency": 0.5},
+                   "overall": 0.4, "failReasons": ["内容太单薄，读者学不到东西"],
+                   "suggestions": ["补充具体的做法和数字"], "feedback": "不建议发布"}
 
 
 # Embeddings ("emb-tri"): words stand for the meaning they are listed
@@ -327,6 +336,10 @@ class HandlerBase(BaseHTTPRequestHandler):
                 self.send_json(400, {"error": {"message": "no scripted reply left"}})
             else:
                 self.send_json(200, self.completion(model, text))
+        elif model == "note-low":
+            system = ((body.get("messages") or [{}])[0] or {}).get("content") or ""
+            reply = NOTE_LOW_REVIEW if "质量审核员" in system else {}
+            self.send_json(200, self.completion(model, json.dumps(reply, ensure_ascii=False)))
         elif model == "search":
             if body.get("enable_search") is not True or body.get("stream") is not False:
                 self.send_json(400, {"error": {"message": "enable_search was not asked for"}})

@@ -5,8 +5,10 @@
  * the reference palette, different on a new attempt, in the style the
  * person asked for (换成水彩风, use a watercolor style); the review's
  * dimensions and verdict, and the drafts it sends back (off the topic,
- * a section repeated, the feedback contradicted); the router's proposal; a rewrite of the
- * note that differs from the first draft; and the note templates for a topic. */
+ * a section repeated, the feedback contradicted; not the topic's words the
+ * person asked to leave out); the router's proposal; a rewrite of the
+ * note that differs from the first draft; a removal the person asked for,
+ * done and said as it is; and the note templates for a topic. */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
@@ -296,6 +298,11 @@ static const struct check_case check_cases[] = {
 	  "[\"不要提宠物\"]", 0, "infoDensity", "仍提到" },
 	{ "feedback followed", "春游攻略", "春游攻略｜新手也能照做", "关于春游，今天一次讲清楚。\\n\\n" CHECK_BODY,
 	  "[\"春游\", \"旅行\", \"踏青\"]", "[\"不要提宠物\"]", 1, NULL, NULL },
+	/* A person's removal beats the topic: the pets are not missing once
+	 * they said 不要提宠物. */
+	{ "a removal the topic names", "春天去苏州旅行，带上猫咪和狗狗", "苏州旅行｜新手也能照做",
+	  "关于苏州旅行，今天一次讲清楚。\\n\\n" CHECK_BODY, "[\"苏州\", \"旅行\", \"踏青\"]",
+	  "[\"不要提宠物\"]", 1, NULL, NULL },
 };
 
 static int has_reason(const json_t *j, const char *part)
@@ -378,6 +385,45 @@ static void test_rewrite(void)
 	json_decref(a);
 	json_decref(b);
 	json_decref(c);
+}
+
+/* A removal the person asked for: the draft leaves the word out (and the
+ * clause of the topic that names it), keeps the rest of the subject, and
+ * says what it did, never a removal it did not make. */
+static const struct {
+	const char *name, *facts, *gone, *kept, *said, *not_said;
+} removal_cases[] = {
+	{ "不要提猫 on a trip with the cat", "{\"topic\": \"春天去苏州旅行，带上家里的猫\", \"feedback\": \"不要提猫\", "
+	  "\"previous\": {\"title\": \"春天去苏州旅行，带上家里的猫，一篇讲清楚\", \"body\": \"关于春天去苏州旅行。\", "
+	  "\"tags\": [\"苏州\"]}}", "猫", "苏州", "删去「猫」", "宠物" },
+	{ "a word the draft never had", "{\"topic\": \"春游攻略\", \"feedback\": \"不要提狗\", \"previous\": "
+	  "{\"title\": \"春游攻略\", \"body\": \"关于春游。\", \"tags\": [\"春游\"]}}", "狗", "春游", "本来就没有", "删去" },
+	{ "a removal said before stands", "{\"topic\": \"春天去苏州旅行，带上家里的猫\", \"feedback\": "
+	  "\"补充具体的数字\", \"replies\": [\"不要提猫\"]}", "猫", "苏州", NULL, "删去" },
+};
+
+static void test_removal(void)
+{
+	for (size_t i = 0; i < sizeof removal_cases / sizeof removal_cases[0]; i++) {
+		json_t *j = ask("note", removal_cases[i].facts), *t;
+		char *all = json_dumps(json_object_get(j, "tags"), JSON_COMPACT);
+		const char *said = s(j, "feedbackApplied");
+		size_t k;
+		int has = strstr(all ? all : "", removal_cases[i].gone) != NULL;
+
+		json_array_foreach(json_object_get(j, "tags"), k, t)
+			has |= strstr(json_string_value(t), removal_cases[i].gone) != NULL;
+		ok(j && !has && !strstr(s(j, "title"), removal_cases[i].gone) && !strstr(s(j, "body"),
+		   removal_cases[i].gone) && strstr(s(j, "title"), removal_cases[i].kept),
+		   "%s: no %s in the draft, %s in its title (%s)", removal_cases[i].name, removal_cases[i].gone,
+		   removal_cases[i].kept, j ? s(j, "title") : "none");
+		ok(removal_cases[i].said == NULL || (said && strstr(said, removal_cases[i].said)),
+		   "  ... it says %s", removal_cases[i].said ? removal_cases[i].said : "nothing of it");
+		ok(said == NULL || !strstr(said, removal_cases[i].not_said), "  ... and never %s (%s)",
+		   removal_cases[i].not_said, said ? said : "");
+		free(all);
+		json_decref(j);
+	}
 }
 
 struct template_case {
@@ -482,6 +528,7 @@ int main(void)
 	test_review_checks();
 	test_route();
 	test_rewrite();
+	test_removal();
 	test_templates();
 	test_request_subject();
 	return tap_done();

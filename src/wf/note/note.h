@@ -212,6 +212,26 @@ enum node_rc note_image_planner(struct step_ctx *c);
 enum node_rc note_image(struct step_ctx *c);
 enum node_rc note_review(struct step_ctx *c);
 
+/* ---- note_quality.c: how a run that does not pass ends ---- */
+
+/* The current draft (generatedContent) is refused: the writer will not
+ * offer it again. */
+void note_quality_refuse(json_t *state);
+/* 1 when content is a draft already refused. */
+int note_quality_refused(const json_t *state, const json_t *content);
+/* After a review (qualityScores set): the draft, its images and scores
+ * become state.bestDraft when they score at least as high as it. */
+void note_quality_track(json_t *state);
+/* The last pause, kind quality (code: "max_iterations" or
+ * "regeneration_limit"): the best draft back in the state, the review's
+ * reasons, publish (approve) or stop (reject). Answered at review_agent.
+ * A run with no draft at all stops (note_abort) instead. */
+enum node_rc note_quality_pause(struct step_ctx *c, const char *code);
+/* The answer to it: approve publishes the draft as it is (result.quality
+ * {passed: false, reasons, publishedBy: "person"}); reject, or a
+ * deadline's default, stops the run with the draft kept. */
+enum node_rc note_quality_decide(struct step_ctx *c);
+
 /* ---- note_corpus.c: the notes corpus and its tools (pure but the load) ---- */
 
 struct kb;

@@ -196,7 +196,7 @@ static enum node_rc note_plans_decide(struct step_ctx *c, const char *action)
 	if (strcmp(action, "reject") == 0) {
 		n = note_count_of(c->state, "regenerations", "image_plans") + 1;
 		if (n > NOTE_MAX_REGENERATIONS)
-			return note_abort(c, "regeneration_limit", msg_get(step_lang(c), "note.plans.limit"));
+			return note_quality_pause(c, "regeneration_limit");
 		json_object_set_new(json_object_get(c->state, "regenerations"), "image_plans", json_integer(n));
 		json_object_set_new(json_object_get(c->state, "attempts"), "image_planner_agent",
 			json_integer(note_count_of(c->state, "attempts", "image_planner_agent") + 1));

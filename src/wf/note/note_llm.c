@@ -40,7 +40,9 @@ static const struct note_prompt note_prompts[] = {
 	{ "note", 0.8,
 	  "你是小红书文案创作专家。根据 topic、brief、evidence（同类热门标题与标签）和 feedback 写一篇笔记："
 	  "标题不超过 20 字；正文 3 到 5 个小节，每节第一行是「一、小标题」，小节之间空一行；结尾一句互动；"
-	  "3 到 8 个标签，不带 #。attempt 大于 1 时换一种写法。只返回 JSON：{\"title\": \"标题\", "
+	  "3 到 8 个标签，不带 #。attempt 大于 1 时换一种写法。keep 里是用户自己写的段落，一字不改地保留，"
+	  "只能在它们之外补充或修改；replies 是用户说过的话（如“不要提猫”），一直有效；previous 是被退回的上一稿，"
+	  "refused 为 true 时要改掉 feedback 点名的地方，不能交回同样的文案。只返回 JSON：{\"title\": \"标题\", "
 	  "\"body\": \"正文\", \"tags\": [\"标签\"]}",
 	  note_rules_task_note },
 	{ "layout", 0.3,

@@ -6,7 +6,9 @@
  * is complete; otherwise the work goes back to the stage owning the
  * weakest dimension, also when the review "passes in words" (approved)
  * but the scores do not, while iterationCount < maxIterations; past that
- * the run stops: the thread and the creative are aborted. A model's scores
+ * the person decides at a last pause (note_quality.c): publish the best
+ * draft as it is, or stop. The review never rewrites the person's text:
+ * the writer keeps it (note_write.c). A model's scores
  * are bounded by the workflow's own checks (the rules' review_checks: on
  * the topic, not against the feedback, no repeated sections), so an
  * off-topic note a model scores high still fails, for the reason the
@@ -211,6 +213,10 @@ enum node_rc note_review(struct step_ctx *c)
 	int rules = 0, approved;
 	enum node_rc rc;
 
+	if (note_decision(c, "quality")) {
+		json_decref(facts);
+		return note_quality_decide(c);
+	}
 	answer = note_ask(c, "review", facts, need, &rules);
 	if (answer == NULL) {
 		json_decref(facts);
@@ -234,10 +240,13 @@ enum node_rc note_review(struct step_ctx *c)
 		"dimension", weak ? json_string(weak) : json_null(), "rerouteTarget",
 		weak ? json_string(note_dim_owner(weak)) : json_null()));
 	json_decref(answer);
+	note_quality_track(c->state);
+	if (weak)
+		note_quality_refuse(c->state);
 	if (weak == NULL)
 		rc = note_review_pass(c, overall);
 	else if (note_int(c->state, "iterationCount") >= note_int(c->state, "maxIterations"))
-		rc = note_abort(c, "max_iterations", msg_get(step_lang(c), "note.review.limit"));
+		rc = note_quality_pause(c, "max_iterations");
 	else
 		rc = note_review_loop(c, weak, json_number_value(json_object_get(scores, weak)), approved, rule);
 	free(rule);

@@ -176,9 +176,11 @@ static const char *note_route_model(struct step_ctx *c, const char *target, char
 	return pick;
 }
 
-static enum node_rc note_decide_end(struct step_ctx *c)
+/* The end; reason: why, when it is not the review passing. */
+static enum node_rc note_decide_end(struct step_ctx *c, const char *reason)
 {
-	note_decision_events(c, "END", msg_get(step_lang(c), "note.route.end"), "rules", NULL);
+	note_decision_events(c, "END", reason ? reason : msg_get(step_lang(c), "note.route.end"), "rules",
+			     NULL);
 	return NODE_END;
 }
 
@@ -200,7 +202,7 @@ enum node_rc note_supervise(struct step_ctx *c, const char *reason)
 	int pi;
 
 	if (strcmp(target, "END") == 0)
-		return note_decide_end(c);
+		return note_decide_end(c, reason);
 	if (json_is_true(json_object_get(c->state, "modelRouter")))
 		pick = note_route_model(c, target, why, sizeof why, &source, said, sizeof said);
 	pi = note_stage_index(pick);

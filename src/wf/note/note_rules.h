@@ -54,4 +54,28 @@ char *note_rules_request_subject(const char *text);
  * 宠物 and the kind's words 猫, 狗…), each once. New reference. */
 json_t *note_rules_feedback_banned(const char *feedback);
 
+/* note_rules_person.c: what the person said outranks the rules. */
+/* The topic without its clauses (cut at ，、；) that name a banned word;
+ * the topic as it is when every clause does. The caller frees it. */
+char *note_rules_person_topic(const char *topic, const json_t *banned);
+/* The paragraphs of an edited body the person wrote or changed: those
+ * not in the body they were shown, and those of before (the person's
+ * from an earlier edit) still there word for word. New reference. */
+json_t *note_rules_person_locked(const char *shown, const char *edited, const json_t *before);
+/* A new draft's body around the person's paragraphs (locked), each kept
+ * word for word in its place in prev: the other paragraphs of prev are
+ * replaced by the draft's (a section by a section), the draft's other
+ * sections added after them (at most three); when every paragraph of prev
+ * is the person's, prev is kept to the byte and the sections follow. The
+ * draft's paragraphs like a locked one are left out. The caller frees it. */
+char *note_rules_person_merge(const char *prev, const json_t *locked, const char *draft);
+/* What changed from one {title, body, tags} to the next: {added, removed,
+ * changed} (sections by their heading, else their first words), title
+ * {from, to} and tags {added, removed} when they changed. New reference. */
+json_t *note_rules_person_changes(const json_t *before, const json_t *after);
+/* 1 when such changes are none. */
+int note_rules_person_none(const json_t *changes);
+/* A print of a draft's title, body and tags (hex). The caller frees it. */
+char *note_rules_person_print(const json_t *content);
+
 #endif

@@ -228,21 +228,56 @@ static void note_rules_apply_caps(json_t *scores, const json_t *caps)
 			json_object_set(scores, dim, max);
 }
 
+/* Every word the person's feedback asked to leave out. New reference. */
+static json_t *note_rules_banned_all(const json_t *facts)
+{
+	json_t *all = json_array(), *b, *w;
+	const json_t *f;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(facts, "feedback"), i, f) {
+		b = note_rules_feedback_banned(json_string_value(f) ?: "");
+		json_array_foreach(b, j, w)
+			phrase_add_unique(all, json_string_value(w));
+		json_decref(b);
+	}
+	return all;
+}
+
+/* Whether word is one the person asked to leave out (or has one in it). */
+static int note_rules_is_banned(const json_t *banned, const char *word)
+{
+	size_t i;
+	json_t *w;
+
+	json_array_foreach(banned, i, w)
+		if (phrase_has(word, json_string_value(w)))
+			return 1;
+	return 0;
+}
+
 /* The share of the topic's subject words in the title and body, and of
- * the brief's first keywords: 1 when there are none to look for. */
+ * the brief's first keywords: 1 when there are none to look for. What
+ * the person asked to leave out is not looked for: their removal beats
+ * the topic (不要提猫 on a trip with the cat). */
 static double note_rules_topic_share(const json_t *facts, const char *title, const char *body)
 {
-	json_t *subject = note_rules_topic_subject(phrase_str(facts, "topic") ?: "", 0), *w;
+	json_t *banned = note_rules_banned_all(facts), *subject, *w;
+	char *topic = note_rules_person_topic(phrase_str(facts, "topic") ?: "", banned);
 	size_t i, seen = 0, all = 0, kseen = 0, kall = 0;
 
+	subject = note_rules_topic_subject(topic, 0);
+	free(topic);
 	json_array_foreach(subject, i, w)
-		all++, seen += phrase_has(title, json_string_value(w)) ||
-			       phrase_has(body, json_string_value(w));
+		if (!note_rules_is_banned(banned, json_string_value(w)))
+			all++, seen += phrase_has(title, json_string_value(w)) ||
+				       phrase_has(body, json_string_value(w));
 	json_decref(subject);
 	json_array_foreach(json_object_get(facts, "keywords"), i, w)
-		if (i < 5 && json_is_string(w))
+		if (i < 5 && json_is_string(w) && !note_rules_is_banned(banned, json_string_value(w)))
 			kall++, kseen += phrase_has(title, json_string_value(w)) ||
 					 phrase_has(body, json_string_value(w));
+	json_decref(banned);
 	if (all && seen == 0)
 		return 0;
 	return 0.7 * (all ? (double)seen / (double)all : 1) + 0.3 * (kall ? (double)kseen / (double)kall : 1);

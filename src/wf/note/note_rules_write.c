@@ -679,19 +679,81 @@ json_t *note_rules_feedback_banned(const char *feedback)
 	return banned;
 }
 
-/* What of the feedback was applied and what the rules cannot apply. */
-static char *note_rules_feedback_said(const struct note_rules_note *n)
+/* Whether the draft (title, body or tags) has word. */
+static int note_rules_draft_has(const json_t *draft, const char *title, const char *body,
+				const json_t *tags, const char *word)
 {
+	const json_t *t;
+	size_t i;
+
+	if (draft) {
+		title = json_string_value(json_object_get(draft, "title")) ?: "";
+		body = json_string_value(json_object_get(draft, "body")) ?: "";
+		tags = json_object_get(draft, "tags");
+	}
+	if (phrase_has(title, word) || phrase_has(body, word))
+		return 1;
+	json_array_foreach(tags, i, t)
+		if (phrase_has(json_string_value(t) ?: "", word))
+			return 1;
+	return 0;
+}
+
+/* What became of the words the feedback asked to leave out, as it is:
+ * taken out of the previous draft (facts.previous), not in it to begin
+ * with, or still there (the topic is made of them). Never a removal that
+ * was not made. */
+static void note_rules_banned_said(const struct note_rules_note *n, struct buf *b, const json_t *now,
+				   const json_t *prev, const char *title, const json_t *tags)
+{
+	json_t *gone = json_array(), *still = json_array(), *never = json_array(), *w;
+	size_t i;
+
+	json_array_foreach(now, i, w) {
+		const char *s = json_string_value(w);
+
+		if (note_rules_draft_has(NULL, title, n->body.data, tags, s))
+			json_array_append(still, w);
+		else if (note_rules_draft_has(prev, NULL, NULL, NULL, s))
+			json_array_append(gone, w);
+		else if (phrase_has(n->feedback, s))  /* the person's own word, not one of its kind */
+			json_array_append(never, w);
+	}
+	if (json_array_size(gone)) {
+		buf_adds(b, n->zh ? "已按反馈删去「" : "Taken out, as asked: ");
+		phrase_join(b, gone, "、", 3);
+		buf_adds(b, n->zh ? "」。" : ". ");
+	}
+	if (json_array_size(still)) {
+		buf_adds(b, n->zh ? "主题本身就是「" : "Still in the note, because the topic is about it: ");
+		phrase_join(b, still, "、", 3);
+		buf_adds(b, n->zh ? "」，没能完全不提。" : ". ");
+	}
+	if (json_array_size(never) || json_array_size(gone) + json_array_size(still) == 0) {
+		buf_adds(b, n->zh ? "文案里本来就没有「" : "Not in the draft to begin with: ");
+		phrase_join(b, json_array_size(never) ? never : now, "、", json_array_size(never) ? 3 : 1);
+		buf_adds(b, n->zh ? "」，这一稿也没有写。" : ". ");
+	}
+	json_decref(gone);
+	json_decref(still);
+	json_decref(never);
+}
+
+/* What of the feedback was applied and what the rules cannot apply. */
+static char *note_rules_feedback_said(const struct note_rules_note *n, const json_t *prev,
+				      const char *title, const json_t *tags)
+{
+	json_t *now = note_rules_feedback_banned(n->feedback);
 	struct buf b;
 	char *out;
 
-	if (*n->feedback == '\0')
+	if (*n->feedback == '\0') {
+		json_decref(now);
 		return NULL;
+	}
 	buf_init(&b, 2048);
-	if (json_array_size(n->banned)) {
-		buf_adds(&b, n->zh ? "已按反馈删去与「" : "Left out, as asked: ");
-		phrase_join(&b, n->banned, "、", 3);
-		buf_adds(&b, n->zh ? "」有关的内容。" : ". ");
+	if (json_array_size(now)) {
+		note_rules_banned_said(n, &b, now, prev, title, tags);
 	} else {
 		buf_printf(&b, n->zh ? "反馈「%s」离线规则无法逐条落实，请在下一步直接修改文案。"
 			   : "The feedback \"%s\" cannot be applied by the offline rules; edit the draft "
@@ -699,7 +761,25 @@ static char *note_rules_feedback_said(const struct note_rules_note *n)
 	}
 	out = xstrdup(b.data);
 	buf_free(&b);
+	json_decref(now);
 	return out;
+}
+
+/* The words to leave out: those of the feedback and of every earlier
+ * reply of the person (facts.replies): a removal stands for the run. */
+static json_t *note_rules_note_banned(const json_t *facts, const char *feedback)
+{
+	json_t *all = note_rules_feedback_banned(feedback), *b, *w;
+	const json_t *r;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(facts, "replies"), i, r) {
+		b = note_rules_feedback_banned(json_string_value(r) ?: "");
+		json_array_foreach(b, j, w)
+			phrase_add_unique(all, json_string_value(w));
+		json_decref(b);
+	}
+	return all;
 }
 
 json_t *note_rules_task_note(const json_t *facts, const char *text, char *err, size_t errlen)
@@ -715,7 +795,14 @@ json_t *note_rules_task_note(const json_t *facts, const char *text, char *err, s
 	n.brief = json_object_get(facts, "brief");
 	n.evidence = json_object_get(facts, "evidence");
 	n.feedback = note_rules_feedback(facts);
-	n.banned = note_rules_feedback_banned(n.feedback);
+	n.banned = note_rules_note_banned(facts, n.feedback);
+	if (json_array_size(n.banned)) {
+		/* 不要提猫 on 春天去苏州旅行，带上家里的猫: a trip, without the cat. */
+		char *kept = note_rules_person_topic(n.topic, n.banned);
+
+		free(n.topic);
+		n.topic = kept;
+	}
 	n.cat = note_rules_cat_for(n.topic);
 	for (size_t i = 0; !n.zh && n.en == NULL && i < OFFLINE_N(note_rules_en_cats); i++)
 		if (words_match_any(n.topic, note_rules_en_cats[i].keys))
@@ -730,7 +817,8 @@ json_t *note_rules_task_note(const json_t *facts, const char *text, char *err, s
 	title = note_rules_note_title(&n);
 	j = json_pack("{s:s, s:s, s:o}", "title", title, "body", n.body.data, "tags",
 		      note_rules_note_tags(&n));
-	said = note_rules_feedback_said(&n);
+	said = note_rules_feedback_said(&n, json_object_get(facts, "previous"), title,
+					json_object_get(j, "tags"));
 	if (said)
 		json_object_set_new(j, "feedbackApplied", json_string(said));
 	free(said);

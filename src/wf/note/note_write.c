@@ -4,7 +4,12 @@
  * loop), sends it as a message and a content_update, and pauses (kind
  * content): approve goes on, reject drafts again differently (the
  * attempt counter turns the wording, the feedback shapes it), modify
- * takes the person's edits. The layout planner cuts the body into
+ * takes the person's edits. A person outranks the review: what they wrote
+ * or edited (state.personEdits) is kept word for word by every later
+ * draft, which may only add to it or change the rest; a draft is never
+ * one already refused (by the person or the review) unless the writer
+ * says it could not do otherwise; and the next pause says what changed
+ * (ask_user.context.changes). The layout planner cuts the body into
  * paragraphs and plans the canvas, the images and the text on them. */
 #include "config.h"
 #include <stdio.h>
@@ -14,7 +19,9 @@
 #include "util/clock.h"
 #include "util/xmalloc.h"
 #include "text/msg.h"
+#include "text/phrase.h"
 #include "wf/note/note.h"
+#include "wf/note/note_rules.h"
 
 #define NOTE_TITLE_MAX 200      /* bytes */
 #define NOTE_BODY_MAX 20000
@@ -95,12 +102,20 @@ static json_t *note_writer_facts(const json_t *st, const char *feedback)
 		json_object_get(ev, "covered") ?: json_null(), "attempt", note_counter(st, "attempts", "writer_agent"));
 	const json_t *prev = json_object_get(st, "generatedContent");
 
+	const json_t *mine = json_object_get(json_object_get(st, "personEdits"), "paragraphs");
+
 	if (feedback)
 		json_object_set_new(f, "feedback", json_string(feedback));
 	if (json_is_object(json_object_get(st, "noteTemplate")))
 		json_object_set(f, "template", json_object_get(st, "noteTemplate"));
 	if (json_is_object(prev))
-		json_object_set_new(f, "previous", json_pack("{s:O}", "title", json_object_get(prev, "title")));
+		json_object_set_new(f, "previous", json_pack("{s:O, s:O, s:O}", "title",
+			json_object_get(prev, "title"), "body", json_object_get(prev, "body"), "tags",
+			json_object_get(prev, "tags")));
+	/* What the person said stands for the run; what they wrote is theirs. */
+	json_object_set_new(f, "replies", note_user_replies(st));
+	if (json_array_size(mine))
+		json_object_set_new(f, "keep", json_deep_copy(mine));
 	return f;
 }
 
@@ -121,7 +136,9 @@ static void note_content_events(struct step_ctx *c, const json_t *content)
 	step_emit(c, ev);
 }
 
-static enum node_rc note_writer_pause(struct step_ctx *c)
+/* The content pause; changes (stolen, may be NULL): what changed since
+ * the draft before, for ask_user.context. */
+static enum node_rc note_writer_pause(struct step_ctx *c, json_t *changes)
 {
 	json_t *content = json_object_get(c->state, "generatedContent");
 
@@ -129,41 +146,226 @@ static enum node_rc note_writer_pause(struct step_ctx *c)
 		"content", "data", content, "timestamp", (json_int_t)clock_wall_ms()));
 	c->interrupt = step_interrupt_new("content", msg_get(step_lang(c), "note.ask.content"), "writer_agent",
 					  json_deep_copy(content));
+	if (changes)
+		json_object_set_new(c->interrupt, "context", json_pack("{s:o}", "changes", changes));
 	return NODE_INTERRUPT;
 }
 
-static enum node_rc note_writer_draft(struct step_ctx *c, const char *user_feedback)
+/* The draft with what the person wrote kept: their title, their tags,
+ * their paragraphs word for word in their places (prev: the draft they
+ * are in). Steals content; new reference. */
+static json_t *note_writer_keep(const json_t *st, json_t *content, const json_t *prev)
+{
+	const json_t *mine = json_object_get(st, "personEdits");
+	const json_t *pars = json_object_get(mine, "paragraphs");
+	char *body;
+
+	if (json_is_string(json_object_get(mine, "title")))
+		json_object_set(content, "title", json_object_get(mine, "title"));
+	if (json_is_array(json_object_get(mine, "tags")))
+		json_object_set(content, "tags", json_object_get(mine, "tags"));
+	if (json_array_size(pars) && json_is_string(json_object_get(prev, "body"))) {
+		body = note_rules_person_merge(json_string_value(json_object_get(prev, "body")), pars,
+					       json_string_value(json_object_get(content, "body")));
+		json_object_set_new(content, "body", json_string(body));
+		free(body);
+	}
+	return content;
+}
+
+/* One answer of the writer, cleaned and with the person's text kept; the
+ * rules' answer when the model's cannot be used. NULL when there is none;
+ * *failed when the provider failed (a severe error). */
+static json_t *note_writer_once(struct step_ctx *c, json_t *facts, const json_t *prev, int *rules,
+				int *failed)
 {
 	static const char *const need[] = { "title", "body", "tags", NULL };
-	char *fb = note_writer_feedback(c->state, user_feedback), err[256] = "";
-	json_t *facts = note_writer_facts(c->state, fb), *j, *content;
-	int rules = 0;
+	char err[256] = "";
+	json_t *j, *content;
 
-	free(fb);
-	j = note_ask(c, "note", facts, need, &rules);
-	if (j == NULL) {
-		json_decref(facts);
-		return note_to_supervisor(c);
+	j = *rules ? note_rules(c, "note", facts, err, sizeof err) : note_ask(c, "note", facts, need, rules);
+	if (j == NULL && !*rules) {
+		*failed = 1;
+		return NULL;
 	}
 	content = note_content_clean(j);
 	if (json_is_string(json_object_get(j, "feedbackApplied")))
 		note_progress(c, "%s", json_string_value(json_object_get(j, "feedbackApplied")));
 	json_decref(j);
-	if (content == NULL) {
+	if (content == NULL && !*rules) {
 		note_tick(c, "note.draft.rules");
 		j = note_rules(c, "note", facts, err, sizeof err);
 		content = note_content_clean(j);
 		json_decref(j);
-		rules = 1;
+		*rules = 1;
 	}
+	return content ? note_writer_keep(c->state, content, prev) : NULL;
+}
+
+/* Whether the person wrote any of the draft. */
+static int note_writer_has_mine(const json_t *st)
+{
+	const json_t *mine = json_object_get(st, "personEdits");
+
+	return json_object_get(mine, "title") || json_object_get(mine, "tags") ||
+	       json_array_size(json_object_get(mine, "paragraphs"));
+}
+
+#define NOTE_WRITER_TRIES 4      /* rules' drafts to find one not refused (a model's: 2) */
+
+/* A draft refused before, or one that only moves the sections of the
+ * draft it replaces: nothing the feedback or the review named is done. */
+static int note_writer_stale(const json_t *st, const json_t *content, const json_t *prev)
+{
+	json_t *ch;
+	int none;
+
+	if (note_quality_refused(st, content))
+		return 1;
+	if (!json_is_object(prev))
+		return 0;
+	ch = note_rules_person_changes(prev, content);
+	none = note_rules_person_none(ch);
+	json_decref(ch);
+	return none;
+}
+
+/* A draft that is not one already refused: the writer tries again with
+ * the next attempt, and says so when it cannot do otherwise. Steals
+ * content; new reference. */
+static json_t *note_writer_fresh(struct step_ctx *c, json_t *facts, json_t *content, const json_t *prev,
+				 int *rules, const char *asked)
+{
+	json_int_t attempt = json_integer_value(json_object_get(facts, "attempt"));
+	int failed = 0;
+	json_t *next;
+
+	for (int k = 1; note_writer_stale(c->state, content, prev) && k < (*rules ? NOTE_WRITER_TRIES : 2); k++) {
+		json_object_set_new(facts, "attempt", json_integer(attempt + k));
+		json_object_set_new(facts, "refused", json_true());
+		next = note_writer_once(c, facts, prev, rules, &failed);
+		if (next == NULL)
+			break;
+		json_decref(content);
+		content = next;
+	}
+	if (note_writer_stale(c->state, content, prev))
+		note_tick(c, "note.draft.same", asked && *asked ? asked : msg_get(step_lang(c), "note.draft.same.none"),
+			  note_writer_has_mine(c->state) ? msg_get(step_lang(c), "note.draft.same.kept") : "");
+	return content;
+}
+
+/* What changed from prev, with why the draft came back: the review's
+ * reasons after a quality loop, the person's words after a reject. */
+static json_t *note_writer_changes(const json_t *st, const json_t *prev, const json_t *content,
+				   const char *user_feedback)
+{
+	const json_t *mine = json_object_get(json_object_get(st, "personEdits"), "paragraphs"), *q, *v;
+	json_t *ch, *kept = json_array();
+	char *hint = note_review_hint(st, "writer_agent");
+	size_t i;
+
+	if (!json_is_object(prev)) {
+		json_decref(kept);
+		free(hint);
+		return NULL;
+	}
+	ch = note_rules_person_changes(prev, content);
+	q = json_object_get(st, "qualityScores");
+	if (hint && json_is_array(json_object_get(q, "failReasons")))
+		json_object_set(ch, "reasons", json_object_get(q, "failReasons"));
+	if (user_feedback)
+		json_object_set_new(ch, "feedback", json_string(user_feedback));
+	json_array_foreach(mine, i, v) {
+		char *l = phrase_truncate(json_string_value(v), 20);
+
+		json_array_append_new(kept, json_string(l));
+		free(l);
+	}
+	json_object_set_new(ch, "kept", kept);
+	free(hint);
+	return ch;
+}
+
+static enum node_rc note_writer_draft(struct step_ctx *c, const char *user_feedback)
+{
+	char *fb = note_writer_feedback(c->state, user_feedback);
+	json_t *facts = note_writer_facts(c->state, fb), *content, *changes;
+	json_t *prev = json_deep_copy(json_object_get(c->state, "generatedContent"));
+	int rules = 0, failed = 0;
+
+	content = note_writer_once(c, facts, prev, &rules, &failed);
+	if (content)
+		content = note_writer_fresh(c, facts, content, prev, &rules, fb);
+	free(fb);
 	json_decref(facts);
-	if (content == NULL)
+	if (failed) {
+		json_decref(prev);
+		return note_to_supervisor(c);
+	}
+	if (content == NULL) {
+		json_decref(prev);
 		return note_abort(c, "writer_failed", msg_error(step_lang(c), "writer_failed"));
+	}
+	changes = note_writer_changes(c->state, prev, content, user_feedback);
+	json_decref(prev);
 	json_object_set_new(c->state, "contentSource", json_string(rules ? "rules" : "model"));
 	json_object_set_new(c->state, "generatedContent", content);
 	note_creative_sync(c->state);
 	note_content_events(c, content);
-	return note_writer_pause(c);
+	return note_writer_pause(c, changes);
+}
+
+/* A person's edit: what they wrote or changed is theirs from now on (a
+ * title, tags, the paragraphs not in the draft they were shown), and a
+ * best draft from before it no longer stands for them. */
+static void note_writer_lock(json_t *st, const json_t *shown, const json_t *edited, const json_t *payload)
+{
+	json_t *mine = json_object_get(st, "personEdits"), *pars;
+	const char *k;
+
+	if (!json_is_object(mine)) {
+		mine = json_object();
+		json_object_set_new(st, "personEdits", mine);
+	}
+	for (int i = 0; i < 2; i++) {
+		k = i ? "tags" : "title";
+		if (json_object_get(payload, k) && !json_equal(json_object_get(shown, k), json_object_get(edited, k)))
+			json_object_set(mine, k, json_object_get(edited, k));
+	}
+	pars = note_rules_person_locked(json_string_value(json_object_get(shown, "body")),
+					json_string_value(json_object_get(edited, "body")),
+					json_object_get(mine, "paragraphs"));
+	json_object_set_new(mine, "paragraphs", pars);
+	json_object_del(st, "bestDraft");
+}
+
+/* A reject whose feedback leaves out a word gives back what the person
+ * wrote with that word in it: their latest word wins. */
+static void note_writer_release(json_t *st, const char *feedback)
+{
+	json_t *mine = json_object_get(st, "personEdits"), *banned, *pars, *v, *w;
+	size_t i, j;
+
+	if (!json_is_object(mine) || feedback == NULL)
+		return;
+	banned = note_rules_feedback_banned(feedback);
+	pars = json_object_get(mine, "paragraphs");
+	json_array_foreach(banned, j, w) {
+		const char *b = json_string_value(w);
+
+		for (i = json_array_size(pars); i-- > 0;)
+			if (phrase_has(json_string_value(json_array_get(pars, i)), b))
+				json_array_remove(pars, i);
+		if (phrase_has(json_string_value(json_object_get(mine, "title")) ?: "", b))
+			json_object_del(mine, "title");
+		json_array_foreach(json_object_get(mine, "tags"), i, v)
+			if (phrase_has(json_string_value(v) ?: "", b)) {
+				json_object_del(mine, "tags");
+				break;
+			}
+	}
+	json_decref(banned);
 }
 
 /* The person's edits over the draft; NULL (and why) when they break it. */
@@ -195,9 +397,11 @@ static enum node_rc note_writer_decide(struct step_ctx *c, const char *action)
 		note_push_message(c->state, "user", note_feedback(c));
 	if (strcmp(action, "reject") == 0) {
 		n = note_counter(c->state, "regenerations", "content") + 1;
+		note_quality_refuse(c->state);
 		if (n > NOTE_MAX_REGENERATIONS)
-			return note_abort(c, "regeneration_limit", msg_get(step_lang(c), "note.draft.limit"));
+			return note_quality_pause(c, "regeneration_limit");
 		note_counter_set(c->state, "regenerations", "content", n);
+		note_writer_release(c->state, note_feedback(c));
 		note_counter_set(c->state, "attempts", "writer_agent",
 				 note_counter(c->state, "attempts", "writer_agent") + 1);
 		if (note_feedback(c))
@@ -210,8 +414,9 @@ static enum node_rc note_writer_decide(struct step_ctx *c, const char *action)
 					   why, sizeof why);
 		if (edited == NULL) {
 			note_say(c, "note.edit_failed", why);
-			return note_writer_pause(c);
+			return note_writer_pause(c, NULL);
 		}
+		note_writer_lock(c->state, draft, edited, json_object_get(c->resume, "payload"));
 		json_object_set_new(c->state, "generatedContent", edited);
 		json_object_set_new(c->state, "contentSource", json_string("user"));
 		note_creative_sync(c->state);
