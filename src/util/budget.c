@@ -26,7 +26,9 @@
 
 /* AddressSanitizer's shadow and allocator reserve terabytes of address
  * space: there the memory limit is RLIMIT_DATA, which counts only the
- * writable private mappings made after the child starts. */
+ * writable private mappings made after the child starts. Its heap, mapped
+ * before, grows past it unseen: in such a build (tests, never a
+ * deployment) the CPU and time limits alone stop a child that allocates. */
 #if defined(__SANITIZE_ADDRESS__)
 #define BUDGET_ASAN 1
 #elif defined(__has_feature)

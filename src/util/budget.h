@@ -5,7 +5,9 @@
  *   memory        RLIMIT_AS, counted over what the worker already holds
  *                 when the child starts (the child shares it); in a build
  *                 with AddressSanitizer, whose shadow reserves terabytes of
- *                 address space, RLIMIT_DATA counted the same way;
+ *                 address space, RLIMIT_DATA counted the same way
+ *                 (which its heap, mapped before, escapes: there CPU
+ *                 and time bound it);
  *   wall clock    SIGKILL when the time is up;
  *   the client    SIGKILL when the request's connection to the web server
  *                 closes (the client left).

@@ -101,6 +101,18 @@ struct budget_case {
 	long max_ms;          /* wall-clock time it may take */
 };
 
+#if defined(__SANITIZE_ADDRESS__)
+static const int t_asan = 1;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+static const int t_asan = 1;
+#else
+static const int t_asan = 0;
+#endif
+#else
+static const int t_asan = 0;
+#endif
+
 static const struct budget_case cases[] = {
 	{ "a child that answers", t_answer, "hello from the child", 5000, 256LL << 20, 10000, 1024,
 	  BUDGET_OK, 0, "hello from the child", 3000 },
@@ -130,6 +142,14 @@ static void test_cases(void)
 		int work_rc = -1, rc;
 		long long t0 = clock_mono_ms(), ms;
 
+		if (t_asan && k->fn == t_hog) {
+			/* Its shadow and its heap are mapped before the child starts:
+			 * no rlimit counts what the heap takes; the time limit stops it. */
+			for (int n = 0; n < 5; n++)
+				printf("ok %d # SKIP %s: AddressSanitizer's heap is not limited by an "
+				       "rlimit (docs/configuration.md, [media])\n", ++tap_n, k->name);
+			continue;
+		}
 		buf_init(&out, k->max_result);
 		rc = budget_run(&b, k->fn, k->arg, &out, &work_rc, err, sizeof err);
 		ms = clock_mono_ms() - t0;
