@@ -50,9 +50,13 @@ json_t *note_rules_topic_subject(const char *text, int with_weak);
  * (写一篇…的小红书笔记, Write a note about …), or the whole text when it
  * names no other. The caller frees it. */
 char *note_rules_request_subject(const char *text);
-/* note_rules_note.c: the words a feedback asks to leave out ("不要提宠物":
+/* note_rules_write.c: the words a feedback asks to leave out ("不要提宠物":
  * 宠物 and the kind's words 猫, 狗…), each once. New reference. */
 json_t *note_rules_feedback_banned(const char *feedback);
+/* The same over several replies: every word each of the strings of list
+ * (borrowed; not strings are skipped) asked to leave out, and those of
+ * first (may be NULL). New reference. */
+json_t *note_rules_feedbacks_banned(const json_t *list, const char *first);
 
 /* note_rules_person.c: what the person said outranks the rules. */
 /* The topic without its clauses (cut at ，、；) that name a banned word;

@@ -231,17 +231,7 @@ static void note_rules_apply_caps(json_t *scores, const json_t *caps)
 /* Every word the person's feedback asked to leave out. New reference. */
 static json_t *note_rules_banned_all(const json_t *facts)
 {
-	json_t *all = json_array(), *b, *w;
-	const json_t *f;
-	size_t i, j;
-
-	json_array_foreach(json_object_get(facts, "feedback"), i, f) {
-		b = note_rules_feedback_banned(json_string_value(f) ?: "");
-		json_array_foreach(b, j, w)
-			phrase_add_unique(all, json_string_value(w));
-		json_decref(b);
-	}
-	return all;
+	return note_rules_feedbacks_banned(json_object_get(facts, "feedback"), NULL);
 }
 
 /* Whether word is one the person asked to leave out (or has one in it). */

@@ -765,21 +765,26 @@ static char *note_rules_feedback_said(const struct note_rules_note *n, const jso
 	return out;
 }
 
-/* The words to leave out: those of the feedback and of every earlier
- * reply of the person (facts.replies): a removal stands for the run. */
-static json_t *note_rules_note_banned(const json_t *facts, const char *feedback)
+json_t *note_rules_feedbacks_banned(const json_t *list, const char *first)
 {
-	json_t *all = note_rules_feedback_banned(feedback), *b, *w;
+	json_t *all = note_rules_feedback_banned(first ? first : ""), *b, *w;
 	const json_t *r;
 	size_t i, j;
 
-	json_array_foreach(json_object_get(facts, "replies"), i, r) {
+	json_array_foreach(list, i, r) {
 		b = note_rules_feedback_banned(json_string_value(r) ?: "");
 		json_array_foreach(b, j, w)
 			phrase_add_unique(all, json_string_value(w));
 		json_decref(b);
 	}
 	return all;
+}
+
+/* The words to leave out: those of the feedback and of every earlier
+ * reply of the person (facts.replies): a removal stands for the run. */
+static json_t *note_rules_note_banned(const json_t *facts, const char *feedback)
+{
+	return note_rules_feedbacks_banned(json_object_get(facts, "replies"), feedback);
 }
 
 json_t *note_rules_task_note(const json_t *facts, const char *text, char *err, size_t errlen)
