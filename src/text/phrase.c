@@ -134,6 +134,17 @@ int phrase_has(const char *hay, const char *needle)
 	return hay && needle && *needle && strcasestr(hay, needle) != NULL;
 }
 
+int phrase_has_any(const char *hay, const json_t *needles)
+{
+	size_t i;
+	json_t *w;
+
+	json_array_foreach(needles, i, w)
+		if (phrase_has(hay, json_string_value(w)))
+			return 1;
+	return 0;
+}
+
 void phrase_join(struct buf *b, const json_t *arr, const char *sep, size_t max)
 {
 	size_t i, k = 0;

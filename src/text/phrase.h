@@ -32,6 +32,8 @@ double phrase_alike(const char *a, const char *b);
 char *phrase_truncate(const char *s, size_t max);
 /* Case-insensitive (ASCII) substring test; "" is never found. */
 int phrase_has(const char *hay, const char *needle);
+/* Whether hay has any of the strings of needles (borrowed), as above. */
+int phrase_has_any(const char *hay, const json_t *needles);
 /* The text's keywords, most frequent first, at most max: Chinese runs
  * cut into words by the segmenter (text/seg.h), then into phrases at
  * function words and common suffixes (攻略, 推荐…), English words

@@ -23,17 +23,6 @@
 
 /* ---- the topic ---- */
 
-static int note_rules_person_banned(const char *s, const json_t *banned)
-{
-	size_t i;
-	json_t *w;
-
-	json_array_foreach(banned, i, w)
-		if (phrase_has(s, json_string_value(w)))
-			return 1;
-	return 0;
-}
-
 /* The length of the clause at p (up to a separator) and of the separator. */
 static size_t note_rules_person_clause(const char *p, size_t *seplen)
 {
@@ -61,7 +50,7 @@ char *note_rules_person_topic(const char *topic, const json_t *banned)
 	while (*p) {
 		len = note_rules_person_clause(p, &sep);
 		clause = xstrndup(p, len);
-		if (len && note_rules_person_banned(clause, banned))
+		if (len && phrase_has_any(clause, banned))
 			dropped++;
 		else if (len)
 			buf_printf(&b, "%s%s", b.len ? "，" : "", clause);

@@ -234,18 +234,6 @@ static json_t *note_rules_banned_all(const json_t *facts)
 	return note_rules_feedbacks_banned(json_object_get(facts, "feedback"), NULL);
 }
 
-/* Whether word is one the person asked to leave out (or has one in it). */
-static int note_rules_is_banned(const json_t *banned, const char *word)
-{
-	size_t i;
-	json_t *w;
-
-	json_array_foreach(banned, i, w)
-		if (phrase_has(word, json_string_value(w)))
-			return 1;
-	return 0;
-}
-
 /* The share of the topic's subject words in the title and body, and of
  * the brief's first keywords: 1 when there are none to look for. What
  * the person asked to leave out is not looked for: their removal beats
@@ -259,12 +247,12 @@ static double note_rules_topic_share(const json_t *facts, const char *title, con
 	subject = note_rules_topic_subject(topic, 0);
 	free(topic);
 	json_array_foreach(subject, i, w)
-		if (!note_rules_is_banned(banned, json_string_value(w)))
+		if (!phrase_has_any(json_string_value(w), banned))
 			all++, seen += phrase_has(title, json_string_value(w)) ||
 				       phrase_has(body, json_string_value(w));
 	json_decref(subject);
 	json_array_foreach(json_object_get(facts, "keywords"), i, w)
-		if (i < 5 && json_is_string(w) && !note_rules_is_banned(banned, json_string_value(w)))
+		if (i < 5 && json_is_string(w) && !phrase_has_any(json_string_value(w), banned))
 			kall++, kseen += phrase_has(title, json_string_value(w)) ||
 					 phrase_has(body, json_string_value(w));
 	json_decref(banned);
