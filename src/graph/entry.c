@@ -10,6 +10,9 @@
 #include "util/clock.h"
 #include "util/log.h"
 
+/* How long a request waits between looks at a thread another worker holds. */
+#define ENTRY_WAIT_POLL_US 50000
+
 static void entry_run_init(struct run *run, struct req *r)
 {
 	memset(run, 0, sizeof *run);
@@ -203,7 +206,7 @@ static int entry_wait_free(struct run *run, int *store_rc)
 		if (clock_mono_ms() - run->t0 >= run_budget_ms(run) || run_sse(run) < 0 ||
 		    sse_keepalive(run->sse) < 0)
 			return -1;
-		usleep(50000);
+		usleep(ENTRY_WAIT_POLL_US);
 		if ((*store_rc = store_thread_get(run->st, NULL, run->tid, &rec, STORE_READ_COMMITTED)) != 0)
 			return -1;
 		json_decref(run->rec);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "text/script.h"
 #include "text/seg.h"
 #include "util/xmalloc.h"
 #include "wf/graph/graph_rules_int.h"
@@ -139,9 +140,15 @@ static int gr_in(const char *w, const char *const *list)
 	return 0;
 }
 
+/* 1 when the word starts with a Han letter (kana and emoji are not). */
 static int gr_han(const char *w)
 {
-	return (unsigned char)w[0] >= 0xe0;
+	uint32_t cp;
+
+	if (*w == '\0')
+		return 0;
+	text_utf8_next((const unsigned char *)w, (const unsigned char *)w + strlen(w), &cp);
+	return text_is_han(cp);
 }
 
 /* English words alike: the same, a plural, or one stem ("generator",
