@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "admin/admin.h"
+#include "store/backends.h"
 #include "store/store.h"
 
 /* 1 when dir is missing or empty. */
@@ -90,16 +91,16 @@ static int admin_backup_recover(const char *dir)
 
 static int admin_backup(struct admin *a, int argc, char **argv)
 {
+	const struct store_backend *b = store_backend_of(&a->conf);
 	const char *dir = argv[1];
 	char key[4200];
 	char err[512];
 	struct store *s;
 	int rc;
 
-	if (a->conf.store_backend && strcmp(a->conf.store_backend, "postgresql") == 0) {
-		admin_error("the postgresql store is backed up with PostgreSQL's own tools: pg_dump "
-			    "(or pg_basebackup for the whole cluster); keep a copy of the key file %s "
-			    "with it", a->conf.key_file);
+	if (b && !(b->flags & STORE_CAN_BACKUP)) {
+		admin_error("the %s store is %s; keep a copy of the key file %s with it", b->name,
+			    b->backup_how, a->conf.key_file);
 		return 1;
 	}
 	if (!admin_backup_empty(dir)) {

@@ -2,11 +2,11 @@
  * (see graph/tid.h): one base64url key per line, the first signs, the
  * others still verify. Rotation puts a new key first and keeps the older
  * ones, so IDs already handed out stay valid; past TID_MAX_KEYS the oldest
- * go. The file is replaced atomically (a temporary file, fsync, rename,
- * fsync of the directory), 0600 (0660 with [store] umask 0007). */
+ * go. The file is written as the workers write one (tid_keys_write: a
+ * temporary file, fsync, link or rename, fsync of the directory), 0600
+ * (0660 with [store] umask 0007). */
 #include "config.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,36 +19,6 @@
 #include "util/xmalloc.h"
 
 #define KEY_B64 sodium_base64_VARIANT_URLSAFE_NO_PADDING
-#define KEY_LINE 64   /* 43 characters, newline, NUL */
-
-static void admin_key_new(char line[KEY_LINE])
-{
-	unsigned char key[crypto_auth_KEYBYTES];
-
-	crypto_auth_keygen(key);
-	sodium_bin2base64(line, KEY_LINE, key, sizeof key, KEY_B64);
-	sodium_memzero(key, sizeof key);
-	strcat(line, "\n");
-}
-
-static void admin_key_sync_dir(const char *path)
-{
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-	int fd;
-
-	if (slash == dir)
-		slash[1] = '\0';
-	else if (slash)
-		*slash = '\0';
-	else
-		strcpy(dir, ".");
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-	free(dir);
-}
 
 /* The process's umask, left as it was. */
 static mode_t admin_key_umask(void)
@@ -57,29 +27,6 @@ static mode_t admin_key_umask(void)
 
 	umask(m);
 	return m;
-}
-
-/* Writes text to a new file beside path (0600, or 0660 with [store]
- * umask 0007: main.c set the umask); its name in tmp. */
-static int admin_key_write_tmp(const char *path, const char *text, char *tmp, size_t tmplen)
-{
-	size_t n = strlen(text);
-	int fd;
-
-	snprintf(tmp, tmplen, "%s.%ld.tmp", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, STORE_FILE_MODE);
-	if (fd < 0) {
-		admin_error("cannot create %s: %s", tmp, strerror(errno));
-		return -1;
-	}
-	if (write(fd, text, n) != (ssize_t)n || fsync(fd) < 0) {
-		admin_error("cannot write %s: %s", tmp, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	close(fd);
-	return 0;
 }
 
 /* Still root here means the key's directory is missing or root's (main.c
@@ -105,9 +52,9 @@ static int admin_key_as_root(const char *dir)
 
 static int admin_key_create(const char *path)
 {
-	char line[KEY_LINE], tmp[4200];
 	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-	int rc = 0;
+	char err[4400];
+	int rc;
 
 	/* The key's directory (the store's, by default) is private. */
 	if (slash && slash != dir) {
@@ -123,31 +70,20 @@ static int admin_key_create(const char *path)
 		}
 	}
 	free(dir);
-	admin_key_new(line);
-	rc = admin_key_write_tmp(path, line, tmp, sizeof tmp);
-	sodium_memzero(line, sizeof line);
-	if (rc < 0)
-		return 1;
-	/* link() does not replace: a key file that appeared meanwhile wins. */
-	if (link(tmp, path) < 0) {
-		int e = errno;
-
-		unlink(tmp);
-		if (e == EEXIST) {
-			printf("%s exists: left as it is (aivista-admin key rotate adds a key)\n", path);
-			return 0;
-		}
-		admin_error("cannot create %s: %s", path, strerror(e));
+	rc = tid_keys_create(path, err, sizeof err);
+	if (rc < 0) {
+		admin_error("%s", err);
 		return 1;
 	}
-	unlink(tmp);
-	admin_key_sync_dir(path);
-	printf("%s: created (mode %04o)\n", path, (unsigned)(STORE_FILE_MODE & ~admin_key_umask()));
+	if (rc > 0)
+		printf("%s exists: left as it is (aivista-admin key rotate adds a key)\n", path);
+	else
+		printf("%s: created (mode %04o)\n", path, (unsigned)(TID_KEY_MODE & ~admin_key_umask()));
 	return 0;
 }
 
 /* Reads the keys of path into lines (each checked); how many, or -1. */
-static int admin_key_read(const char *path, char lines[TID_MAX_KEYS][KEY_LINE])
+static int admin_key_read(const char *path, char lines[TID_MAX_KEYS][TID_KEY_LINE])
 {
 	unsigned char key[crypto_auth_KEYBYTES];
 	char buf[256];
@@ -166,7 +102,7 @@ static int admin_key_read(const char *path, char lines[TID_MAX_KEYS][KEY_LINE])
 		buf[len] = '\0';
 		if (len == 0 || buf[0] == '#')
 			continue;
-		if (len + 2 > KEY_LINE ||
+		if (len + 2 > TID_KEY_LINE ||
 		    sodium_base642bin(key, sizeof key, buf, len, NULL, &got, NULL, KEY_B64) != 0 ||
 		    got != sizeof key) {
 			admin_error("%s:%d: not a key; the file is left as it is", path, lineno);
@@ -192,26 +128,22 @@ static int admin_key_read(const char *path, char lines[TID_MAX_KEYS][KEY_LINE])
 
 static int admin_key_rotate(const char *path)
 {
-	char lines[TID_MAX_KEYS][KEY_LINE], text[TID_MAX_KEYS * KEY_LINE], tmp[4200];
+	char lines[TID_MAX_KEYS][TID_KEY_LINE], text[TID_MAX_KEYS * TID_KEY_LINE], err[4400];
 	int n = admin_key_read(path, lines), kept, rc;
 
 	if (n < 0)
 		return 1;
 	kept = n < TID_MAX_KEYS ? n : TID_MAX_KEYS - 1;
-	admin_key_new(text);
+	tid_key_line_new(text);
 	for (int i = 0; i < kept; i++)
 		strcat(text, lines[i]);
-	rc = admin_key_write_tmp(path, text, tmp, sizeof tmp);
+	rc = tid_keys_write(path, text, 1, err, sizeof err);
 	sodium_memzero(lines, sizeof lines);
 	sodium_memzero(text, sizeof text);
-	if (rc < 0)
-		return 1;
-	if (rename(tmp, path) < 0) {
-		admin_error("cannot replace %s: %s", path, strerror(errno));
-		unlink(tmp);
+	if (rc < 0) {
+		admin_error("%s", err);
 		return 1;
 	}
-	admin_key_sync_dir(path);
 	printf("%s: a new key signs from now on; %d older key%s still verif%s%s.\n"
 	       "Restart the workers so that they read it.\n", path, kept, kept == 1 ? "" : "s",
 	       kept == 1 ? "ies" : "y", n > kept ? " (the oldest was dropped)" : "");

@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <string.h>
 #include "admin/admin.h"
+#include "store/backends.h"
 #include "store/store.h"
 
 static int admin_recover(struct admin *a, int argc, char **argv)
 {
+	const struct store_backend *b = store_backend_of(&a->conf);
 	const char *dir = a->conf.store_dir;
 	struct store *s;
 	long pid = 0;
@@ -28,9 +30,9 @@ static int admin_recover(struct admin *a, int argc, char **argv)
 		}
 	}
 	/* After the usage: a wrong command line is 2 whatever the backend. */
-	if (a->conf.store_backend && strcmp(a->conf.store_backend, "postgresql") == 0) {
-		admin_error("a postgresql store needs no recovery from aivista-admin: the PostgreSQL "
-			    "server recovers its own database");
+	if (b && !(b->flags & STORE_CAN_RECOVER)) {
+		admin_error("a %s store needs no recovery from aivista-admin: %s", b->name,
+			    b->recover_how);
 		return 1;
 	}
 	rc = admin_env_in_use(dir, &pid);

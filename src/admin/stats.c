@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include "admin/admin.h"
 #include "graph/tid.h"
+#include "store/backends.h"
 #include "store/store.h"
 
 static void admin_stats_text(const struct store_stats *st, const char *key_file, int keys)
@@ -21,12 +22,13 @@ static void admin_stats_text(const struct store_stats *st, const char *key_file,
 
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", localtime(&t));
 	}
-	int pg = strcmp(st->backend, "postgresql") == 0;
+	const struct store_backend *b = store_backend_find(st->backend);
+	int by_files = b && (b->flags & STORE_BY_FILES);
 
 	printf("store             %s\n", st->dir);
 	printf("backend           %s\n", st->backend);
-	printf("%s    %d (this AiVista: %d)\n", pg ? "schema version" : "format version",
-	       st->version, st->version_current);
+	printf("%-18s%d (this AiVista: %d)\n", b ? b->version_name : "version", st->version,
+	       st->version_current);
 	printf("threads           %lld (", st->threads);
 	for (int i = 0; i < STORE_NSTATUS; i++)
 		printf("%s%s %lld", i ? ", " : "", store_stats_status_name(i), st->threads_by_status[i]);
@@ -37,7 +39,7 @@ static void admin_stats_text(const struct store_stats *st, const char *key_file,
 	printf("events            %lld (in %lld records, one a step)\n", st->events, st->event_records);
 	printf("assets            %lld (%lld bytes)\n", st->assets, st->asset_bytes);
 	printf("cache entries     %lld\n", st->cache_entries);
-	if (pg) {
+	if (!by_files) {
 		printf("database size     %lld bytes\n", st->db_bytes);
 	} else {
 		printf("database files    %lld (%lld bytes)\n", st->db_files, st->db_bytes);

@@ -11,6 +11,8 @@
 #include <ini.h>
 #include "util/buf.h"
 #include "conf/conf.h"
+#include "prov/vendors.h"
+#include "store/backends.h"
 #include "util/log.h"
 #include "util/xmalloc.h"
 
@@ -24,7 +26,10 @@
 #define AV_PKGDATADIR "/usr/share/aivista"
 #endif
 
-enum conf_type { CT_LONG, CT_STR, CT_ENUM, CT_BOOL, CT_REAL };
+/* CT_KIND: a vendor of prov_vendors[] that can fill the role in min;
+ * CT_BACKEND: a backend of store_backends[]. Both are strings like
+ * CT_ENUM, whose choices are the table's rows. */
+enum conf_type { CT_LONG, CT_STR, CT_ENUM, CT_BOOL, CT_REAL, CT_KIND, CT_BACKEND };
 
 struct conf_key {
 	const char *section;
@@ -32,7 +37,7 @@ struct conf_key {
 	enum conf_type type;
 	size_t off;            /* offset in struct conf */
 	const char *def;       /* default, as it would be written in the file */
-	long min, max;         /* CT_LONG, CT_REAL */
+	long min, max;         /* CT_LONG, CT_REAL; min: CT_KIND's role */
 	const char *choices;   /* CT_ENUM: '|'-separated */
 };
 
@@ -41,8 +46,10 @@ struct conf_key {
 #define K_BOOL(s, n, f, d) { s, n, CT_BOOL, offsetof(struct conf, f), d, 0, 1, NULL }
 #define K_REAL(s, n, f, d, lo, hi) { s, n, CT_REAL, offsetof(struct conf, f), d, lo, hi, NULL }
 #define K_ENUM(s, n, f, d, ch) { s, n, CT_ENUM, offsetof(struct conf, f), d, 0, 0, ch }
-#define K_PROV(sec, i, kinds_, url_, model_, env_) \
-	K_ENUM(sec, "kind", prov[i].kind, "offline", kinds_), \
+#define K_KIND(s, n, f, d, role) { s, n, CT_KIND, offsetof(struct conf, f), d, role, 0, NULL }
+#define K_BACKEND(s, n, f, d) { s, n, CT_BACKEND, offsetof(struct conf, f), d, 0, 0, NULL }
+#define K_PROV(sec, i, url_, model_, env_) \
+	K_KIND(sec, "kind", prov[i].kind, "offline", i), \
 	K_STR(sec, "base_url", prov[i].base_url, url_), \
 	K_STR(sec, "model", prov[i].model, model_), \
 	K_STR(sec, "api_key_env", prov[i].api_key_env, env_), \
@@ -78,7 +85,7 @@ static const struct conf_key conf_keys[] = {
 	K_LONG("store", "max_events", max_events, "20000", 100, 100000000),
 	K_LONG("store", "max_asset_bytes", max_asset_bytes, "268435456", 1024, 1L << 40),
 	K_LONG("store", "max_request_bytes", max_request_bytes, "67108864", 65536, 1L << 40),
-	K_ENUM("store", "backend", store_backend, "bdb", "bdb|postgresql"),
+	K_BACKEND("store", "backend", store_backend, "bdb"),
 	K_STR("store", "dsn", store_dsn, ""),
 	K_STR("store", "host_id", store_host_id, ""),
 	K_LONG("store", "statement_timeout_ms", store_statement_timeout_ms, "10000", 100, 3600000),
@@ -133,16 +140,16 @@ static const struct conf_key conf_keys[] = {
 	K_LONG("provider.image", "poll_interval_ms", prov[PROV_IMAGE].poll_interval_ms, "2000", 10,
 	       60000),
 	K_LONG("provider.image", "poll_max", prov[PROV_IMAGE].poll_max, "60", 1, 10000),
-	K_PROV("provider.chat", PROV_CHAT, "offline|openai",
-	       "https://api.deepseek.com", "deepseek-chat", "DEEPSEEK_API_KEY"),
-	K_PROV("provider.image", PROV_IMAGE, "offline|openai|dashscope",
-	       "https://dashscope.aliyuncs.com", "qwen-image", "DASHSCOPE_API_KEY"),
-	K_PROV("provider.search", PROV_SEARCH, "offline|openai|dashscope",
+	K_PROV("provider.chat", PROV_CHAT, "https://api.deepseek.com", "deepseek-chat",
+	       "DEEPSEEK_API_KEY"),
+	K_PROV("provider.image", PROV_IMAGE, "https://dashscope.aliyuncs.com", "qwen-image",
+	       "DASHSCOPE_API_KEY"),
+	K_PROV("provider.search", PROV_SEARCH,
 	       "https://dashscope.aliyuncs.com/compatible-mode/v1", "qwen-plus", "DASHSCOPE_API_KEY"),
-	K_PROV("provider.embeddings", PROV_EMBEDDINGS, "offline|openai",
+	K_PROV("provider.embeddings", PROV_EMBEDDINGS,
 	       "https://dashscope.aliyuncs.com/compatible-mode/v1", "text-embedding-v3",
 	       "DASHSCOPE_API_KEY"),
-	K_PROV("provider.vision", PROV_VISION, "offline|openai",
+	K_PROV("provider.vision", PROV_VISION,
 	       "https://dashscope.aliyuncs.com/compatible-mode/v1", "qwen-vl-plus", "DASHSCOPE_API_KEY"),
 };
 #define CONF_NKEYS (sizeof conf_keys / sizeof conf_keys[0])
@@ -159,7 +166,7 @@ const char *conf_role_name(enum conf_prov_role r)
 	{ "provider.*", n, t, offsetof(struct conf_provider, f), d, lo, hi, ch }
 /* The keys of a named provider section: a chat provider's. */
 static const struct conf_key conf_named_keys[] = {
-	K_NAMED("kind", CT_ENUM, kind, "offline", 0, 0, "offline|openai"),
+	K_NAMED("kind", CT_KIND, kind, "offline", PROV_CHAT, 0, NULL),
 	K_NAMED("base_url", CT_STR, base_url, "", 0, 0, NULL),
 	K_NAMED("model", CT_STR, model, "", 0, 0, NULL),
 	K_NAMED("api_key_env", CT_STR, api_key_env, "", 0, 0, NULL),
@@ -202,6 +209,39 @@ static int conf_enum_ok(const char *choices, const char *v)
 		p = bar ? bar + 1 : NULL;
 	}
 	return 0;
+}
+
+static int conf_is_choice(const struct conf_key *k)
+{
+	return k->type == CT_ENUM || k->type == CT_KIND || k->type == CT_BACKEND;
+}
+
+/* Whether v is one of a key's choices: for a vendor or a backend, its row
+ * is asked. */
+static int conf_choice_ok(const struct conf_key *k, const char *v)
+{
+	const struct prov_vendor *pv;
+
+	switch (k->type) {
+	case CT_KIND:
+		pv = prov_vendor_find(v);
+		return pv && prov_vendor_can(pv, (enum conf_prov_role)k->min);
+	case CT_BACKEND:
+		return store_backend_find(v) != NULL;
+	default:
+		return conf_enum_ok(k->choices, v);
+	}
+}
+
+/* A key's choices as an error message lists them: "a|b|c". */
+static void conf_choices(const struct conf_key *k, char *out, size_t n)
+{
+	if (k->type == CT_KIND)
+		prov_vendor_names((enum conf_prov_role)k->min, out, n);
+	else if (k->type == CT_BACKEND)
+		store_backend_names(out, n, "|", "|");
+	else
+		snprintf(out, n, "%s", k->choices);
 }
 
 /* A number with a fraction, within [min, max]. */
@@ -263,8 +303,11 @@ static int conf_set(void *c, const struct conf_key *k, const char *v, char *why,
 	}
 	if (k->type == CT_REAL)
 		return conf_set_real(c, k, v, why, whylen);
-	if (k->type == CT_ENUM && !conf_enum_ok(k->choices, v)) {
-		snprintf(why, whylen, "'%s' is not one of %s", v, k->choices);
+	if (conf_is_choice(k) && !conf_choice_ok(k, v)) {
+		char choices[128];
+
+		conf_choices(k, choices, sizeof choices);
+		snprintf(why, whylen, "'%s' is not one of %s", v, choices);
 		return -1;
 	}
 	free(*(char **)conf_field(c, k));
@@ -301,11 +344,11 @@ void conf_init(struct conf *c)
 void conf_free(struct conf *c)
 {
 	for (size_t i = 0; i < CONF_NKEYS; i++)
-		if (conf_keys[i].type == CT_STR || conf_keys[i].type == CT_ENUM)
+		if (conf_keys[i].type == CT_STR || conf_is_choice(&conf_keys[i]))
 			free(*(char **)conf_field(c, &conf_keys[i]));
 	for (size_t n = 0; n < c->nnamed; n++) {
 		for (size_t i = 0; i < CONF_NNAMED_KEYS; i++)
-			if (conf_named_keys[i].type == CT_STR || conf_named_keys[i].type == CT_ENUM)
+			if (conf_named_keys[i].type == CT_STR || conf_is_choice(&conf_named_keys[i]))
 				free(*(char **)conf_field(&c->named[n].p, &conf_named_keys[i]));
 		free(c->named[n].name);
 	}
@@ -492,7 +535,7 @@ static int conf_finish_prov(struct conf_provider *pv, const char *name, struct b
 		}
 	}
 	log_add_secret(pv->api_key);
-	if (strcmp(pv->kind, "offline") != 0 && pv->api_key[0] == '\0') {
+	if ((prov_vendor_for(pv->kind)->flags & PROV_NEEDS_KEY) && pv->api_key[0] == '\0') {
 		buf_printf(errs, "[provider.%s] kind = %s needs an API key: set api_key or the "
 			   "variable named by api_key_env (%s)\n", name, pv->kind, pv->api_key_env);
 		return -1;

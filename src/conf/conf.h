@@ -10,7 +10,7 @@ enum conf_prov_role { PROV_CHAT, PROV_IMAGE, PROV_SEARCH, PROV_EMBEDDINGS, PROV_
 		      PROV_NROLES };
 
 struct conf_provider {
-	char *kind;        /* offline | openai | dashscope */
+	char *kind;        /* a vendor: a row of prov_vendors[] (prov/vendors.h) */
 	char *base_url;
 	char *model;
 	char *api_key_env; /* name of the environment variable holding the key */
@@ -64,7 +64,7 @@ struct conf {
 	long max_events;
 	long max_asset_bytes;
 	long max_request_bytes; /* bytes one request may add to the store (events, checkpoints, assets) */
-	char *store_backend; /* bdb | postgresql */
+	char *store_backend; /* a row of store_backends[] (store/backends.h) */
 	char *store_dsn;     /* postgresql: a libpq connection string (no password in it) */
 	char *store_host_id; /* this host's id in leases: /etc/machine-id or the host name by default */
 	long store_statement_timeout_ms;  /* postgresql */

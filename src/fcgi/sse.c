@@ -131,11 +131,6 @@ int sse_event_batch(struct sse *s, long long id, const char *data, size_t len, i
 	return rc;
 }
 
-int sse_event_raw(struct sse *s, long long id, const char *data, size_t len)
-{
-	return sse_event_batch(s, id, data, len, 0);
-}
-
 /* One event written from its JSON: flushed unless more follows. */
 static int sse_event_json(struct sse *s, long long id, const json_t *ev, int more)
 {

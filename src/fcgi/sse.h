@@ -41,8 +41,6 @@ int sse_frame(struct buf *out, long long id, const char *data, size_t len);
 /* Writes one event (JSON, compact) and flushes. 0, or -1 once the client
  * is gone. ev is borrowed. */
 int sse_event(struct sse *s, long long id, const json_t *ev);
-/* The same with an already encoded payload (replay from the store). */
-int sse_event_raw(struct sse *s, long long id, const char *data, size_t len);
 /* Events committed together go out together: each written whole, one
  * flush after the last (more = 0). */
 int sse_event_batch(struct sse *s, long long id, const char *data, size_t len, int more);

@@ -8,6 +8,7 @@
 #include "json/dump.h"
 #include "graph/run.h"
 #include "prov/prov.h"
+#include "prov/vendors.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/jnum.h"
@@ -105,7 +106,7 @@ int step_chat(struct step_ctx *c, const struct chat_call *call, struct prov_answ
 	struct prov_hooks h;
 	json_t *hit = NULL;
 	char *key = NULL;
-	int cacheable = strcmp(cf->prov[PROV_CHAT].kind, "offline") != 0 && cf->cache_model_ttl > 0 &&
+	int cacheable = !prov_kind_by_rules(cf->prov[PROV_CHAT].kind) && cf->cache_model_ttl > 0 &&
 			!call->stream && call->tools == NULL && c->run->st;
 	int rc;
 

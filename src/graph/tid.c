@@ -96,36 +96,69 @@ static void tid_sync_dir(const char *path)
 	}
 }
 
-/* Writes a new key file atomically: a temporary file (0660 less the
- * umask the store set, [store] umask: never readable by others, by the
- * group only when the umask shares the store with it), then link(),
- * which fails if another worker got there first (its key then wins). */
-static int tid_keys_create(const char *path, char *err, size_t errlen)
+void tid_key_line_new(char line[TID_KEY_LINE])
 {
 	unsigned char key[crypto_auth_KEYBYTES];
-	char tmp[4096], line[128];
-	int fd, rc = 0;
 
-	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
 	crypto_auth_keygen(key);
-	sodium_bin2base64(line, sizeof line, key, sizeof key, TID_B64);
+	sodium_bin2base64(line, TID_KEY_LINE, key, sizeof key, TID_B64);
 	sodium_memzero(key, sizeof key);
 	strcat(line, "\n");
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0660);
-	if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line) || fsync(fd) < 0) {
+}
+
+/* Writes text to the new file tmp, synced. 0, or -1 with err filled (and
+ * no file left). */
+static int tid_keys_write_tmp(const char *tmp, const char *text, char *err, size_t errlen)
+{
+	size_t n = strlen(text);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, TID_KEY_MODE);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	if (write(fd, text, n) != (ssize_t)n || fsync(fd) < 0) {
 		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		rc = -1;
-	}
-	sodium_memzero(line, sizeof line);
-	if (fd >= 0)
 		close(fd);
-	if (rc == 0 && link(tmp, path) < 0 && errno != EEXIST) {
-		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
-		rc = -1;
+		unlink(tmp);
+		return -1;
 	}
-	unlink(tmp);
+	close(fd);
+	return 0;
+}
+
+int tid_keys_write(const char *path, const char *text, int replace, char *err, size_t errlen)
+{
+	char tmp[4200];
+	int rc = 0;
+
+	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+	if (tid_keys_write_tmp(tmp, text, err, errlen) < 0)
+		return -1;
+	if (replace && rename(tmp, path) < 0) {
+		snprintf(err, errlen, "cannot replace %s: %s", path, strerror(errno));
+		rc = -1;
+	} else if (!replace && link(tmp, path) < 0) {
+		/* link() does not replace: a key file that appeared meanwhile wins. */
+		rc = errno == EEXIST ? 1 : -1;
+		if (rc < 0)
+			snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+	}
+	if (rc != 0 || !replace)
+		unlink(tmp);
 	if (rc == 0)
 		tid_sync_dir(path);
+	return rc;
+}
+
+int tid_keys_create(const char *path, char *err, size_t errlen)
+{
+	char line[TID_KEY_LINE];
+	int rc;
+
+	tid_key_line_new(line);
+	rc = tid_keys_write(path, line, 0, err, errlen);
+	sodium_memzero(line, sizeof line);
 	return rc;
 }
 

@@ -7,6 +7,7 @@
 #include "kb/retrieve.h"
 #include "kb/vectors.h"
 #include "prov/prov.h"
+#include "prov/vendors.h"
 #include "text/msg.h"
 #include "util/log.h"
 
@@ -34,10 +35,10 @@ const char *kb_method_words(const char *lang, enum kb_method m)
 	}
 }
 
-/* True when an embeddings provider other than the offline one is set. */
+/* True when a model gives the embeddings (not the rules, which have none). */
 static int kb_retrieve_embeds(const struct app *app)
 {
-	return app && app->prov && strcmp(prov_kind(app->prov, PROV_EMBEDDINGS), "offline") != 0;
+	return app && app->prov && !prov_kind_by_rules(prov_kind(app->prov, PROV_EMBEDDINGS));
 }
 
 /* The cosine results over every document: new reference, or NULL with

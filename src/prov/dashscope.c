@@ -314,7 +314,6 @@ static int dashscope_search(struct prov *p, const struct conf_provider *cf, cons
 }
 
 const struct prov_ops prov_dashscope_ops = {
-	"dashscope",
 	NULL,
 	dashscope_image,
 	dashscope_search,

@@ -278,5 +278,5 @@ static int offline_embed(struct prov *p, const struct conf_provider *cf, const j
 }
 
 const struct prov_ops prov_offline_ops = {
-	"offline", offline_chat, offline_image, offline_search, offline_embed,
+	offline_chat, offline_image, offline_search, offline_embed,
 };

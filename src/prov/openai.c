@@ -656,7 +656,6 @@ static int openai_embed(struct prov *p, const struct conf_provider *cf, const js
 }
 
 const struct prov_ops prov_openai_ops = {
-	"openai",
 	openai_chat,
 	openai_image,
 	openai_search,

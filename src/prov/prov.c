@@ -7,13 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "prov/prov.h"
+#include "prov/vendors.h"
 #include "util/log.h"
 #include "util/scrub.h"
 #include "util/xmalloc.h"
 
 struct prov {
 	const struct conf *c;
-	const struct prov_ops *ops[PROV_NROLES];
+	const struct prov_vendor *v[PROV_NROLES];   /* the vendor of each role */
 };
 
 static const char *const prov_status_names[PROV_NSTATUS] = {
@@ -68,22 +69,13 @@ int prov_fail(struct prov_answer *a, enum prov_status s, const char *fmt, ...)
 	return -1;
 }
 
-static const struct prov_ops *prov_ops_for(const char *kind)
-{
-	if (strcmp(kind, "openai") == 0)
-		return &prov_openai_ops;
-	if (strcmp(kind, "dashscope") == 0)
-		return &prov_dashscope_ops;
-	return &prov_offline_ops;
-}
-
 struct prov *prov_new(const struct conf *c)
 {
 	struct prov *p = xcalloc(1, sizeof *p);
 
 	p->c = c;
 	for (int r = 0; r < PROV_NROLES; r++)
-		p->ops[r] = prov_ops_for(c->prov[r].kind);
+		p->v[r] = prov_vendor_for(c->prov[r].kind);
 	return p;
 }
 
@@ -99,7 +91,7 @@ const struct conf *prov_conf(const struct prov *p)
 
 const char *prov_kind(const struct prov *p, enum conf_prov_role r)
 {
-	return p->ops[r]->kind;
+	return p->v[r]->name;
 }
 
 /* Skips a ```lang fence line. */
@@ -156,7 +148,7 @@ static void prov_report(const struct prov *p, enum conf_prov_role role, struct p
 		if (out[i].status == PROV_OK)
 			continue;
 		scrub_secret(out[i].detail, p->c->prov[role].api_key);
-		log_warn("provider %s (%s): %s: %s", conf_role_name(role), p->ops[role]->kind,
+		log_warn("provider %s (%s): %s: %s", conf_role_name(role), p->v[role]->name,
 			 prov_status_name(out[i].status), out[i].detail);
 	}
 }
@@ -188,7 +180,7 @@ static void prov_chat_json(const struct chat_call *c, struct prov_answer *a)
 
 /* The calls of one batch that one vendor answers: those whose provider
  * (theirs, else the role's) is of its kind, all at once. */
-static void prov_chat_kind(struct prov *p, enum conf_prov_role role, const struct prov_ops *ops,
+static void prov_chat_kind(struct prov *p, enum conf_prov_role role, const struct prov_vendor *v,
 			   const struct chat_call *calls, size_t n, const struct prov_hooks *h,
 			   struct prov_answer *out)
 {
@@ -198,15 +190,16 @@ static void prov_chat_kind(struct prov *p, enum conf_prov_role role, const struc
 	size_t *at = xcalloc(n, sizeof *at), k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (prov_ops_for((calls[i].provider ? calls[i].provider : rcf)->kind) == ops) {
+		if (prov_vendor_for((calls[i].provider ? calls[i].provider : rcf)->kind) == v) {
 			sub[k] = calls[i];
 			at[k++] = i;
 		}
-	if (k && ops->chat == NULL) {
+	if (k && !prov_vendor_can(v, role)) {
 		for (size_t j = 0; j < k; j++)
-			prov_fail(&out[at[j]], PROV_UNAVAILABLE, "%s offers no chat", ops->kind);
+			prov_fail(&out[at[j]], PROV_UNAVAILABLE, "%s offers no %s", v->name,
+				  conf_role_name(role));
 	} else if (k) {
-		ops->chat(p, rcf, sub, k, h, ans);
+		v->ops->chat(p, rcf, sub, k, h, ans);
 		for (size_t j = 0; j < k; j++)
 			out[at[j]] = ans[j];   /* the answer's contents move */
 	}
@@ -220,12 +213,9 @@ static void prov_chat_kind(struct prov *p, enum conf_prov_role role, const struc
 static int prov_chat_role(struct prov *p, enum conf_prov_role role, const struct chat_call *calls,
 			  size_t n, const struct prov_hooks *h, struct prov_answer *out)
 {
-	static const struct prov_ops *const kinds[] = { &prov_offline_ops, &prov_openai_ops,
-							 &prov_dashscope_ops };
-
 	prov_answers_init(out, n);
-	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-		prov_chat_kind(p, role, kinds[k], calls, n, h, out);
+	for (size_t k = 0; k < prov_nvendors; k++)
+		prov_chat_kind(p, role, &prov_vendors[k], calls, n, h, out);
 	for (size_t i = 0; i < n; i++)
 		prov_chat_json(&calls[i], &out[i]);
 	prov_report(p, role, out, n);
@@ -253,34 +243,28 @@ int prov_chat(struct prov *p, const struct chat_call *c, const struct prov_hooks
 int prov_image_many(struct prov *p, const struct image_call *calls, size_t n,
 		    const struct prov_hooks *h, struct prov_answer *out)
 {
-	const struct prov_ops *ops = p->ops[PROV_IMAGE];
+	const struct prov_vendor *v = p->v[PROV_IMAGE];
 
 	prov_answers_init(out, n);
-	if (ops->image == NULL) {
+	if (!prov_vendor_can(v, PROV_IMAGE)) {
 		for (size_t i = 0; i < n; i++)
-			prov_fail(&out[i], PROV_UNAVAILABLE, "%s offers no images", ops->kind);
+			prov_fail(&out[i], PROV_UNAVAILABLE, "%s offers no images", v->name);
 		return -1;
 	}
-	ops->image(p, &p->c->prov[PROV_IMAGE], calls, n, h, out);
+	v->ops->image(p, &p->c->prov[PROV_IMAGE], calls, n, h, out);
 	prov_report(p, PROV_IMAGE, out, n);
 	return prov_all_ok(out, n);
-}
-
-int prov_image(struct prov *p, const struct image_call *c, const struct prov_hooks *h,
-	       struct prov_answer *out)
-{
-	return prov_image_many(p, c, 1, h, out);
 }
 
 int prov_search(struct prov *p, const char *query, long timeout_ms, const struct prov_hooks *h,
 		struct prov_answer *out)
 {
-	const struct prov_ops *ops = p->ops[PROV_SEARCH];
+	const struct prov_vendor *v = p->v[PROV_SEARCH];
 
 	prov_answer_init(out);
-	if (ops->search == NULL)
-		return prov_fail(out, PROV_UNAVAILABLE, "web search is not available (%s)", ops->kind);
-	ops->search(p, &p->c->prov[PROV_SEARCH], query, timeout_ms, h, out);
+	if (!prov_vendor_can(v, PROV_SEARCH))
+		return prov_fail(out, PROV_UNAVAILABLE, "web search is not available (%s)", v->name);
+	v->ops->search(p, &p->c->prov[PROV_SEARCH], query, timeout_ms, h, out);
 	prov_report(p, PROV_SEARCH, out, 1);
 	return out->status == PROV_OK ? 0 : -1;
 }
@@ -288,12 +272,12 @@ int prov_search(struct prov *p, const char *query, long timeout_ms, const struct
 int prov_embed(struct prov *p, const json_t *texts, const struct prov_hooks *h,
 	       struct prov_answer *out)
 {
-	const struct prov_ops *ops = p->ops[PROV_EMBEDDINGS];
+	const struct prov_vendor *v = p->v[PROV_EMBEDDINGS];
 
 	prov_answer_init(out);
-	if (ops->embed == NULL)
-		return prov_fail(out, PROV_UNAVAILABLE, "embeddings are not available (%s)", ops->kind);
-	ops->embed(p, &p->c->prov[PROV_EMBEDDINGS], texts, h, out);
+	if (!prov_vendor_can(v, PROV_EMBEDDINGS))
+		return prov_fail(out, PROV_UNAVAILABLE, "embeddings are not available (%s)", v->name);
+	v->ops->embed(p, &p->c->prov[PROV_EMBEDDINGS], texts, h, out);
 	prov_report(p, PROV_EMBEDDINGS, out, 1);
 	return out->status == PROV_OK ? 0 : -1;
 }

@@ -3,7 +3,7 @@
  * configured for that role: the embedded offline provider (offline.c),
  * OpenAI-compatible services (openai.c: DeepSeek, Qwen's compatible mode)
  * or DashScope (dashscope.c). Each vendor is one file exporting one
- * struct prov_ops. Calls never crash and never exit: every failure comes
+ * struct prov_ops, and one row in prov_vendors[] (vendors.h). Calls never crash and never exit: every failure comes
  * back as a typed status with a generic message for clients; what the
  * provider said, or where it could not be reached, goes to the log, with
  * the key scrubbed from it. */
@@ -137,9 +137,9 @@ struct image_call {
 
 struct prov;
 
-/* A vendor: the calls it offers (NULL: not offered, PROV_UNAVAILABLE). */
+/* A vendor's calls: those of the roles its row in prov_vendors[] says it
+ * can fill (NULL for the others; asked for one, PROV_UNAVAILABLE). */
 struct prov_ops {
-	const char *kind;
 	/* Several calls at once: out[i] answers calls[i]. Returns the number of
 	 * calls that succeeded. */
 	int (*chat)(struct prov *p, const struct conf_provider *cf, const struct chat_call *calls,
@@ -176,8 +176,6 @@ int prov_chat_many(struct prov *p, const struct chat_call *calls, size_t n,
  * from its facts. */
 int prov_vision(struct prov *p, const struct chat_call *c, const struct prov_hooks *h,
 		struct prov_answer *out);
-int prov_image(struct prov *p, const struct image_call *c, const struct prov_hooks *h,
-	       struct prov_answer *out);
 int prov_image_many(struct prov *p, const struct image_call *calls, size_t n,
 		    const struct prov_hooks *h, struct prov_answer *out);
 int prov_search(struct prov *p, const char *query, long timeout_ms, const struct prov_hooks *h,

@@ -38,13 +38,10 @@ void store_request_refund(struct store *s, size_t n);
  * ends the scan and is returned. k and v are valid during the call only. */
 typedef int (*store_scan_fn)(const uint8_t *k, size_t klen, const void *v, size_t vlen, void *ctx);
 
-/* Every function returns 0 or a STORE_* code (or an errno value). */
+/* A backend's calls; its name and what it can do are its row in
+ * store_backends[] (backends.h). Every function returns 0 or a STORE_*
+ * code (or an errno value). */
 struct store_ops {
-	const char *name;
-	/* 1: a store that could not be reopened is tried again at its next
-	 * use (a server that may come back), and the worker carries on; 0:
-	 * the worker must exit and be started again (Berkeley DB). */
-	int reconnects;
 	/* Fills s->be. err filled on failure. */
 	int (*open)(struct store *s, char *err, size_t errlen);
 	void (*close)(struct store *s);
@@ -80,6 +77,7 @@ struct store_ops {
 	void (*touched)(struct store_txn *t, const uint8_t tid[STORE_TID]);
 	int (*wait)(struct store *s, const uint8_t tid[STORE_TID], int ms);
 	void (*unwatch)(struct store *s);
+	/* With STORE_CAN_BACKUP only. */
 	int (*backup)(struct store *s, const char *dir, char *err, size_t errlen);
 };
 

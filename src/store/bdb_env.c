@@ -454,7 +454,6 @@ void bdb_maintain(struct store *s)
 }
 
 const struct store_ops store_bdb_ops = {
-	.name = "bdb",
 	.open = bdb_open,
 	.close = bdb_close,
 	.reopen = bdb_reopen,

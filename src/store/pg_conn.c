@@ -235,8 +235,6 @@ static void pg_maintain(struct store *s)
 }
 
 const struct store_ops store_pg_ops = {
-	.name = "postgresql",
-	.reconnects = 1,
 	.open = pg_open,
 	.close = pg_close,
 	.reopen = pg_reopen,
@@ -251,7 +249,6 @@ const struct store_ops store_pg_ops = {
 	.scan = pg_scan,
 	.del_range = pg_del_range,
 	.stats = pg_stats,
-	.backup = NULL,
 	.touched = pg_touched,
 	.wait = pg_wait,
 	.unwatch = pg_unwatch,

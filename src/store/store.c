@@ -1,4 +1,5 @@
-/* The store's front: opening the backend [store] backend names, the one
+/* The store's front: opening the backend [store] backend names (its row
+ * in store_backends[], backends.h), the one
  * transaction helper every read and write goes through, and the key-value
  * calls the records use, passed on to the backend. */
 #include "config.h"
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "store/backend.h"
+#include "store/backends.h"
 #include "util/log.h"
 #include "util/xmalloc.h"
 
@@ -49,35 +51,35 @@ void store_key(uint8_t *out, const uint8_t tid[STORE_TID], uint64_t n, int nbyte
 		out[STORE_TID + i] = (uint8_t)(n & 0xff);
 }
 
-/* The backend c names, or NULL with err filled. */
-static const struct store_ops *store_pick(const struct conf *c, char *err, size_t errlen)
+/* The row of the backend c names, when this build has it; else NULL
+ * with err filled. */
+static const struct store_backend *store_pick(const struct conf *c, char *err, size_t errlen)
 {
-	const char *name = c->store_backend ? c->store_backend : "bdb";
+	const struct store_backend *b = store_backend_of(c);
+	char names[128];
 
-	if (strcmp(name, "bdb") == 0)
-		return &store_bdb_ops;
-	if (strcmp(name, "postgresql") == 0) {
-#ifdef HAVE_LIBPQ
-		return &store_pg_ops;
-#else
-		snprintf(err, errlen, "[store] backend = postgresql, but this build has no PostgreSQL "
-			 "support: configure --with-postgresql (needs libpq-dev) and rebuild");
+	if (b && b->ops)
+		return b;
+	if (b) {
+		snprintf(err, errlen, "[store] backend = %s, but this build has no %s", b->name,
+			 b->missing);
 		return NULL;
-#endif
 	}
-	snprintf(err, errlen, "[store] backend = %s: unknown (bdb or postgresql)", name);
+	store_backend_names(names, sizeof names, ", ", " or ");
+	snprintf(err, errlen, "[store] backend = %s: unknown (%s)", c->store_backend, names);
 	return NULL;
 }
 
 struct store *store_open(const struct conf *c, char *err, size_t errlen)
 {
-	const struct store_ops *ops = store_pick(c, err, errlen);
+	const struct store_backend *b = store_pick(c, err, errlen);
 	struct store *s;
 
-	if (ops == NULL)
+	if (b == NULL)
 		return NULL;
 	s = xcalloc(1, sizeof *s);
-	s->ops = ops;
+	s->backend = b;
+	s->ops = b->ops;
 	s->conf = c;
 	s->thread_ttl_ms = c->thread_ttl * 1000;
 	s->tombstone_ttl_ms = c->tombstone_ttl * 1000LL;
@@ -85,7 +87,7 @@ struct store *store_open(const struct conf *c, char *err, size_t errlen)
 	s->max_asset_bytes = c->max_asset_bytes;
 	s->done_ttl_ms = c->done_ttl * 1000;
 	s->history = c->history;
-	if (ops->open(s, err, errlen) != 0) {
+	if (s->ops->open(s, err, errlen) != 0) {
 		free(s);
 		return NULL;
 	}
@@ -104,7 +106,7 @@ void store_close(struct store *s)
 
 const char *store_backend_name(const struct store *s)
 {
-	return s->ops->name;
+	return s->backend->name;
 }
 
 int store_reopen(struct store *s)
@@ -125,7 +127,7 @@ int store_reopen(struct store *s)
 
 int store_needs_restart(const struct store *s)
 {
-	return s->panicked && !s->ops->reconnects;
+	return s->panicked && !(s->backend->flags & STORE_RECONNECTS);
 }
 
 int store_usable(struct store *s)
@@ -241,8 +243,8 @@ int store_txn(struct store *s, int (*fn)(struct store *s, struct store_txn *txn,
 
 int store_backup(struct store *s, const char *dir, char *err, size_t errlen)
 {
-	if (s->ops->backup == NULL) {
-		snprintf(err, errlen, "the %s store has no backup of its own", s->ops->name);
+	if (!(s->backend->flags & STORE_CAN_BACKUP)) {
+		snprintf(err, errlen, "the %s store has no backup of its own", s->backend->name);
 		return STORE_UNSUPPORTED;
 	}
 	return s->ops->backup(s, dir, err, errlen);
@@ -260,7 +262,7 @@ const char *store_stats_status_name(int i)
 int store_stats(struct store *s, struct store_stats *st, char *err, size_t errlen)
 {
 	memset(st, 0, sizeof *st);
-	snprintf(st->backend, sizeof st->backend, "%s", s->ops->name);
+	snprintf(st->backend, sizeof st->backend, "%s", s->backend->name);
 	st->version_current = STORE_VERSION;
 	return s->ops->stats(s, st, err, errlen);
 }

@@ -34,9 +34,11 @@ const char *store_strerror(int rc);
 #define STORE_READ_COMMITTED 2  /* a read that needs no repeatable view */
 
 struct store_ops;
+struct store_backend;
 struct store_txn;               /* a transaction: the backend's own */
 
 struct store {
+	const struct store_backend *backend;   /* its row in store_backends[] (backends.h) */
 	const struct store_ops *ops;
 	void *be;                /* the backend's own state */
 	long thread_ttl_ms, done_ttl_ms, history;
@@ -105,7 +107,7 @@ int store_version_check(const char *dir, char *err, size_t errlen);
  * filled (a backend this build lacks says so). c must outlive the store. */
 struct store *store_open(const struct conf *c, char *err, size_t errlen);
 void store_close(struct store *s);
-/* "bdb" or "postgresql". */
+/* The name of its backend's row: "bdb", "postgresql". */
 const char *store_backend_name(const struct store *s);
 /* Closes and opens the backend again (recovering a panicked environment,
  * reconnecting a lost connection). 0, or STORE_UNAVAILABLE: the next use

@@ -2,7 +2,6 @@
 #include "config.h"
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,12 +36,6 @@ void log_add_secret(const char *secret)
 	if (secret == NULL || strlen(secret) < 6 || log_nsecrets == LOG_MAX_SECRETS)
 		return;
 	log_secrets[log_nsecrets++] = xstrdup(secret);
-}
-
-void log_clear_secrets(void)
-{
-	while (log_nsecrets > 0)
-		free(log_secrets[--log_nsecrets]);
 }
 
 static int log_b64url(char c)

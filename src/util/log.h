@@ -11,7 +11,6 @@ void log_set_level(enum log_level lv);
 int log_level_parse(const char *name);
 /* Masks this string wherever it appears in later lines. The string is copied. */
 void log_add_secret(const char *secret);
-void log_clear_secrets(void);
 void log_write(enum log_level lv, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 

@@ -109,7 +109,7 @@ static int write_events(struct sse *s, const char *data, size_t total)
 	int rc = 0;
 
 	for (size_t sent = 0; sent < total && rc == 0; sent += EVENT_BYTES)
-		rc = sse_event_raw(s, (long long)(sent / EVENT_BYTES) + 1, data, EVENT_BYTES);
+		rc = sse_event_batch(s, (long long)(sent / EVENT_BYTES) + 1, data, EVENT_BYTES, 0);
 	return rc;
 }
 
@@ -120,7 +120,8 @@ static void after_failure(const struct deadline_case *dc, struct sse *s, FCGX_St
 
 	ok(s->broken, "%s: the writer remembers it", dc->name);
 	ok(wtimeout_passed(FCGX_GetError(out)), "%s: the failure is the deadline", dc->name);
-	is_int(sse_event_raw(s, 999, data, EVENT_BYTES), -1, "%s: a later event fails", dc->name);
+	is_int(sse_event_batch(s, 999, data, EVENT_BYTES, 0), -1, "%s: a later event fails",
+	       dc->name);
 	is_int(sse_keepalive(s), -1, "%s: a keep-alive fails", dc->name);
 	is_int(s->r->out.write(s->r->out.ctx, "x", 1), -1, "%s: a plain write fails", dc->name);
 	is_int(s->r->out.flush(s->r->out.ctx), -1, "%s: a flush fails", dc->name);

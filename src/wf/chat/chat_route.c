@@ -9,6 +9,7 @@
 #include <string.h>
 #include "conf/conf.h"
 #include "prov/prov.h"
+#include "prov/vendors.h"
 #include "text/msg.h"
 #include "text/rules.h"
 #include "util/jnum.h"
@@ -105,7 +106,7 @@ static int chat_prov_usable(const struct conf *cf, enum conf_prov_role role)
 {
 	const struct conf_provider *p = &cf->prov[role];
 
-	return strcmp(p->kind, "offline") == 0 || (p->api_key && p->api_key[0]);
+	return !(prov_vendor_for(p->kind)->flags & PROV_NEEDS_KEY) || (p->api_key && p->api_key[0]);
 }
 
 struct chat_gates chat_gates_of(struct step_ctx *c)

@@ -15,6 +15,7 @@
 #include "conf/conf.h"
 #include "kb/shelf.h"
 #include "prov/prov.h"
+#include "prov/vendors.h"
 #include "text/msg.h"
 #include "text/rules.h"
 #include "util/buf.h"
@@ -192,7 +193,7 @@ static char *chat_search_online(struct step_ctx *c, const char *query, const cha
 enum node_rc chat_web_search(struct step_ctx *c)
 {
 	const char *query = chat_text(c->state), *how = "none";
-	int offline = strcmp(step_conf(c)->prov[PROV_SEARCH].kind, "offline") == 0;
+	int offline = prov_kind_by_rules(step_conf(c)->prov[PROV_SEARCH].kind);
 	char *facts, tid[64];
 	int ok;
 

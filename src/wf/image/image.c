@@ -13,6 +13,7 @@
 #include "kb/retrieve.h"
 #include "media/imgin.h"
 #include "prov/prov.h"
+#include "prov/vendors.h"
 #include "text/rules.h"
 #include "text/script.h"
 #include "store/store.h"
@@ -475,7 +476,7 @@ static json_t *image_retrieve(struct step_ctx *c, const char *query, double min_
 	struct kb_retrieve_info info;
 	char key[1400];
 	json_t *hits = NULL;
-	int embeds = strcmp(emb->kind, "offline") != 0;
+	int embeds = !prov_kind_by_rules(emb->kind);
 
 	*method = embeds ? KB_METHOD_HYBRID : KB_METHOD_BM25;
 	if (kb == NULL)

@@ -16,6 +16,7 @@
 #include "app.h"
 #include "conf/conf.h"
 #include "kb/kb.h"
+#include "prov/vendors.h"
 #include "text/msg.h"
 #include "util/clock.h"
 #include "util/jnum.h"
@@ -366,7 +367,7 @@ static const struct conf_provider *orch_provider(struct step_ctx *c, const json_
 	if (mo == NULL) {
 		pv = &cf->prov[PROV_VISION];
 		return strcmp(json_string_value(json_object_get(agent, "layer")) ?: "", "vision") == 0 &&
-		       strcmp(pv->kind, "offline") != 0 ? pv : NULL;
+		       !prov_kind_by_rules(pv->kind) ? pv : NULL;
 	}
 	pv = conf_provider_named(cf, json_string_value(json_object_get(mo, "provider")));
 	if (pv == NULL)
