@@ -1,9 +1,10 @@
 #!/bin/sh
 # The app in a real browser: Debian's Chromium driven by playwright-core
-# (no browser download) against the stack contrib/quickstart starts.
-# Prints TAP. Skips only when node or chromium is missing; installs the
-# pinned playwright-core (package-lock.json) with npm ci when it is not
-# there yet, into the build tree's tests/browser/node_modules.
+# (no browser download) against the stack contrib/quickstart starts, one
+# file of checks per view (*.test.js) sharing browserlib.js. Prints TAP.
+# Skips only when node or chromium is missing; installs the pinned
+# playwright-core (package-lock.json) with npm ci when it is not there
+# yet, into the build tree's tests/browser/node_modules.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,6 +56,13 @@ if [ "$have" != "$want" ]; then
 	fi
 fi
 
+# The views, in the order they run: each file's checks, in one browser
+# against the same stacks (browserlib.js).
+views="threads image note graph chat orch"
+set --
+for v in $views; do
+	set -- "$@" "$src/$v.test.js"
+done
 CHROMIUM=$chromium AIVISTA_BROWSER_MODULES=$out/node_modules AIVISTA_BROWSER_ARTIFACTS=$out/artifacts \
 	top_srcdir=$top_srcdir top_builddir=$top_builddir \
-	exec "$node" "$src/app.test.js"
+	exec "$node" "$src/browserlib.js" "$@"

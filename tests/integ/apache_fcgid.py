@@ -17,7 +17,6 @@ import shutil
 import os
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
@@ -76,10 +75,7 @@ class SharedHost(ws.Apache):
             t.ok(p.returncode == 0, "%s: docs/deploy.md as written: %s" % (self.label, line))
             if p.returncode:
                 raise avtest.SetupError(p.stdout.decode(errors="replace"))
-        self.before = "\n".join([
-            "FcgidIPCDir %s/fcgid" % self.run_dir,
-            "FcgidProcessTableFile %s/fcgid_shm" % self.run_dir,
-        ])
+        self.before = ws.fcgid_dirs(self.run_dir)
 
     def write_site(self):
         avtest.write_file(self.site, "\n".join([
@@ -136,12 +132,7 @@ def test_shared_hosting(t, d, user):
 
 
 def main(t):
-    if not os.access(ws.TEST_WORKER, os.X_OK):
-        raise avtest.SetupError("no test worker at %s" % ws.TEST_WORKER)
-    user = ws.run_user()
-    d = t.tmpdir("fcgid")
-    ws.give(d, user)
-    started = time.monotonic()
+    d, user, started = ws.deploy_setup(t, "fcgid")
     srv = ws.ApacheFcgid(t, os.path.join(d, "main"), workers=WORKERS, binary=ws.TEST_WORKER,
                          settings=ws.worker_settings(server={"max_body_bytes": str(MAX_BODY)}),
                          directives={"FcgidIOTimeout": ws.IDLE_S, "FcgidBusyTimeout": BUSY_S},
@@ -150,16 +141,11 @@ def main(t):
     srv.start()
     t.diag("apache pid %d on port %d, workers as %s" % (srv.pid, srv.port,
                                                         user[0] if user else "the caller"))
-    side = ws.SideWorker(t, os.path.join(d, "side"), srv, binary=srv.worker,
-                         settings={"kb": {"styles": os.path.join(srv.dir, "inst",
-                                                                 "styles.json")}}).start()
+    side = ws.SideWorker(t, os.path.join(d, "side"), srv).start()
     # mod_fcgid looks for a free process once a second: a freed worker
     # takes up to that long to get the next request.
     fig = ws.stream_checks(t, srv, side, LABEL, WORKERS, disconnect_slack=2.0, busy_limit=BUSY_S)
-    ws.check_no_gzip(t, srv, LABEL)
-    ws.check_static_caching(t, srv, LABEL)
-    ws.check_site_policy(t, srv, LABEL)
-    ws.check_body_sizes(t, srv, LABEL, MAX_BODY)
+    ws.serving_checks(t, srv, LABEL, MAX_BODY)
     ws.check_access_logs(t, srv, LABEL)
     ws.check_worker_log(t, srv, LABEL, lambda: srv.error_lines(r"bad_thread_id"),
                         "Apache's error log")
@@ -177,10 +163,7 @@ def main(t):
     ws.stop_clean(t, ctl, LABEL + ", control")
 
     test_shared_hosting(t, os.path.join(d, "shared"), user)
-    t.diag("figures: long stream %.1f s, disconnect freed in %.2f s, all busy: %.2f s (%s); "
-           "checks %.1f s; whole test %.1f s" % (fig["long"], fig["disconnect"], fig["busy"][0],
-                                                fig["busy"][1], fig["checks"],
-                                                time.monotonic() - started))
+    ws.diag_figures(t, fig, started)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ import os
 import re
 import signal
 import sys
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
@@ -29,7 +28,7 @@ MAX_BODY = 2 << 20
 LABEL = "mod_proxy_fcgi"
 
 
-def check_units(t):
+def test_units(t):
     """docs/deploy.md's systemctl line enables the socket unit and worker
     instances of the shipped units, which the test's launcher stands for:
     the socket they share is the socket the Apache example names."""
@@ -48,27 +47,17 @@ def check_units(t):
 
 
 def main(t):
-    if not os.access(ws.TEST_WORKER, os.X_OK):
-        raise avtest.SetupError("no test worker at %s" % ws.TEST_WORKER)
-    user = ws.run_user()
-    d = t.tmpdir("proxy")
-    ws.give(d, user)
-    started = time.monotonic()
-    check_units(t)
+    d, user, started = ws.deploy_setup(t, "proxy")
+    test_units(t)
     srv = ws.ApacheProxy(t, os.path.join(d, "main"), workers=WORKERS, binary=ws.TEST_WORKER,
                          settings=ws.worker_settings(server={"max_body_bytes": str(MAX_BODY)}),
                          user=user, doc=DOC).start()
     t.diag("apache pid %d on port %d, workers %s as %s" % (
         srv.pid, srv.port, srv.worker_pids(), user[0] if user else "the caller"))
-    side = ws.SideWorker(t, os.path.join(d, "side"), srv, binary=srv.worker,
-                         settings={"kb": {"styles": os.path.join(srv.dir, "inst",
-                                                                 "styles.json")}}).start()
+    side = ws.SideWorker(t, os.path.join(d, "side"), srv).start()
     pids = srv.worker_pids()
     fig = ws.stream_checks(t, srv, side, LABEL, WORKERS, disconnect_slack=1.0)
-    ws.check_no_gzip(t, srv, LABEL)
-    ws.check_static_caching(t, srv, LABEL)
-    ws.check_site_policy(t, srv, LABEL)
-    ws.check_body_sizes(t, srv, LABEL, MAX_BODY)
+    ws.serving_checks(t, srv, LABEL, MAX_BODY)
     ws.check_access_logs(t, srv, LABEL)
     ws.check_worker_log(t, srv, LABEL, lambda: avtest.tail(
         os.path.join(srv.log_dir, "workers.log"), 100000).splitlines(),
@@ -92,10 +81,7 @@ def main(t):
          "(%s -> %s) and the pool answers" % (LABEL, before, after))
     ws.check_quiet_control(t, ctl, LABEL)
     ws.stop_clean(t, ctl, LABEL + ", spawn-fcgi")
-    t.diag("figures: long stream %.1f s, disconnect freed in %.2f s, all busy: %.2f s (%s); "
-           "checks %.1f s; whole test %.1f s" % (fig["long"], fig["disconnect"], fig["busy"][0],
-                                                fig["busy"][1], fig["checks"],
-                                                time.monotonic() - started))
+    ws.diag_figures(t, fig, started)
 
 
 if __name__ == "__main__":

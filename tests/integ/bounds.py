@@ -47,7 +47,7 @@ def post(w, obj):
                      headers={"Content-Type": "application/json"})
 
 
-def limits(t, d):
+def test_limits(t, d):
     w = avtest.Worker(t, d, name="limits", binary=TEST_WORKER, settings={
         "store": {"dir": os.path.join(d, "lstore"), "max_events": "100",
                   "max_asset_bytes": "2048"},
@@ -81,7 +81,7 @@ def limits(t, d):
     w.kill()
 
 
-def flat(t, d):
+def test_flat(t, d):
     store = os.path.join(d, "fstore")
     w = avtest.Worker(t, d, name="flat", binary=TEST_WORKER, settings={
         "store": {"dir": store, "thread_ttl": "1", "done_ttl": "1", "tombstone_ttl": "1"}}).start()
@@ -130,8 +130,8 @@ def main(t):
     if not os.access(TEST_WORKER, os.X_OK):
         raise avtest.SetupError("no test worker at %s" % TEST_WORKER)
     d = t.tmpdir("bounds")
-    limits(t, d)
-    flat(t, d)
+    test_limits(t, d)
+    test_flat(t, d)
 
 
 avtest.run(main)

@@ -321,7 +321,7 @@ def db_stat_active(store):
     return active, locks
 
 
-def check_failures(t, soak, after, kills, worker_log):
+def test_failures(t, soak, after, kills, worker_log):
     """No failed request but those a SIGKILLed worker was serving."""
     failed = [r for r in soak if r.failure]
     bad, excused = unexcused(soak, kills, worker_log)
@@ -367,7 +367,7 @@ def main(t):
     t.ok(len(threads) >= CLIENTS and len(kills) >= 3, "the soak ran threads while killing workers")
     avtest.wait_for(lambda: len(lt.worker_pids()) >= WORKERS or None, 30)
     unfinished = [th.tid for th in threads if not finish(port, th, rng)]
-    check_failures(t, soak, list(RECORDS[len(soak):]), kills, lt.worker_log)
+    test_failures(t, soak, list(RECORDS[len(soak):]), kills, lt.worker_log)
     t.is_(unfinished, [], "every thread completed once driven on (%d threads)" % len(threads))
     mismatched, gaps, dupes = [], [], 0
     for th in threads:

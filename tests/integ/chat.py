@@ -88,7 +88,7 @@ def png_attachment(w, h, rgb):
             "data": "data:image/png;base64," + base64.b64encode(avpng.solid(w, h, rgb)).decode()}
 
 
-def vision_offline(t, lt, c):
+def test_vision_offline(t, lt, c):
     """Picture turns offline: the image reader stands in for vision."""
     st, evs = c.turn("这张图里有什么？", attachments=[png_attachment(8, 6, (200, 40, 40))])
     done = check_turn(t, evs, "picture turn", "chat", "rules")
@@ -119,7 +119,7 @@ def vision_offline(t, lt, c):
         t.is_(st, 400, "attachments, %s: 400" % name)
 
 
-def offline_suite(t, d):
+def test_offline_suite(t, d):
     lt = avtest.Lighttpd(t, os.path.join(d, "off"), workers=2, settings={
         "workflow.chat": {"history_turns": "2", "timezone": "Asia/Shanghai"}}).start()
     c = Chat(lt)
@@ -164,7 +164,7 @@ def offline_suite(t, d):
           ("web_search", "搜一下最近的育儿新闻", "notes_corpus"), "offline search: toolCalls records the query")
     t.ok(data(evs, "tool_call") and data(evs, "tool_result"), "offline search: tool_call and tool_result")
 
-    vision_offline(t, lt, c)
+    test_vision_offline(t, lt, c)
 
     hist = c.state()["messages"]
     t.ok(len(hist) <= 2 * 2 + 2, "history bounded by history_turns: %d messages kept" % len(hist))
@@ -183,7 +183,7 @@ def offline_suite(t, d):
     lt.stop()
 
 
-def fake_suite(t, d):
+def test_fake_suite(t, d):
     key = "sk-test-chat-0123456789"
     fake = fake_models.AssistantFake(key).start()
     t.cleanup(fake.stop)
@@ -261,12 +261,12 @@ def fake_suite(t, d):
     t.ok(done["toolCalls"] == [{"tool": "vision", "input": {"images": 1}, "ok": True}],
          "vision model: toolCalls records it")
 
-    reconnect(t, lt, fake)
-    cancel_live(t, lt, fake)
+    test_reconnect(t, lt, fake)
+    test_cancel_live(t, lt, fake)
     lt.stop()
 
 
-def reconnect(t, lt, fake):
+def test_reconnect(t, lt, fake):
     """A client leaves after the first delta and comes back: nothing of the
     deltas is replayed, the whole message arrives once."""
     fake.reset()
@@ -302,7 +302,7 @@ def cancel_post(lt, tid):
     return st, json.loads(body)
 
 
-def cancel_live(t, lt, fake):
+def test_cancel_live(t, lt, fake):
     """A cancel sent (through another worker) while a reply streams: the
     run stops at the model call's next tick, what was said is the message,
     the status is aborted."""
@@ -348,7 +348,7 @@ def cancel_live(t, lt, fake):
     t.is_(st, 200, "after a cancel, new threads run")
 
 
-def cancel_idle(t, d):
+def test_cancel_idle(t, d):
     """Threads with no live run are aborted by the request itself, whatever
     their workflow: one that yielded between steps, a new turn after it."""
     lt = avtest.Lighttpd(t, os.path.join(d, "cancel"), workers=2, settings={
@@ -374,9 +374,9 @@ def cancel_idle(t, d):
 
 def main(t):
     d = t.tmpdir("chat")
-    offline_suite(t, d)
-    cancel_idle(t, d)
-    fake_suite(t, d)
+    test_offline_suite(t, d)
+    test_cancel_idle(t, d)
+    test_fake_suite(t, d)
 
 
 if __name__ == "__main__":

@@ -79,7 +79,7 @@ def threads(srv):
         return "stats failed: %r" % p.stderr
 
 
-def refused(t, srv):
+def test_refused(t, srv):
     port, own = srv.port, "http://127.0.0.1:%d" % srv.port
     for name, hdrs, want in (
             ("text/plain from another site", {"Content-Type": "text/plain", "Origin": EVIL},
@@ -110,7 +110,7 @@ def refused(t, srv):
     t.is_(threads(srv), 0, "no refused request made a thread")
 
 
-def same_site(t, srv):
+def test_same_site(t, srv):
     port = srv.port
     st, _, body = request(port, "POST", STREAM, IMAGE,
                           {"Content-Type": JSON, "Origin": "http://127.0.0.1:%d" % port})
@@ -123,7 +123,7 @@ def same_site(t, srv):
     return urls[-1].rsplit("/", 1)[-1] if urls else None
 
 
-def hosts(t, srv):
+def test_hosts(t, srv):
     port = srv.port
     for host in ("evil.example", "evil.example:%d" % port, "127.0.0.1.nip.example"):
         st, _, body = request(port, "GET", "/api/health", host=host)
@@ -141,7 +141,7 @@ def one(t, hdrs, name, what):
     return got[0] if got else None
 
 
-def policy_headers(t, srv, asset):
+def test_policy_headers(t, srv, asset):
     port = srv.port
     for path, want in (("/", POLICY), ("/index.html", POLICY), ("/app.js", POLICY),
                        ("/app.css", POLICY), ("/api/health", API_POLICY)):
@@ -169,7 +169,7 @@ def policy_headers(t, srv, asset):
         t.ok(False, "the image thread gave a picture to check an asset's headers with")
 
 
-def user_files(t, srv):
+def test_user_files(t, srv):
     page = b"<!doctype html><title>x</title><script>alert(document.domain)</script>"
     att = [{"name": "report\u202efdp.html", "mimeType": "text/html",
             "data": base64.b64encode(page).decode()},
@@ -218,11 +218,11 @@ def user_files(t, srv):
 def main(t):
     d = t.tmpdir("cross")
     srv = avtest.Lighttpd(t, os.path.join(d, "a"), workers=2).start()
-    refused(t, srv)
-    asset = same_site(t, srv)
-    hosts(t, srv)
-    policy_headers(t, srv, asset)
-    user_files(t, srv)
+    test_refused(t, srv)
+    asset = test_same_site(t, srv)
+    test_hosts(t, srv)
+    test_policy_headers(t, srv, asset)
+    test_user_files(t, srv)
     srv.stop()
 
     anyhost = avtest.Lighttpd(t, os.path.join(d, "b"), workers=1,

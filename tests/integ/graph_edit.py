@@ -83,7 +83,7 @@ def user_facts(req):
     return json.loads(req["body"]["messages"][-1]["content"])
 
 
-def good_turn(t, c, oa):
+def test_good_turn(t, c, oa):
     oa.script(json.dumps({"patch": [node("a", "core:TextInput"), node("b", "llm:Chat"),
                                     edge("a", "text", "b", "prompt")],
                           "reply": "Added a text input and a chat."}))
@@ -120,7 +120,7 @@ def good_turn(t, c, oa):
     return tid, u
 
 
-def fenced_turn(t, c, oa, tid, prev):
+def test_fenced_turn(t, c, oa, tid, prev):
     chat = by_local(prev, "b")
     oa.script("Here you are:\n```json\n" + json.dumps([{"op": "add", "path": "/nodes/%s/data/"
               "configValues/temperature" % chat["id"], "value": 0.3}]) + "\n```\n")
@@ -135,7 +135,7 @@ def fenced_turn(t, c, oa, tid, prev):
     return u
 
 
-def repaired_turn(t, c, oa, tid):
+def test_repaired_turn(t, c, oa, tid):
     oa.script(json.dumps({"patch": [node("p", "io:Nope")], "reply": "x"}),
               json.dumps({"patch": [node("p", "io:TextPreview")], "reply": "Added a preview."}))
     n0 = len(oa.requests("/v1/chat/completions"))
@@ -151,7 +151,7 @@ def repaired_turn(t, c, oa, tid):
     return u
 
 
-def rejected_turn(t, c, oa, tid, prev):
+def test_rejected_turn(t, c, oa, tid, prev):
     bad = json.dumps({"patch": [node("q", "llm:Chat", data={"configValues": {"temperature": 9}})],
                       "reply": "x"})
     oa.script(bad, bad)
@@ -170,7 +170,7 @@ def rejected_turn(t, c, oa, tid, prev):
          "patch_rejected: the workflow and version unchanged")
 
 
-def patch_turn(t, c, oa, tid, prev):
+def test_patch_turn(t, c, oa, tid, prev):
     n0 = len(oa.requests("/v1/chat/completions"))
     pv = next(n for n in prev["workflow"]["nodes"] if n["type"] == "io:TextPreview")
     chat = next(n for n in prev["workflow"]["nodes"] if n["type"] == "llm:Chat")
@@ -186,7 +186,7 @@ def patch_turn(t, c, oa, tid, prev):
     return u
 
 
-def undo_redo(t, c, tid, v3, v4):
+def test_undo_redo(t, c, tid, v3, v4):
     seen = []
     for cmd, want in (("undo", v3), ("undo", None), ("redo", None), ("redo", v4)):
         st, evs, _ = c.turn({"command": cmd}, tid)
@@ -201,7 +201,7 @@ def undo_redo(t, c, tid, v3, v4):
     t.ok(update(evs) is None and data(evs, "message"), "redo past the last: a message, no change")
 
 
-def layout_turns(t, c):
+def test_layout_turns(t, c):
     placed = {"name": "hand", "nodes": [{"id": "n_hand", "type": "core:TextInput",
                                          "position": {"x": 1000, "y": 1000}}], "edges": []}
     st, evs, tid = c.turn({"workflow": placed, "patch": [
@@ -223,7 +223,7 @@ def layout_turns(t, c):
     t.ok(u and xs[0] == 0 and len(set(xs)) == 3, "layout all: every node laid out again from 0")
 
 
-def bad_input(t, c):
+def test_bad_input(t, c):
     cases = [("text and patch", {"text": "x", "patch": []}),
              ("neither", {"layout": "all"}),
              ("a patch that is not an array", {"patch": {"op": "add"}}),
@@ -236,27 +236,27 @@ def bad_input(t, c):
         t.is_((st, code), (400, "bad_request"), "bad input, %s: 400 bad_request" % name)
 
 
-def fake_model_runs(t, oa):
+def test_fake_model_runs(t, oa):
     settings = {"provider.chat": {"kind": "openai", "base_url": oa.url + "/v1", "model": "script",
                                   "api_key": KEY, "timeout_ms": "10000", "retries": "0"},
                 "cache": {"model_ttl": "0"},
                 "kb": {"nodes": avtest.src_path("etc", "nodes.json")}}
     lt = avtest.Lighttpd(t, t.tmpdir("lt"), workers=2, settings=settings).start()
     c = Client(t, lt)
-    tid, v1 = good_turn(t, c, oa)
+    tid, v1 = test_good_turn(t, c, oa)
     if tid is None:
         return
-    fenced_turn(t, c, oa, tid, v1)
-    v3 = repaired_turn(t, c, oa, tid)
-    rejected_turn(t, c, oa, tid, v3)
-    v4 = patch_turn(t, c, oa, tid, v3)
-    undo_redo(t, c, tid, v3, v4)
-    layout_turns(t, c)
-    bad_input(t, c)
+    test_fenced_turn(t, c, oa, tid, v1)
+    v3 = test_repaired_turn(t, c, oa, tid)
+    test_rejected_turn(t, c, oa, tid, v3)
+    v4 = test_patch_turn(t, c, oa, tid, v3)
+    test_undo_redo(t, c, tid, v3, v4)
+    test_layout_turns(t, c)
+    test_bad_input(t, c)
     lt.stop()
 
 
-def confirm_runs(t, oa):
+def test_confirm_runs(t, oa):
     settings = {"provider.chat": {"kind": "openai", "base_url": oa.url + "/v1", "model": "script",
                                   "api_key": KEY, "timeout_ms": "10000", "retries": "0"},
                 "cache": {"model_ttl": "0"}, "workflow.graph_edit": {"confirm": "on"},
@@ -309,7 +309,7 @@ def overlap(a, b, sizes):
     return ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah
 
 
-def offline_run(t):
+def test_offline_run(t):
     """The offline planner through the whole workflow: requests in words
     become patches that apply, are laid out and published; what it cannot
     do gets a reply and no change."""
@@ -351,9 +351,9 @@ def offline_run(t):
 def main(t):
     oa = fm.OpenAIFake(KEY).start()
     t.cleanup(oa.stop)
-    fake_model_runs(t, oa)
-    confirm_runs(t, oa)
-    offline_run(t)
+    test_fake_model_runs(t, oa)
+    test_confirm_runs(t, oa)
+    test_offline_run(t)
 
 
 avtest.run(main)

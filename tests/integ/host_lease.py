@@ -35,7 +35,7 @@ def settings(host):
             "store": {"host_id": host}}
 
 
-def start_and_kill(t, w, topic):
+def test_start_and_kill(t, w, topic):
     """Starts a three-step thread on w, kills w with SIGKILL during the
     second step; the thread id, the events received, and when the step
     before the kill committed (the lease's start, at most)."""
@@ -81,7 +81,7 @@ def follow(w, tid, last):
     return got, first
 
 
-def resume(t, w, tid, got, topic):
+def test_resume(t, w, tid, got, topic):
     """Follows the thread on w from the last event received, again after
     each yield; when its first new event came, and whether the whole
     matches the log."""
@@ -114,15 +114,15 @@ def main(t):
     a2 = avtest.Worker(t, d, name="a2", settings=settings("host-a")).start()
     b = avtest.Worker(t, d, name="b", settings=settings("host-b")).start()
 
-    tid, got, seen = start_and_kill(t, a1, "same host")
-    first = resume(t, a2, tid, got, "same host")
+    tid, got, seen = test_start_and_kill(t, a1, "same host")
+    first = test_resume(t, a2, tid, got, "same host")
     after = (first - seen) if first else -1
     t.ok(0 <= after < LEASE_S / 2, "same host: the dead pid's lease taken at once (%.1f s after "
          "the step began, lease %.0f s)" % (after, LEASE_S))
 
     a1 = avtest.Worker(t, d, name="a1", settings=settings("host-a")).start()
-    tid, got, seen = start_and_kill(t, a1, "other host")
-    first = resume(t, b, tid, got, "other host")
+    tid, got, seen = test_start_and_kill(t, a1, "other host")
+    first = test_resume(t, b, tid, got, "other host")
     after = (first - seen) if first else -1
     t.ok(after >= LEASE_S - 1.5,
          "other host: the lease not taken before it expired (%.1f s after the step began, "

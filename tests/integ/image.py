@@ -75,7 +75,7 @@ def components(evs):
             for d in data(evs, "gen_ui_component")}
 
 
-def offline_suite(t, d):
+def test_offline_suite(t, d):
     lt = avtest.Lighttpd(t, os.path.join(d, "off"), workers=2).start()
 
     st, _, evs = start(lt, {"text": "赛博朋克风格的猫"})
@@ -155,7 +155,7 @@ def offline_suite(t, d):
     lt.stop()
 
 
-def one_step_suite(t, d):
+def test_one_step_suite(t, d):
     lt = avtest.Lighttpd(t, os.path.join(d, "spr"), workers=3,
                          settings={"engine": {"steps_per_request": "1"}}).start()
     st, hdrs, evs = start(lt, {"text": "水彩风格的山水"})
@@ -253,7 +253,7 @@ class Fake:
         self.reply(h, 200, {"data": [{"b64_json": base64.b64encode(avpng.mask(16, 16)).decode()}]})
 
 
-def fake_suite(t, d):
+def test_fake_suite(t, d):
     fake = Fake()
     t.cleanup(fake.srv.shutdown)
     key = "sk-test-image-0123456789"
@@ -330,9 +330,9 @@ def fake_suite(t, d):
 
 def main(t):
     d = t.tmpdir("image")
-    offline_suite(t, d)
-    one_step_suite(t, d)
-    fake_suite(t, d)
+    test_offline_suite(t, d)
+    test_one_step_suite(t, d)
+    test_fake_suite(t, d)
 
 
 avtest.run(main)

@@ -144,7 +144,7 @@ def check_critic(t, name, state, style):
              "%s: no style retrieved, and the critic says so" % name)
 
 
-def check_row(t, cl, row):
+def test_row(t, cl, row):
     first, second, action, words, style, code = row
     name = first if second is None else "%s / %s" % (first, second)
     st, evs, state, before = run_row(cl, first, second)
@@ -196,7 +196,7 @@ def thread_turns(cl, turns):
     return st, evs, state, before
 
 
-def check_restyle(t, cl, row):
+def test_restyle(t, cl, row):
     first, second, words, style, old, strength = row
     name = "%s / %s" % (first, second)
     st, evs, state, before = thread_turns(cl, [first, second])
@@ -226,7 +226,7 @@ def check_restyle(t, cl, row):
     check_critic(t, name, state, style)
 
 
-def check_regenerate(t, cl, turns):
+def test_regenerate(t, cl, turns):
     name = " / ".join(turns)
     st, evs, state, before = thread_turns(cl, turns)
     nodes = [e["node"] for e in evs if e["type"] == "agent_start"]
@@ -243,7 +243,7 @@ def check_regenerate(t, cl, turns):
     check_critic(t, name, state, last["style"] or None)
 
 
-def check_regen_inpainting(t, cl):
+def test_regen_inpainting(t, cl):
     """A repaint regenerated: its mask and base image are used again."""
     st, evs = cl.turn({"workflow": "image", "input": {"text": "雪山下的小木屋"}})
     tid = [e for e in evs if e["type"] == "thread_start"][0]["threadId"]
@@ -261,7 +261,7 @@ def check_regen_inpainting(t, cl):
          "重新生成 after a repaint repaints again with the same mask and prompt")
 
 
-def check_regen_language(t, cl):
+def test_regen_language(t, cl):
     """Nothing to regenerate yet, said in the language of the request."""
     for text, zh in (("重新生成", True), ("regenerate", False)):
         _, evs = cl.turn({"workflow": "image", "input": {"text": text}})
@@ -272,7 +272,7 @@ def check_regen_language(t, cl):
              "%s before any picture: %s" % (text, said))
 
 
-def check_params(t, cl):
+def test_params(t, cl):
     """The adjustments' parameters reach the state and the prompt."""
     _, _, state, _ = run_row(cl, "赛博朋克风格的猫", "再调整一下，风格强度 90")
     t.is_(state["params"]["styleStrength"], 90, "风格强度 90: the style strength is 90")
@@ -290,14 +290,14 @@ def main(t):
     cl = Client(w)
     t.ok(len(ROWS) >= 30, "the table has %d rows" % len(ROWS))
     for row in ROWS:
-        check_row(t, cl, row)
-    check_params(t, cl)
+        test_row(t, cl, row)
+    test_params(t, cl)
     for row in RESTYLES:
-        check_restyle(t, cl, row)
+        test_restyle(t, cl, row)
     for turns in REGENERATES:
-        check_regenerate(t, cl, turns)
-    check_regen_inpainting(t, cl)
-    check_regen_language(t, cl)
+        test_regenerate(t, cl, turns)
+    test_regen_inpainting(t, cl)
+    test_regen_language(t, cl)
 
 
 avtest.run(main)

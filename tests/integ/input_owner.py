@@ -35,7 +35,7 @@ def post(lt, body):
     return st, out
 
 
-def first_thread(t, lt):
+def test_first_thread(t, lt):
     """A chat thread with one picture: (thread id, the picture's asset id)."""
     st, out = post(lt, {"workflow": "chat", "input": {"text": "这张图里有什么？", "attachments": [
         {"name": "p.png", "data": avpng.data_url(PNG)}]}})
@@ -56,7 +56,7 @@ def refused(t, lt, name, body, phrase):
     t.like(p.get("detail", ""), phrase, "  ... %s" % p.get("detail"))
 
 
-def others(t, lt, tid, aid):
+def test_others(t, lt, tid, aid):
     mine = "api/assets/%s" % aid
     absolute = "http://127.0.0.1:%d/api/assets/%s" % (lt.port, aid)
     mask = avpng.data_url(avpng.mask())
@@ -82,7 +82,7 @@ def others(t, lt, tid, aid):
          "the same thread names it in its next turn: taken (%d)" % st)
 
 
-def types(t, lt):
+def test_types(t, lt):
     jpeg_png = url_of("image/jpeg", PNG)
     cases = [
         ("chat: data:image/jpeg over PNG bytes", {"workflow": "chat", "input": {
@@ -108,9 +108,9 @@ def types(t, lt):
 def main(t):
     d = t.tmpdir("owner")
     lt = avtest.Lighttpd(t, d, workers=2).start()
-    tid, aid = first_thread(t, lt)
-    others(t, lt, tid, aid or "x" * 43)
-    types(t, lt)
+    tid, aid = test_first_thread(t, lt)
+    test_others(t, lt, tid, aid or "x" * 43)
+    test_types(t, lt)
 
 
 avtest.run(main)

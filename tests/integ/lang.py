@@ -93,7 +93,7 @@ def run_thread(a, b, wf, inp, accept):
     return st, seen, tid, answers
 
 
-def check_thread(t, a, b, wf, inp, accept, lang, what):
+def test_thread(t, a, b, wf, inp, accept, lang, what):
     st, evs, tid, answers = run_thread(a, b, wf, inp, accept)
     if not t.ok(tid is not None, "%s (%s): the thread started" % (what, wf)):
         return
@@ -130,7 +130,7 @@ def check_thread(t, a, b, wf, inp, accept, lang, what):
          "%s (%s): the thread ended (%s)" % (what, wf, view.get("status")))
 
 
-def check_turn_keeps_lang(t, a, b):
+def test_turn_keeps_lang(t, a, b):
     """A later image turn in other words keeps the thread's language."""
     st, body = a.post("/api/agent/stream", {"workflow": "image", "input": {"text": "a lighthouse at dawn"}})
     tid = data(events(body), "thread_start")[0]["threadId"]
@@ -140,7 +140,7 @@ def check_turn_keeps_lang(t, a, b):
          "a Chinese turn in an English image thread is answered in English (%d texts)" % len(texts))
 
 
-def check_bad_lang(t, a):
+def test_bad_lang(t, a):
     for lang in ("fr", "ZH", "", 5):
         st, body = a.post("/api/agent/stream", {"workflow": "note", "input": {"topic": "x", "lang": lang}})
         code = json.loads(body).get("code") if st == 400 else None
@@ -153,9 +153,9 @@ def main(t):
     wb = avtest.Worker(t, d, name="b").start()
     a, b = Client(wa), Client(wb)
     for wf, inp, accept, lang, what in CASES:
-        check_thread(t, a, b, wf, inp, accept, lang, what)
-    check_turn_keeps_lang(t, a, b)
-    check_bad_lang(t, a)
+        test_thread(t, a, b, wf, inp, accept, lang, what)
+    test_turn_keeps_lang(t, a, b)
+    test_bad_lang(t, a)
 
 
 avtest.run(main)

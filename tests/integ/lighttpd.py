@@ -7,7 +7,6 @@ requests. At the end lighttpd and every worker are gone."""
 import json
 import os
 import signal
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -116,24 +115,19 @@ def main(t):
               if "aivista[" in line and (" error " in line or "signal" in line)]
     t.is_(errors, [], "no worker logged an error")
 
-    check_worker_log(t, t.tmpdir("lighttpd-nostore"))
-    check_parent_killed(t, t.tmpdir("lighttpd-parent"))
+    test_worker_log(t, t.tmpdir("lighttpd-nostore"))
+    test_parent_killed(t, t.tmpdir("lighttpd-parent"))
 
 
-def check_worker_log(t, d):
+def test_worker_log(t, d):
     """A store that cannot be opened: the 503 the client gets has its line,
     with the reason, in log/worker.log (without server.breakagelog the
     workers' standard error is lost)."""
     blocker = avtest.write_file(os.path.join(d, "not-a-directory"), "x")
     srv = Lighttpd(t, d, workers=1, settings={"store": {"dir": os.path.join(blocker, "store")}})
     srv.port = avtest.free_port()
-    srv._write_conf()
-    out = open(srv.out_log, "ab")
-    srv.proc = subprocess.Popen([srv.binary, "-D", "-f", srv.conf], stdin=subprocess.DEVNULL,
-                                stdout=out, stderr=subprocess.STDOUT, env=avtest.clean_env(),
-                                start_new_session=True)
-    out.close()
-    t.cleanup(srv.stop)
+    srv.write_conf()
+    srv.launch()
 
     def answered():
         try:
@@ -149,7 +143,7 @@ def check_worker_log(t, d):
     srv.stop()
 
 
-def check_parent_killed(t, d, kills=3):
+def test_parent_killed(t, d, kills=3):
     """The prefork parent killed with SIGKILL, again and again: lighttpd
     finds the socket still answering and starts no parent of its own, so
     one of the workers takes the parent's place and the pool goes on with

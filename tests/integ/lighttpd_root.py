@@ -7,7 +7,6 @@ the app and the API, and no worker runs as root. Root only.
 
 import os
 import pwd
-import re
 import shlex
 import subprocess
 import sys
@@ -20,10 +19,21 @@ import webservers  # noqa: E402
 EXAMPLE = "/usr/local/share/doc/aivista/examples/lighttpd/aivista.conf"
 
 
-def uid_of(pid):
-    with open("/proc/%d/status" % pid) as f:
-        m = re.search(r"(?m)^Uid:\s+(\d+)\s+(\d+)", f.read())
-    return int(m.group(2)) if m else None
+class DocLighttpd(avtest.WebServer):
+    """lighttpd run by docs/deploy.md's command line argv as written, on
+    the configuration the document's lines made in dir (port: the one it
+    names)."""
+
+    name = "lighttpd"
+
+    def __init__(self, t, dir, port, argv):
+        super().__init__(t, dir, avtest.lighttpd_path(), "lighttpd-aivista.conf", "lighttpd.out")
+        self.out_log = os.path.join(dir, "lighttpd.out")
+        self.port = port
+        self.argv = argv
+
+    def run_command(self):
+        return [self.binary] + self.argv[1:]
 
 
 def main(t):
@@ -77,42 +87,16 @@ def main(t):
     # The copy then names the test's run and log directories.
     lconf = os.path.join(d, "lighttpd-aivista.conf")
     avtest.write_file(lconf, mapped(open(lconf).read()))
-    cmd = shlex.split(mapped(block[2]))
-    log = open(os.path.join(d, "lighttpd.out"), "ab")
-    proc = subprocess.Popen([avtest.lighttpd_path()] + cmd[1:], stdin=subprocess.DEVNULL,
-                            stdout=log, stderr=subprocess.STDOUT, env=avtest.clean_env(),
-                            start_new_session=True)
-    log.close()
-
-    def stop():
-        if proc.poll() is None:
-            proc.terminate()
-            avtest.wait_exit(proc, avtest.STOP_TIMEOUT)
-        for pid in avtest.group_members(proc.pid):
-            try:
-                os.kill(pid, 9)
-            except ProcessLookupError:
-                pass
-    t.cleanup(stop)
-
-    def ready():
-        if proc.poll() is not None:
-            return "exited"
-        try:
-            status, _, _ = avtest.http_request(port, "GET", "/api/health", timeout=5)
-        except OSError:
-            return None
-        return "ready" if status == 200 else None
-    state = avtest.wait_for(ready, avtest.START_TIMEOUT, 0.1)
-    if not t.is_(state, "ready", "lighttpd started as root serves /api/health"):
-        t.diag(avtest.tail(os.path.join(d, "lighttpd.out")) +
-               avtest.tail(os.path.join(d, "log", "error.log")))
+    srv = DocLighttpd(t, d, port, shlex.split(mapped(block[2])))
+    srv.launch(check=False)
+    if not t.is_(srv.wait_ready(), "ready", "lighttpd started as root serves /api/health"):
+        t.diag("".join(avtest.tail(p) for p in (srv.out_log, srv.error_log)))
         return
-    status, _, body = avtest.http_request(port, "GET", "/")
+    status, _, body = srv.get("/")
     t.ok(status == 200 and b"<html" in body.lower(), "and the app")
-    t.is_(uid_of(proc.pid), www.pw_uid, "lighttpd itself runs as www-data")
-    workers = webservers.descendants(proc.pid)
-    uids = sorted(set(uid_of(p) for p in workers))
+    t.is_(webservers.proc_uid(srv.pid), www.pw_uid, "lighttpd itself runs as www-data")
+    workers = webservers.descendants(srv.pid)
+    uids = sorted(set(webservers.proc_uid(p) for p in workers))
     t.ok(len(workers) >= 3 and uids == [www.pw_uid],
          "its %d worker processes run as www-data, none as root (uids %s)" % (len(workers), uids))
     owners = sorted(set(os.stat(os.path.join(store, n)).st_uid for n in os.listdir(store)))

@@ -35,6 +35,8 @@ class SnippetLighttpd(avtest.Lighttpd):
     mod_alias and mod_accesslog, as Debian's lighttpd.conf and
     "lighty-enable-mod accesslog" do, and includes the snippet."""
 
+    health_path = URL + "/api/health"
+
     def __init__(self, t, dir, sock):
         super().__init__(t, dir, workers=0)
         self.sock = sock
@@ -42,7 +44,7 @@ class SnippetLighttpd(avtest.Lighttpd):
         os.makedirs(self.site, exist_ok=True)
         avtest.write_file(os.path.join(self.site, "index.html"), "the host's own site\n")
 
-    def _write_conf(self):
+    def write_conf(self):
         q = avtest.lighttpd_quote
         snippet = avtest.write_file(os.path.join(self.dir, "50-aivista.conf"),
                                     snippet_text(avtest.src_path("www"), self.sock))
@@ -57,15 +59,6 @@ class SnippetLighttpd(avtest.Lighttpd):
             'mimetype.assign = ( ".html" => "text/html", ".js" => "text/javascript", '
             '".css" => "text/css" )',
             "include %s" % q(snippet), ""]))
-
-    def _ready(self):
-        if self.proc.poll() is not None:
-            return "exited"
-        try:
-            status, _, _ = self.get(URL + "/api/health", timeout=5)
-        except OSError:
-            return None
-        return "ready" if status == 200 else None
 
 
 def main(t):

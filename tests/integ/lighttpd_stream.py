@@ -53,12 +53,9 @@ def main(t):
                                                                 str(MAX_BODY)})).start()
     t.diag("lighttpd pid %d on port %d" % (srv.pid, srv.port))
     pids = srv.worker_pids()
-    side = ws.SideWorker(t, os.path.join(d, "side"), srv, binary=ws.TEST_WORKER).start()
+    side = ws.SideWorker(t, os.path.join(d, "side"), srv).start()
     fig = ws.stream_checks(t, srv, side, LABEL, WORKERS, disconnect_slack=1.0)
-    ws.check_no_gzip(t, srv, LABEL)
-    ws.check_static_caching(t, srv, LABEL)
-    ws.check_site_policy(t, srv, LABEL)
-    ws.check_body_sizes(t, srv, LABEL, MAX_BODY)
+    ws.serving_checks(t, srv, LABEL, MAX_BODY)
     t.is_(srv.worker_pids(), pids, "%s: the same %d workers served everything (none died)"
           % (LABEL, WORKERS))
     side.kill()
@@ -68,10 +65,7 @@ def main(t):
                             settings=ws.worker_settings(server={"keepalive_ms": "10000"})).start()
     ws.check_quiet_control(t, ctl, LABEL)
     ws.stop_clean(t, ctl, LABEL + ", control")
-    t.diag("figures: long stream %.1f s, disconnect freed in %.2f s, all busy: %.2f s (%s); "
-           "checks %.1f s; whole test %.1f s" % (fig["long"], fig["disconnect"], fig["busy"][0],
-                                                fig["busy"][1], fig["checks"],
-                                                time.monotonic() - started))
+    ws.diag_figures(t, fig, started)
 
 
 if __name__ == "__main__":

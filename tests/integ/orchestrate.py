@@ -129,7 +129,7 @@ def unique_ids(t, evs, name):
 
 # -- offline ------------------------------------------------------------------------------------
 
-def offline_review(t, lt):
+def test_offline_review(t, lt):
     tid, evs = run(lt, {"task": "review this C file and fix it", "template": "code-review-and-fix",
                         "attachments": [{"name": "dup.c", "mimeType": "text/x-c",
                                          "data": base64.b64encode(C_FILE).decode()}]})
@@ -179,7 +179,7 @@ def skipped_by_condition(t, evs, done, stage, name):
           "%s: the result says why %s was skipped" % (name, stage))
 
 
-def offline_clean(t, lt):
+def test_offline_clean(t, lt):
     tid, evs = run(lt, {"task": "review this C file and fix it", "template": "code-review-and-fix",
                         "lang": "en",
                         "attachments": [{"name": "add.c", "mimeType": "text/x-c",
@@ -245,7 +245,7 @@ def with_tesseract():
         return False
 
 
-def offline_ocr(t, lt):
+def test_offline_ocr(t, lt):
     if not lt.get("/api/health")[0] == 200 or not with_tesseract():
         t.skip("this worker was built without Tesseract: no OCR offline", "ocr")
         return
@@ -304,7 +304,7 @@ def rect_png(w, h):
     return avpng.build(w, h, b"".join(rows))
 
 
-def offline_detect(t, lt):
+def test_offline_detect(t, lt):
     tid, evs = run(lt, {"task": "find the elements", "template": "image-element-detect",
                         "attachments": [{"name": "ui.png", "data": avpng.data_url(rect_png(400, 300))}]})
     done = result(evs)
@@ -331,12 +331,12 @@ def offline_detect(t, lt):
     t.ok(done.get("success") is True, "detect, plain picture: the run succeeded")
 
 
-def offline_suite(t, d):
+def test_offline_suite(t, d):
     lt = avtest.Lighttpd(t, os.path.join(d, "off"), workers=2).start()
-    offline_review(t, lt)
-    offline_clean(t, lt)
-    offline_ocr(t, lt)
-    offline_detect(t, lt)
+    test_offline_review(t, lt)
+    test_offline_clean(t, lt)
+    test_offline_ocr(t, lt)
+    test_offline_detect(t, lt)
     lt.stop()
 
 
@@ -370,7 +370,7 @@ def paused_on_plan(t, evs, name):
                 "workflow_paused" in types(evs), "%s: paused on the plan" % name) and q
 
 
-def fake_groups(t, lt, fake):
+def test_fake_groups(t, lt, fake):
     setup(fake, [PLAN2], {"s2": [{"tools": [["glob", {"pattern": "**"}]]}, {"answer": "fixed"}],
                           "s3": [{"tools": [["glob", {"pattern": "*.c"}]]}, {"answer": "tests"}]},
           delay=0.5)
@@ -407,7 +407,7 @@ def fake_groups(t, lt, fake):
     t.is_(sorted(c["stageId"] for c in calls), ["s2", "s3"], "groups: tool_call carries the stage id")
 
 
-def fake_plans(t, lt, fake):
+def test_fake_plans(t, lt, fake):
     bad = dict(PLAN2, subtasks=[sub("s1", "nobody")] + PLAN2["subtasks"][1:])
     setup(fake, [bad, PLAN2])
     st, evs, tid = start(lt, {"task": "review and fix my code"})
@@ -446,7 +446,7 @@ def fake_plans(t, lt, fake):
     t.is_([s["group"] for s in data(evs, "stage_start")], [1, 2, 3, 4], "modify: one stage a group")
 
 
-def fake_errors(t, lt, fake):
+def test_fake_errors(t, lt, fake):
     setup(fake, [PLAN2], {"s2": [{"error": 500}, {"error": 500}, {"answer": "fixed at last"}]})
     tid, evs = run(lt, {"task": "fix", "errorStrategy": "retry"})
     done = result(evs)
@@ -479,7 +479,7 @@ def fake_errors(t, lt, fake):
     t.ok(not fake.of("s4") and not result(evs), "abort: later groups never run, no workflow_complete")
 
 
-def fake_tool_loop(t, lt, fake):
+def test_fake_tool_loop(t, lt, fake):
     plan = {"analysis": "one", "estimatedComplexity": "low",
             "subtasks": [sub("s1", "documenter")], "executionOrder": [["s1"]]}
     setup(fake, [plan], {"s1": [{"tools": [["read_file", {"path": "nothing.md"}]]}]})
@@ -504,7 +504,7 @@ def fake_tool_loop(t, lt, fake):
          "bad arguments: the errors go back to the model and the loop goes on")
 
 
-def fake_kill(t, lt, fake):
+def test_fake_kill(t, lt, fake):
     setup(fake, [PLAN2], {"s2": [{"tools": [["glob", {"pattern": "*"}]]}] * 3 + [{"answer": "fixed"}],
                           "s3": [{"answer": "tests"}]}, delay=0.3)
     st, evs, tid = start(lt, {"task": "fix"})
@@ -556,7 +556,7 @@ def gated(sid, agent, inputs=(), condition=None, expect=None):
 ISSUES_EXPECT = {"structured": True, "types": {"/issues": "array"}, "minItems": {"/issues": 1}}
 
 
-def fake_conditions(t, lt, fake):
+def test_fake_conditions(t, lt, fake):
     bad = {"analysis": "bad", "estimatedComplexity": "low",
            "subtasks": [sub("s1", "code-reviewer"), sub("s2", "coder"),
                         gated("s3", "test-writer", ["s1"], {"input": "s2", "path": "/x", "test": "exists"})],
@@ -591,7 +591,7 @@ def fake_conditions(t, lt, fake):
     t.ok(done.get("success") is True, "conditions: stages skipped by their conditions leave the run a success")
 
 
-def fake_expect(t, lt, fake):
+def test_fake_expect(t, lt, fake):
     plan = {"analysis": "expect", "estimatedComplexity": "low",
             "subtasks": [gated("s1", "code-reviewer", expect=ISSUES_EXPECT), sub("s2", "coder", ["s1"]),
                          sub("s3", "test-writer", ["s1"])],
@@ -648,7 +648,7 @@ def with_section(lt, name, keys):
         f.write("\n[provider.%s]\n%s\n" % (name, "\n".join("%s = %s" % kv for kv in keys.items())))
 
 
-def fake_override(t, d, fake, prov):
+def test_fake_override(t, d, fake, prov):
     key2 = "sk-test-orch-alt-987654321"
     alt = fake_models.OrchFake(key2).start()
     t.cleanup(alt.stop)
@@ -691,7 +691,7 @@ def fake_override(t, d, fake, prov):
          (st, [e.get("code") for e in data(evs, "error")]))
 
 
-def fake_suite(t, d):
+def test_fake_suite(t, d):
     key = "sk-test-orch-0123456789"
     fake = fake_models.OrchFake(key).start()
     t.cleanup(fake.stop)
@@ -700,23 +700,23 @@ def fake_suite(t, d):
     lt = avtest.Lighttpd(t, os.path.join(d, "fake"), workers=2, settings={
         "provider.chat": prov, "cache": {"model_ttl": "0"},
         "workflow.orchestrate": {"stage_retries": "2"}}).start()
-    fake_groups(t, lt, fake)
-    fake_plans(t, lt, fake)
-    fake_errors(t, lt, fake)
-    fake_tool_loop(t, lt, fake)
-    fake_kill(t, lt, fake)
-    fake_conditions(t, lt, fake)
-    fake_expect(t, lt, fake)
+    test_fake_groups(t, lt, fake)
+    test_fake_plans(t, lt, fake)
+    test_fake_errors(t, lt, fake)
+    test_fake_tool_loop(t, lt, fake)
+    test_fake_kill(t, lt, fake)
+    test_fake_conditions(t, lt, fake)
+    test_fake_expect(t, lt, fake)
     lt.stop()
-    fake_override(t, d, fake, prov)
+    test_fake_override(t, d, fake, prov)
 
 
 def main(t):
     if not os.path.exists(SVGPNG):
         raise avtest.SetupError("no %s (make check builds it)" % SVGPNG)
     d = t.tmpdir("orch")
-    offline_suite(t, d)
-    fake_suite(t, d)
+    test_offline_suite(t, d)
+    test_fake_suite(t, d)
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ def turn(patch=None, **extra):
     return {"workflow": "graph_edit", "input": inp}
 
 
-def warm(t, lt):
+def test_warm(t, lt):
     """A small patch on every worker: the node library loaded, the peak
     measured afterwards is the patch's own."""
     seen = set()
@@ -64,7 +64,7 @@ def warm(t, lt):
     t.ok(len(seen) >= 1, "warming up: a small patch applies (workers %s)" % sorted(seen))
 
 
-def copy_bomb(t, lt):
+def test_copy_bomb(t, lt):
     blob = {"k%03d" % i: "x" * 16000 for i in range(128)}
     patch = [{"op": "add", "path": "/blob", "value": blob}]
     patch += [{"op": "copy", "from": "/blob", "path": "/c%d" % i} for i in range(500)]
@@ -91,7 +91,7 @@ def copy_bomb(t, lt):
              % peak)
 
 
-def long_strings(t, lt):
+def test_long_strings(t, lt):
     big = "n" * (15 * 1000 * 1000)
     st, _, out, _ = post(lt, turn(node_patch(big)))
     p = avtest.problem(out) or {}
@@ -122,9 +122,9 @@ def main(t):
     lt = avtest.Lighttpd(t, d, workers=WORKERS).start()
     pids = sorted(lt.worker_pids())
     t.diag("lighttpd pid %d on port %d, workers %s" % (lt.pid, lt.port, pids))
-    warm(t, lt)
-    copy_bomb(t, lt)
-    long_strings(t, lt)
+    test_warm(t, lt)
+    test_copy_bomb(t, lt)
+    test_long_strings(t, lt)
     st, _, _ = lt.get("/api/health", timeout=10)
     t.is_(st, 200, "/api/health answers after all of them")
     t.is_(sorted(lt.worker_pids()), pids, "the same workers serve (none was lost)")

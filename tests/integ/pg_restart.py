@@ -67,16 +67,16 @@ def main(t):
         {"threadId": tid, "interruptId": ask(evs)["interruptId"], "action": "approve"}),
         headers={"Content-Type": "application/json"})
     t.is_(types(events(r.body))[-1], "[DONE]", "its pause confirmed after the restart: done")
-    in_flight(t, pg, w, w, "the same worker")
+    test_in_flight(t, pg, w, w, "the same worker")
     other = avtest.Worker(t, d, name="other", binary=TEST_WORKER,
                           settings={"engine": {"steps_per_request": "0"}}).start()
-    in_flight(t, pg, w, other, "another worker")
+    test_in_flight(t, pg, w, other, "another worker")
     t.is_(w.request("GET", "/api/health").status, 200,
           "the worker whose steps could not commit is still up and answers")
-    down_at_start(t, pg, t.tmpdir("late"))
+    test_down_at_start(t, pg, t.tmpdir("late"))
 
 
-def in_flight(t, pg, w, nxt, label):
+def test_in_flight(t, pg, w, nxt, label):
     """A step running on w while the server stops: its stream ends with
     store_unavailable; once the server is back, the next request, on nxt,
     finishes the thread at once (w gives its lease back as soon as the
@@ -120,7 +120,7 @@ def in_flight(t, pg, w, nxt, label):
 
 
 
-def down_at_start(t, pg, d):
+def test_down_at_start(t, pg, d):
     """A worker started with no server: 503 until the server is back."""
     w = avtest.Worker(t, d, name="late", binary=TEST_WORKER)  # its database made now
     pg.stop_server()

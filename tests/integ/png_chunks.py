@@ -92,7 +92,7 @@ def health(lt):
     return st, time.monotonic() - t0
 
 
-def warm(t, lt):
+def test_warm(t, lt):
     bad = bad_ihdr_crc()
     codes = set()
     for _ in range(WORKERS):
@@ -101,7 +101,7 @@ def warm(t, lt):
     t.is_(codes, {400}, "warming up: a PNG with a bad IHDR CRC, every way, %d times: 400" % WORKERS)
 
 
-def one_by_one(t, lt):
+def test_one_by_one(t, lt):
     before = peaks(lt)
     for name, body in shapes(LIE):
         st, p, secs = post(lt, body)
@@ -118,7 +118,7 @@ def one_by_one(t, lt):
     t.ok(st == 200 and secs < 1, "/api/health answers (%s in %.0f ms)" % (st, secs * 1000))
 
 
-def four_at_once(t, lt):
+def test_four_at_once(t, lt):
     pids = sorted(lt.worker_pids())
     before = peaks(lt)
     bodies = [b for n, b in shapes(LIE) if n != "an inpainting base image"]
@@ -145,7 +145,7 @@ def four_at_once(t, lt):
     t.is_(sorted(lt.worker_pids()), pids, "  ... the same %d workers serve (none died)" % len(pids))
 
 
-def fine_ones(t, lt):
+def test_fine_ones(t, lt):
     st, p, _ = post(lt, shapes(odd_but_fine())[0][1])
     t.is_(st, 200, "a PNG with an iCCP libpng complains about and tEXt, tIME after IDAT: "
           "a chat attachment taken (%s)" % p.get("detail", "ok"))
@@ -154,10 +154,10 @@ def fine_ones(t, lt):
 def main(t):
     d = t.tmpdir("pngchunks")
     lt = avtest.Lighttpd(t, d, workers=WORKERS).start()
-    warm(t, lt)
-    one_by_one(t, lt)
-    four_at_once(t, lt)
-    fine_ones(t, lt)
+    test_warm(t, lt)
+    test_one_by_one(t, lt)
+    test_four_at_once(t, lt)
+    test_fine_ones(t, lt)
 
 
 avtest.run(main)

@@ -60,7 +60,7 @@ def case(t, d, oa, name, chat_model, image_model):
     return r, evs, thread, hist, log
 
 
-def key_echo(t, d, oa):
+def test_key_echo(t, d, oa):
     for model in ("echo-key", "echo-key-masked"):
         r, evs, thread, hist, log = case(t, d, oa, model, model, "img-b64")
         t.ok(oa.requests("/v1/chat/completions"), "%s: the chat service was asked" % model)
@@ -78,7 +78,7 @@ def key_echo(t, d, oa):
             t.diag("found %r" % avtest.secret_parts(KEY, log))
 
 
-def loopback_links(t, d, oa):
+def test_loopback_links(t, d, oa):
     for model, name in (("img-url-loopback", "a link to 127.0.0.1"),
                         ("img-url-redirect", "a link redirecting to 127.0.0.1")):
         r, evs, thread, hist, log = case(t, d, oa, model, "json", model)
@@ -94,7 +94,7 @@ def loopback_links(t, d, oa):
         t.ok("not public" in log, "%s: the worker's log says why" % name)
 
 
-def chat_refused(t, d, oa):
+def test_chat_refused(t, d, oa):
     settings = {"cache": {"model_ttl": "0"},
                 "provider.chat": {"kind": "openai", "base_url": oa.url + "/v1", "model": "script",
                                   "api_key_env": KEY_ENV, "retries": "0", "timeout_ms": "5000"}}
@@ -127,9 +127,9 @@ def main(t):
     oa = fm.OpenAIFake(KEY).start()
     t.cleanup(oa.stop)
     d = t.tmpdir("proverr")
-    key_echo(t, d, oa)
-    loopback_links(t, d, oa)
-    chat_refused(t, d, oa)
+    test_key_echo(t, d, oa)
+    test_loopback_links(t, d, oa)
+    test_chat_refused(t, d, oa)
 
 
 avtest.run(main)

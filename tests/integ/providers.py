@@ -101,7 +101,7 @@ def check_status(t, r, want, name):
         t.diag("answer: %r" % (r.answer,))
 
 
-def chat_plain(t, run, oa, base):
+def test_chat_plain(t, run, oa, base):
     oa.reset()
     r = run.run("chat", "openai", base, "plain", ["--messages", MESSAGES])
     check_status(t, r, "ok", "chat: plain answer")
@@ -121,7 +121,7 @@ def chat_plain(t, run, oa, base):
          "chat: model, messages, temperature, stream false, no response_format")
 
 
-def chat_json(t, run, oa, base):
+def test_chat_json(t, run, oa, base):
     oa.reset()
     r = run.run("chat", "openai", base, "json", ["--messages", MESSAGES, "--json"])
     check_status(t, r, "ok", "json mode: ok")
@@ -142,7 +142,7 @@ def chat_json(t, run, oa, base):
     t.is_(r.answer.get("text"), fm.BAD_JSON_TEXT, "json mode: the raw text is kept")
 
 
-def chat_stream(t, run, oa, base):
+def test_chat_stream(t, run, oa, base):
     oa.reset()
     r = run.run("chat", "openai", base, "stream", ["--messages", MESSAGES, "--stream"])
     check_status(t, r, "ok", "stream: ok")
@@ -168,7 +168,7 @@ def request_gaps(reqs):
     return [b["time"] - a["time"] for a, b in zip(reqs, reqs[1:])]
 
 
-def chat_retries(t, run, oa, base):
+def test_chat_retries(t, run, oa, base):
     oa.reset()
     r = run.run("chat", "openai", base, "ratelimit-once", ["--messages", MESSAGES])
     check_status(t, r, "ok", "429 once: then ok")
@@ -201,7 +201,7 @@ def chat_retries(t, run, oa, base):
          "500 always: ... which goes to the log, not to clients")
 
 
-def chat_limits(t, run, oa, base):
+def test_chat_limits(t, run, oa, base):
     oa.reset()
     r = run.run("chat", "openai", base, "stall", ["--messages", MESSAGES], {"timeout_ms": "1000"})
     check_status(t, r, "timeout", "stall: timeout")
@@ -253,7 +253,7 @@ def chat_limits(t, run, oa, base):
         t.diag("done: %r" % r.done)
 
 
-def search(t, run, oa, ds):
+def test_search(t, run, oa, ds):
     oa.reset()
     r = run.run("search", "openai", oa.url + "/v1", "search", ["--query", "杭州今天天气"])
     check_status(t, r, "ok", "search (openai): ok")
@@ -273,7 +273,7 @@ def search(t, run, oa, ds):
               "search (dashscope, %s): through the compatible mode" % name)
 
 
-def embeddings(t, run, oa):
+def test_embeddings(t, run, oa):
     oa.reset()
     texts = ["text %s" % ("x" * i) for i in range(12)]
     r = run.run("embeddings", "openai", oa.url + "/v1", "emb", ["--texts", json.dumps(texts)])
@@ -285,7 +285,7 @@ def embeddings(t, run, oa):
           "embeddings: sent in batches of at most 10")
 
 
-def openai_images(t, run, oa):
+def test_openai_images(t, run, oa):
     base = oa.url + "/v1"
     oa.reset()
     r = run.run("image", "openai", base, "img-b64", ["--prompt", "a red square", "--size", "512x384"])
@@ -312,10 +312,10 @@ def openai_images(t, run, oa):
     r = run.run("image", "openai", base, "img-url", ["--prompt", "a red square"],
                 {"max_response_bytes": "1024"})
     t.is_(r.status, "ok", "image: a PNG under the cap passes")
-    image_links(t, run, oa, base)
+    test_image_links(t, run, oa, base)
 
 
-def image_links(t, run, oa, base):
+def test_image_links(t, run, oa, base):
     """Links in an answer pass the [fetch] address rules, each hop of a
     redirect too; only the configured base URL is trusted."""
     for model, fetch, want, name in (
@@ -341,7 +341,7 @@ def progress_of(r, task=0):
     return [p["status"] for p in r.progress if p.get("task") == task]
 
 
-def dashscope_images(t, run, ds):
+def test_dashscope_images(t, run, ds):
     base = ds.url
     conf = {"poll_interval_ms": "50", "poll_max": "10"}
     ds.reset()
@@ -408,7 +408,7 @@ def dashscope_images(t, run, ds):
           "dashscope 3 tasks polled at once: 3 polls each")
 
 
-def reference_images(t, run, oa, ds, d):
+def test_reference_images(t, run, oa, ds, d):
     """A reference image: images/edits with it as the image (OpenAI-
     compatible), the message's image input (DashScope), its colours
     (offline)."""
@@ -474,16 +474,16 @@ def main(t):
     run = Runner(t, t.tmpdir("prov"))
     base = oa.url + "/v1"
 
-    chat_plain(t, run, oa, base)
-    chat_json(t, run, oa, base)
-    chat_stream(t, run, oa, base)
-    chat_retries(t, run, oa, base)
-    chat_limits(t, run, oa, base)
-    search(t, run, oa, ds)
-    embeddings(t, run, oa)
-    openai_images(t, run, oa)
-    dashscope_images(t, run, ds)
-    reference_images(t, run, oa, ds, t.tmpdir("refs"))
+    test_chat_plain(t, run, oa, base)
+    test_chat_json(t, run, oa, base)
+    test_chat_stream(t, run, oa, base)
+    test_chat_retries(t, run, oa, base)
+    test_chat_limits(t, run, oa, base)
+    test_search(t, run, oa, ds)
+    test_embeddings(t, run, oa)
+    test_openai_images(t, run, oa)
+    test_dashscope_images(t, run, ds)
+    test_reference_images(t, run, oa, ds, t.tmpdir("refs"))
 
     leaks = [i + 1 for i, o in enumerate(run.outputs) if KEY in o]
     t.ok(run.outputs and not leaks, "the key never appears in provcli's output or errors")

@@ -66,7 +66,7 @@ class Instance:
                 self.t.diag(out)
 
 
-def check_private(t, a):
+def test_private(t, a):
     """The store and the logs are the user's alone."""
     for rel in ("store", "log"):
         p = os.path.join(a.home, rel)
@@ -97,7 +97,7 @@ def thread_requests(a):
     return tid
 
 
-def check_access_log(t, a):
+def test_access_log(t, a):
     """Thread IDs are bearer credentials: after requests that carry one in
     the path and in the query, the access log has the requests but not
     the ID."""
@@ -118,7 +118,7 @@ def check_access_log(t, a):
     t.ok(half not in text, "...nor any part of the ID")
 
 
-def check_worker_log(t, a, pid):
+def test_worker_log(t, a, pid):
     """A worker's crash leaves a line in log/worker.log (lighttpd's
     server.breakagelog; a daemonized lighttpd otherwise sends the workers'
     standard error to /dev/null), and the worker is replaced."""
@@ -174,9 +174,9 @@ def main(t):
     t.like(conf, r"(?m)^dir = %s$" % os.path.join(a.home, "store"),
            "the generated aivista.conf keeps the store in AIVISTA_HOME")
 
-    check_private(t, a)
-    check_access_log(t, a)
-    check_worker_log(t, a, pid)
+    test_private(t, a)
+    test_access_log(t, a)
+    test_worker_log(t, a, pid)
 
     rc, out = a.run("status")
     t.is_(rc, 0, "status while running: exit status 0")

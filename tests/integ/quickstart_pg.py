@@ -88,7 +88,7 @@ def replayed(a, tid):
     return len(durable(events(body))) if st == 200 else -1
 
 
-def image_thread(t, a):
+def test_image_thread(t, a):
     st, _, body = a.request("POST", "/api/agent/stream",
                             {"workflow": "image", "input": {"text": "水彩风景"}})
     evs = events(body) if st == 200 else []
@@ -98,7 +98,7 @@ def image_thread(t, a):
     return start[0]["threadId"] if start else None
 
 
-def note_thread(t, a):
+def test_note_thread(t, a):
     """A note thread, each pause confirmed with approve until it is done."""
     st, _, body = a.request("POST", "/api/agent/stream",
                             {"workflow": "note", "input": {"topic": "周末去杭州春游的攻略"}})
@@ -119,7 +119,7 @@ def note_thread(t, a):
     return tid
 
 
-def check_missing(t, d):
+def test_missing(t, d):
     """No PostgreSQL where AIVISTA_PG_BIN points: a plain error, nothing runs."""
     m = Instance(t, os.path.join(d, "missing"), AIVISTA_PG_BIN=os.path.join(d, "no-such-dir"))
     rc, out = m.start()
@@ -128,7 +128,7 @@ def check_missing(t, d):
     t.ok(m.pid_in("run/lighttpd.pid") is None, "...and starts no lighttpd")
 
 
-def check_unreachable(t, d):
+def test_unreachable(t, d):
     """Run as root, the cluster runs as nobody: a home nobody cannot reach
     is refused with a reason, before initdb."""
     if os.geteuid() != 0:
@@ -151,8 +151,8 @@ def main(t):
     d = t.tmpdir("qspg")
     # Run as root, the cluster's user (nobody) must reach AIVISTA_HOME.
     os.chmod(d, 0o755)
-    check_missing(t, d)
-    check_unreachable(t, d)
+    test_missing(t, d)
+    test_unreachable(t, d)
 
     a = Instance(t, os.path.join(d, "a"))
     rc, out = a.start()
@@ -182,8 +182,8 @@ def main(t):
     t.ok(rc == 0 and "PostgreSQL cluster" in out and "runs (pid %d)" % (pg_pid or 0) in out,
          "status: says the cluster runs")
 
-    img = image_thread(t, a)
-    note = note_thread(t, a)
+    img = test_image_thread(t, a)
+    note = test_note_thread(t, a)
     for name, tid, wf in (("image", img, "image"), ("note", note, "note")):
         row = stored(a, tid) if tid else None
         t.is_(row, (wf, "done", replayed(a, tid) if tid else -2),

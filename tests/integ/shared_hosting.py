@@ -92,6 +92,8 @@ class Host(ws.Apache):
     under an Alias (no suexec identity: they run as www-data)."""
 
     modules = ws.Apache.modules + ["fcgid", "userdir", "suexec"]
+    # Up once the account's app is served (its workers start on demand).
+    health_path = "/index.html"
 
     def __init__(self, t, dir, user, account, suexec):
         super().__init__(t, dir, user)
@@ -100,10 +102,7 @@ class Host(ws.Apache):
         self.web = os.path.join(account.home, "public_html")
         self.url = "/~%s/aivista" % account.name if suexec else "/aivista"
         self.label = "shared hosting, %s" % ("suexec" if suexec else "workers as www-data")
-        self.before = "\n".join([
-            "FcgidIPCDir %s/fcgid" % self.run_dir,
-            "FcgidProcessTableFile %s/fcgid_shm" % self.run_dir,
-        ])
+        self.before = ws.fcgid_dirs(self.run_dir)
 
     def write_site(self):
         where = ["UserDir public_html", "UserDir disabled root"] if self.suexec else \
@@ -116,21 +115,6 @@ class Host(ws.Apache):
                 "\tRequire all granted",
                 "</Directory>",
                 ""]))
-
-    def _ready(self):
-        if self.proc.poll() is not None:
-            return "exited"
-        try:
-            status, _, _ = self.request("GET", "/index.html", timeout=5)
-        except OSError:
-            return None
-        return "ready" if status == 200 else None
-
-
-def uid_of(pid):
-    with open("/proc/%d/status" % pid) as f:
-        m = re.search(r"(?m)^Uid:\s+(\d+)\s+(\d+)", f.read())
-    return int(m.group(2)) if m else None
 
 
 def start_thread(host):
@@ -163,7 +147,7 @@ def check_serving(t, host, label):
     return tid
 
 
-def check_curl(t, host, label):
+def test_curl(t, host, label):
     """docs/deploy.md's curl line (Troubleshooting), HOST the host's
     address: the stream comes out, to its end."""
     line = " ".join(deploydoc.commands("trouble-stream"))
@@ -176,7 +160,7 @@ def check_curl(t, host, label):
 
 
 def workers_uids(host):
-    return sorted(set(uid_of(p) for p in host.worker_pids()))
+    return sorted(set(ws.proc_uid(p) for p in host.worker_pids()))
 
 
 def test_suexec(t, d, user, account, store, admin_line):
@@ -213,7 +197,7 @@ def test_www_data(t, d, user, account, store, admin_line, acl_lines):
         return
     host = Host(t, os.path.join(d, "plain2"), user, account, suexec=False).start()
     tid = check_serving(t, host, label)
-    check_curl(t, host, label)
+    test_curl(t, host, label)
     t.is_(workers_uids(host), [user[1]], "%s: the worker runs as www-data" % label)
     files = store_files(store)
     owners = sorted(set(os.stat(p).st_uid for p in files))

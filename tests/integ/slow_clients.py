@@ -129,7 +129,7 @@ def durable(body):
     return [(e["id"], e["data"]) for e in SSEReader(iter([body])) if "id" in e]
 
 
-def check_abandoned(t, srv, held_at):
+def test_abandoned(t, srv, held_at):
     """The two replays are given up within about the deadline."""
     seen = avtest.wait_for(lambda: len(log_lines(srv.worker_log, ABANDONED)) >= MAX_REPLAYS,
                            WRITE_TIMEOUT_MS / 1000 + 4)
@@ -139,7 +139,7 @@ def check_abandoned(t, srv, held_at):
     t.ok(took < WRITE_TIMEOUT_MS / 1000 + 3, "... within about the deadline (%.1f s)" % took)
 
 
-def check_all_free(t, srv):
+def test_all_free(t, srv):
     """Four runs started at once each get a worker at once."""
     out = {}
     runs = [threading.Thread(target=first_event_time, args=(srv, out, i)) for i in range(WORKERS)]
@@ -153,7 +153,7 @@ def check_all_free(t, srv):
          % (WORKERS, ", ".join("%.2f" % x if x is not None else "-" for x in times)))
 
 
-def check_refused(t, socks):
+def test_refused(t, socks):
     """Each is answered 503 (read whole); one answered otherwise is left
     unread, as its client would."""
     for s in socks:
@@ -193,14 +193,14 @@ def main(t):
     held_at = time.monotonic()
     t.is_(held, [200] * MAX_REPLAYS, "%d clients that do not read start their replays" % MAX_REPLAYS)
     over = [silent_client(srv.port, tid) for _ in range(WORKERS - MAX_REPLAYS)]
-    check_refused(t, over)
+    test_refused(t, over)
     try:
         r = srv.request("GET", stream_path(small_tid), timeout=10)
     except OSError as e:
         r = (str(e), {}, b"")
     t.ok(r[0] == 200 and r[2].endswith(b"data: [DONE]\n\n"),
          "a short replay meanwhile is not counted: answered whole (%d bytes)" % len(r[2]))
-    check_abandoned(t, srv, held_at)
+    test_abandoned(t, srv, held_at)
     time.sleep(1)
     watch.stop()
     slow = [x for x in watch.samples if x[2] != 200 or x[1] >= 1.0]
@@ -208,7 +208,7 @@ def main(t):
          "/api/health answered within 1 s throughout (%d asks, slowest %.2f s; late or failed: %s)"
          % (len(watch.samples), max((x[1] for x in watch.samples), default=0),
             ", ".join("at %.1f s: %s in %.2f s" % (x[0], x[2], x[1]) for x in slow[:5])))
-    check_all_free(t, srv)
+    test_all_free(t, srv)
 
     for s in replays + over:
         leave(s)

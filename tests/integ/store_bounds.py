@@ -50,7 +50,7 @@ def thread_of(evs):
     return next((e.get("threadId") for e in evs if e.get("type") == "thread_start"), None)
 
 
-def small_budget(t, d):
+def test_small_budget(t, d):
     w = avtest.Worker(t, d, name="small", settings={
         "store": {"dir": os.path.join(d, "small-store"), "max_request_bytes": str(BUDGET)}}).start()
 
@@ -88,7 +88,7 @@ def small_budget(t, d):
     w.kill()
 
 
-def echo(t, d):
+def test_echo(t, d):
     w = avtest.Worker(t, d, name="echo", settings={
         "store": {"dir": os.path.join(d, "echo-store")}}).start()
     patch = nodes_patch(80)
@@ -113,8 +113,8 @@ def echo(t, d):
 
 def main(t):
     d = t.tmpdir("storebounds")
-    small_budget(t, d)
-    echo(t, d)
+    test_small_budget(t, d)
+    test_echo(t, d)
 
 
 if __name__ == "__main__":

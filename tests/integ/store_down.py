@@ -66,7 +66,7 @@ def closed_store(d, secret):
             (secret, os.path.basename(secret), ".s.PGSQL", "connection to server", "av_nowhere"))
 
 
-def unopenable(t, d):
+def test_unopenable(t, d):
     """The store cannot be opened: 503 store_unavailable, no secrets."""
     secret = os.path.join(d, "secret-store-dir-7f3a")
     store, said = closed_store(d, secret)
@@ -98,7 +98,7 @@ def unopenable(t, d):
     t.ok(secret in log, "unopenable store: the worker's log names the directory and why")
 
 
-def unwritable(t, d):
+def test_unwritable(t, d):
     """The store opens, but its files cannot grow: storing a mask fails."""
     if avtest.store_backend() == "postgresql":
         for name in ("store that cannot grow: an image with a mask is 503 store_unavailable",
@@ -128,8 +128,8 @@ def unwritable(t, d):
 
 def main(t):
     d = t.tmpdir("store-down")
-    unopenable(t, d)
-    unwritable(t, t.tmpdir("store-full"))
+    test_unopenable(t, d)
+    test_unwritable(t, t.tmpdir("store-full"))
 
 
 avtest.run(main)

@@ -158,7 +158,7 @@ def test_note(t, a, b):
           "so do host B's confirm's")
 
 
-def slow_and_kill(t, lt, name, clients):
+def test_slow_and_kill(t, lt, name, clients):
     """Starts a slow test thread on lt and kills its worker with SIGKILL
     during the second step."""
     body = json.dumps({"workflow": "test", "input": {"topic": "soak " + name, "steps": 3,
@@ -204,7 +204,7 @@ def test_soak(t, hosts):
         r.start()
     slow = []
     for lt, name in zip(hosts, "AB"):
-        slow_and_kill(t, lt, name, slow)
+        test_slow_and_kill(t, lt, name, slow)
     for r in runs:
         r.join(120)
     t.is_(len(clients), len(IMAGES), "every image thread started (alternately on both hosts)")

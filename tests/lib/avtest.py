@@ -1,7 +1,8 @@
 """Shared pieces of the integration tests: TAP output, temporary
-directories, the worker run directly on a unix socket, a real lighttpd
-from contrib/lighttpd/aivista.conf, and small HTTP and event-stream
-clients.
+directories, the worker run directly on a unix socket, what every real
+web server in front of it shares (WebServer: its kinds are lighttpd from
+contrib/lighttpd/aivista.conf here and Apache in webservers.py), and
+small HTTP and event-stream clients.
 
 The tests run under automake's tap-driver.sh. A failure to set up (no
 worker binary, lighttpd will not start) exits 99, which automake reports
@@ -337,6 +338,15 @@ def group_members(pgid):
     return sorted(out)
 
 
+def kill_quietly(kill, target, sig):
+    """kill(target, sig) (os.kill or os.killpg), whether target is still
+    there or not."""
+    try:
+        kill(target, sig)
+    except ProcessLookupError:
+        pass
+
+
 def wait_for(cond, timeout, interval=0.05):
     """Polls cond() until it returns something true or timeout seconds pass.
     Returns the last value."""
@@ -520,7 +530,7 @@ class Worker:
             self.proc.wait()
 
 
-# -- lighttpd -----------------------------------------------------------------------
+# -- web servers ------------------------------------------------------------------
 
 TEMPLATE = os.path.join("contrib", "lighttpd", "aivista.conf")
 
@@ -546,36 +556,158 @@ def lighttpd_conf_from_template(values):
     return text
 
 
-class Lighttpd:
-    """A real lighttpd on 127.0.0.1 with workers it spawns itself, from the
-    contrib template, everything under dir."""
+class WebServer:
+    """A real web server on a free port of 127.0.0.1, everything under dir
+    (its configuration, run/ and log/), run in the foreground in a session
+    of its own. A subclass says how: write_conf() writes self.conf for
+    self.port, check_command() and run_command() test and run it. It is
+    ready once a GET of health_path (under url, where the app is) answers
+    200; stop() ends it and whatever it started. Lighttpd below and the
+    Apache servers of webservers.py are its kinds."""
 
-    def __init__(self, t, dir, workers=3, settings=None, worker=None):
+    name = "the web server"     # the program, in setup errors
+    url = ""                    # where the app is: request paths are under it
+    health_path = "/api/health"
+    stop_wait = STOP_TIMEOUT    # how long the server may take to stop
+
+    def __init__(self, t, dir, binary, conf_name, out_name):
         self.t = t
         self.dir = dir
-        self.workers = workers
-        self.worker = worker
-        self.binary = lighttpd_path()
-        if self.binary is None:
-            raise SkipAll("no lighttpd (set LIGHTTPD or install lighttpd)")
+        self.binary = binary
         self.run_dir = os.path.join(dir, "run")
         self.log_dir = os.path.join(dir, "log")
         for d in (self.run_dir, self.log_dir):
             os.makedirs(d, exist_ok=True)
+        self.conf = os.path.join(dir, conf_name)
+        self.error_log = os.path.join(self.log_dir, "error.log")
+        self.out_log = os.path.join(self.log_dir, out_name)
+        self.proc = None
+        self.port = None
+
+    def write_conf(self):
+        raise NotImplementedError
+
+    def check_command(self):
+        raise NotImplementedError
+
+    def run_command(self):
+        raise NotImplementedError
+
+    def log_files(self):
+        """The logs to show when the server does not come up."""
+        return [self.error_log, self.out_log]
+
+    def launch(self, check=True):
+        """Tests the configuration (with check) and starts the server,
+        without waiting for it."""
+        if check:
+            p = subprocess.run(self.check_command(), stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, env=clean_env(), timeout=60)
+            if p.returncode != 0:
+                raise SetupError("%s rejects the generated configuration:\n%s" %
+                                 (self.name, p.stdout.decode(errors="replace")))
+        out = open(self.out_log, "ab")
+        self.proc = subprocess.Popen(self.run_command(), stdin=subprocess.DEVNULL, stdout=out,
+                                     stderr=subprocess.STDOUT, env=clean_env(),
+                                     start_new_session=True)
+        out.close()
+        self.t.cleanup(self.stop)
+
+    def wait_ready(self):
+        """"ready", "exited" or None (not ready in START_TIMEOUT)."""
+        return wait_for(self._ready, START_TIMEOUT, 0.1)
+
+    def start(self):
+        """Starts the server on a free port and waits until it is ready. A
+        port taken in the meantime is retried."""
+        for attempt in range(3):
+            self.port = free_port()
+            self.write_conf()
+            self.launch()
+            state = self.wait_ready()
+            if state == "ready":
+                return self
+            logs = "".join(tail(p) for p in self.log_files())
+            self.stop()
+            if state == "exited" and "in use" in logs and attempt < 2:
+                continue
+            raise SetupError("%s did not come up (%s):\n%s" % (self.name, state or "timeout", logs))
+        raise SetupError("no free port for %s" % self.name)
+
+    def _ready(self):
+        if self.proc.poll() is not None:
+            return "exited"
+        try:
+            status, _, _ = self.request("GET", self.health_path, timeout=5)
+        except OSError:
+            return None
+        return "ready" if status == 200 else None
+
+    @property
+    def pid(self):
+        return self.proc.pid if self.proc else None
+
+    def request(self, method, path, body=None, headers=None, timeout=REQUEST_TIMEOUT):
+        """(status, headers, body) of a request for path under the app's URL."""
+        return http_request(self.port, method, self.url + path, body, headers, timeout)
+
+    def get(self, path, timeout=REQUEST_TIMEOUT):
+        return self.request("GET", path, timeout=timeout)
+
+    def open(self, method, path, body=None, headers=None, timeout=REQUEST_TIMEOUT):
+        """An open response, for reading a stream as it comes."""
+        return http_open(self.port, method, self.url + path, body, headers, timeout)
+
+    def error_lines(self, pattern):
+        return [l for l in tail(self.error_log, 100000).splitlines() if re.search(pattern, l)]
+
+    def terminate(self):
+        """Asks the server to stop: SIGTERM to its whole process group."""
+        os.killpg(self.proc.pid, signal.SIGTERM)
+
+    def stop(self):
+        """Stops the server (terminate()), then SIGKILL to whatever is left
+        in its process group. Returns the pids that had to be killed (none,
+        normally)."""
+        if self.proc is None:
+            return []
+        pgid = self.proc.pid
+        try:
+            self.terminate()
+        except ProcessLookupError:
+            pass
+        wait_exit(self.proc, self.stop_wait)
+        gone = wait_for(lambda: not group_members(pgid), STOP_TIMEOUT)
+        stray = [] if gone else group_members(pgid)
+        if stray:
+            kill_quietly(os.killpg, pgid, signal.SIGKILL)
+            wait_exit(self.proc, STOP_TIMEOUT)
+        self.proc = None
+        return stray
+
+
+class Lighttpd(WebServer):
+    """A real lighttpd on 127.0.0.1 with workers it spawns itself, from the
+    contrib template, everything under dir."""
+
+    name = "lighttpd"
+
+    def __init__(self, t, dir, workers=3, settings=None, worker=None):
+        binary = lighttpd_path()
+        if binary is None:
+            raise SkipAll("no lighttpd (set LIGHTTPD or install lighttpd)")
+        super().__init__(t, dir, binary, "lighttpd.conf", "lighttpd.out")
+        self.workers = workers
+        self.worker = worker
         s = {"store": store_section(os.path.join(dir, "store"), (settings or {}).get("store")),
              "kb": kb_settings()}
         for sec, keys in (settings or {}).items():
             s.setdefault(sec, {}).update(keys)
         self.worker_conf = write_file(os.path.join(dir, "aivista.conf"), conf_from_sample(s))
-        self.conf = os.path.join(dir, "lighttpd.conf")
-        self.error_log = os.path.join(self.log_dir, "error.log")
         self.worker_log = os.path.join(self.log_dir, "worker.log")
         self.access_log = os.path.join(self.log_dir, "access.log")
-        self.out_log = os.path.join(self.log_dir, "lighttpd.out")
-        self.proc = None
-        self.port = None
 
-    def _write_conf(self):
+    def write_conf(self):
         write_file(self.conf, lighttpd_conf_from_template({
             "bind": "127.0.0.1",
             "port": self.port,
@@ -590,49 +722,20 @@ class Lighttpd:
             "group": "",
         }))
 
-    def start(self):
-        """Starts lighttpd and waits until every worker has answered
-        /api/health. A port taken in the meantime is retried."""
-        for attempt in range(3):
-            self.port = free_port()
-            self._write_conf()
-            check = subprocess.run([self.binary, "-tt", "-f", self.conf],
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   env=clean_env(), timeout=60)
-            if check.returncode != 0:
-                raise SetupError("lighttpd rejects the generated config:\n%s" %
-                                 check.stdout.decode(errors="replace"))
-            out = open(self.out_log, "ab")
-            self.proc = subprocess.Popen([self.binary, "-D", "-f", self.conf],
-                                         stdin=subprocess.DEVNULL, stdout=out,
-                                         stderr=subprocess.STDOUT, env=clean_env(),
-                                         start_new_session=True)
-            out.close()
-            self.t.cleanup(self.stop)
-            state = wait_for(self._ready, START_TIMEOUT, 0.1)
-            if state == "ready":
-                return self
-            logs = tail(self.error_log) + tail(self.worker_log) + tail(self.out_log)
-            self.stop()
-            if state == "exited" and "in use" in logs and attempt < 2:
-                continue
-            raise SetupError("lighttpd did not come up (%s):\n%s" % (state or "timeout", logs))
-        raise SetupError("no free port for lighttpd")
+    def check_command(self):
+        return [self.binary, "-tt", "-f", self.conf]
+
+    def run_command(self):
+        return [self.binary, "-D", "-f", self.conf]
+
+    def log_files(self):
+        return [self.error_log, self.worker_log, self.out_log]
 
     def _ready(self):
-        if self.proc.poll() is not None:
-            return "exited"
-        if len(self.worker_pids()) < self.workers:
+        """Ready once every worker runs and /api/health answers."""
+        if self.proc.poll() is None and len(self.worker_pids()) < self.workers:
             return None
-        try:
-            status, _, _ = self.get("/api/health", timeout=5)
-        except OSError:
-            return None
-        return "ready" if status == 200 else None
-
-    @property
-    def pid(self):
-        return self.proc.pid if self.proc else None
+        return super()._ready()
 
     def worker_pids(self):
         """The workers that serve now (children of the prefork parent)."""
@@ -641,35 +744,6 @@ class Lighttpd:
     def parent_pids(self):
         """The processes lighttpd itself runs: the prefork parent."""
         return proc_children(self.proc.pid) if self.proc else []
-
-    def request(self, method, path, body=None, headers=None, timeout=REQUEST_TIMEOUT):
-        return http_request(self.port, method, path, body, headers, timeout)
-
-    def get(self, path, timeout=REQUEST_TIMEOUT):
-        return http_request(self.port, "GET", path, timeout=timeout)
-
-    def stop(self):
-        """Stops lighttpd and its workers: SIGTERM to the whole process group,
-        then SIGKILL to whatever is left. Returns the pids that had to be
-        killed (none, normally)."""
-        if self.proc is None:
-            return []
-        pgid = self.proc.pid
-        try:
-            os.killpg(pgid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        wait_exit(self.proc, STOP_TIMEOUT)
-        gone = wait_for(lambda: not group_members(pgid), STOP_TIMEOUT)
-        stray = [] if gone else group_members(pgid)
-        if stray:
-            try:
-                os.killpg(pgid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            wait_exit(self.proc, STOP_TIMEOUT)
-        self.proc = None
-        return stray
 
 
 # -- HTTP ---------------------------------------------------------------------------

@@ -70,6 +70,19 @@ def run_user():
     raise SetupError("running as root, but there is no www-data or nobody user")
 
 
+def deploy_setup(t, name):
+    """What a deployment test starts from: the test worker (built, else a
+    setup error), the user the servers' workers run as (run_user) and a
+    temporary directory handed to it. Returns (the directory, the user,
+    when the test started)."""
+    if not os.access(TEST_WORKER, os.X_OK):
+        raise SetupError("no test worker at %s" % TEST_WORKER)
+    user = run_user()
+    d = t.tmpdir(name)
+    give(d, user)
+    return d, user, time.monotonic()
+
+
 def give(path, user):
     """Hands path (recursively) to user, when there is one."""
     if user is None:
@@ -146,6 +159,13 @@ def exe_of(pid):
         return None
 
 
+def proc_uid(pid):
+    """The effective user id pid runs as, or None."""
+    with open("/proc/%d/status" % pid) as f:
+        m = re.search(r"(?m)^Uid:\s+(\d+)\s+(\d+)", f.read())
+    return int(m.group(2)) if m else None
+
+
 # -- Apache -------------------------------------------------------------------------
 
 def apache_binary():
@@ -155,44 +175,60 @@ def apache_binary():
     return None
 
 
-class Apache:
+def fcgid_dirs(run_dir):
+    """The main configuration's lines that keep mod_fcgid's sockets and
+    process table in the test's run_dir."""
+    return "\n".join(["FcgidIPCDir %s/fcgid" % run_dir,
+                      "FcgidProcessTableFile %s/fcgid_shm" % run_dir])
+
+
+class Apache(avtest.WebServer):
     """apache2 -DFOREGROUND from a main configuration in dir that loads
     modules, listens on a free port of 127.0.0.1 and includes site (the
-    contrib file, already made)."""
+    contrib file, made by write_site)."""
 
     modules = ["mpm_event", "authz_core", "mime", "dir", "alias", "env", "setenvif",
                "deflate", "filter", "headers"]
     url = "/aivista"
     label = "apache"
+    name = "apache2"
+    # SIGTERM to Apache alone: it stops its children and the workers it
+    # spawned, which may take a while.
+    stop_wait = 2 * avtest.STOP_TIMEOUT
 
     def __init__(self, t, dir, user):
-        self.t = t
-        self.dir = dir
-        self.user = user
-        self.binary = apache_binary()
-        if self.binary is None:
+        binary = apache_binary()
+        if binary is None:
             raise SkipAll("no apache2 (install apache2, or set APACHE2)")
         for m in self.modules:
             if not os.path.exists(self.module_path(m)):
                 raise SkipAll("no Apache module %s (install %s)" %
                               (m, "libapache2-mod-fcgid" if m == "fcgid" else "apache2"))
-        self.log_dir = os.path.join(dir, "log")
-        self.run_dir = os.path.join(dir, "run")
+        super().__init__(t, dir, binary, "httpd.conf", "apache.out")
+        self.user = user
         self.docroot = os.path.join(dir, "htdocs")
-        for d in (self.log_dir, self.run_dir, self.docroot):
-            os.makedirs(d, exist_ok=True)
-        self.error_log = os.path.join(self.log_dir, "error.log")
+        os.makedirs(self.docroot, exist_ok=True)
         self.api_log = os.path.join(self.log_dir, "aivista-access.log")
-        self.out_log = os.path.join(self.log_dir, "apache.out")
-        self.conf = os.path.join(dir, "httpd.conf")
         self.site = os.path.join(dir, "site.conf")
         self.extra = ""          # more main configuration (after the site)
         self.before = ""         # more main configuration (before the site)
-        self.proc = None
-        self.port = None
         self.confdir = None      # an /etc/apache2 of the test's own (doc_setup)
         self.examples = None
         self.doc_ran = set()
+
+    def stage_app(self, workers, settings, binary, store, doc):
+        """The app as this site runs it: with doc (the names of
+        docs/deploy.md's blocks) the test's /etc/apache2 for them
+        (doc_setup), the worker, the app and the style library staged in
+        dir/inst, and the workers' configuration on store (default:
+        dir/store)."""
+        self.doc = doc
+        if doc:
+            self.doc_setup()
+        self.workers = workers
+        self.worker, self.www, self.styles = stage_files(self.dir, binary or avtest.worker_path())
+        self.store = store or os.path.join(self.dir, "store")
+        self.worker_conf = worker_conf(self.dir, self.store, self.styles, settings)
 
     def doc_setup(self):
         """Makes the test's /etc/apache2 (mods-available as the system's,
@@ -293,53 +329,19 @@ class Apache:
         """Writes self.site (the contrib file made for this test)."""
         raise NotImplementedError
 
-    def start(self):
-        for attempt in range(3):
-            self.port = avtest.free_port()
-            self.write_site()
-            avtest.write_file(self.conf, self.main_conf())
-            give(self.dir, self.user)
-            check = subprocess.run([self.binary, "-t", "-f", self.conf], stdout=subprocess.PIPE,
-                                   stderr=subprocess.STDOUT, env=avtest.clean_env(), timeout=60)
-            if check.returncode != 0:
-                raise SetupError("apache2 rejects the generated configuration:\n%s" %
-                                 check.stdout.decode(errors="replace"))
-            out = open(self.out_log, "ab")
-            self.proc = subprocess.Popen([self.binary, "-f", self.conf, "-DFOREGROUND"],
-                                         stdin=subprocess.DEVNULL, stdout=out,
-                                         stderr=subprocess.STDOUT, env=avtest.clean_env(),
-                                         start_new_session=True)
-            out.close()
-            self.t.cleanup(self.stop)
-            state = avtest.wait_for(self._ready, avtest.START_TIMEOUT, 0.1)
-            if state == "ready":
-                return self
-            logs = avtest.tail(self.error_log) + avtest.tail(self.out_log)
-            self.stop()
-            if state == "exited" and "in use" in logs and attempt < 2:
-                continue
-            raise SetupError("apache2 did not come up (%s):\n%s" % (state or "timeout", logs))
-        raise SetupError("no free port for apache2")
+    def write_conf(self):
+        self.write_site()
+        avtest.write_file(self.conf, self.main_conf())
+        give(self.dir, self.user)
 
-    def _ready(self):
-        if self.proc.poll() is not None:
-            return "exited"
-        try:
-            status, _, _ = self.request("GET", "/api/health", timeout=5)
-        except OSError:
-            return None
-        return "ready" if status == 200 else None
+    def check_command(self):
+        return [self.binary, "-t", "-f", self.conf]
 
-    @property
-    def pid(self):
-        return self.proc.pid if self.proc else None
+    def run_command(self):
+        return [self.binary, "-f", self.conf, "-DFOREGROUND"]
 
-    def request(self, method, path, body=None, headers=None, timeout=avtest.REQUEST_TIMEOUT):
-        """path is relative to the app's URL ("/api/health")."""
-        return avtest.http_request(self.port, method, self.url + path, body, headers, timeout)
-
-    def open(self, method, path, body=None, headers=None, timeout=avtest.REQUEST_TIMEOUT):
-        return avtest.http_open(self.port, method, self.url + path, body, headers, timeout)
+    def terminate(self):
+        self.proc.terminate()
 
     def worker_pids(self):
         return [p for p in descendants(self.proc.pid) if self.is_worker(p)] if self.proc else []
@@ -347,31 +349,6 @@ class Apache:
     def is_worker(self, pid):
         e = exe_of(pid)
         return e is not None and os.path.basename(e).startswith("aivista")
-
-    def error_lines(self, pattern):
-        return [l for l in avtest.tail(self.error_log, 100000).splitlines() if re.search(pattern, l)]
-
-    def stop(self):
-        """SIGTERM to Apache (it stops its children and the workers it
-        spawned), then SIGKILL to whatever is left in its process group."""
-        if self.proc is None:
-            return []
-        pgid = self.proc.pid
-        try:
-            self.proc.terminate()
-        except ProcessLookupError:
-            pass
-        avtest.wait_exit(self.proc, 2 * avtest.STOP_TIMEOUT)
-        gone = avtest.wait_for(lambda: not avtest.group_members(pgid), avtest.STOP_TIMEOUT)
-        stray = [] if gone else avtest.group_members(pgid)
-        if stray:
-            try:
-                os.killpg(pgid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            avtest.wait_exit(self.proc, avtest.STOP_TIMEOUT)
-        self.proc = None
-        return stray
 
 
 def worker_conf(dir, store, styles, settings, name="aivista.conf"):
@@ -398,18 +375,9 @@ class ApacheFcgid(Apache):
     def __init__(self, t, dir, workers=2, settings=None, binary=None, directives=None,
                  store=None, user=None, doc=None):
         super().__init__(t, dir, user)
-        self.doc = doc
-        if doc:
-            self.doc_setup()
-        self.workers = workers
-        self.worker, self.www, styles = stage_files(dir, binary or avtest.worker_path())
-        self.store = store or os.path.join(dir, "store")
-        self.worker_conf = worker_conf(dir, self.store, styles, settings)
+        self.stage_app(workers, settings, binary, store, doc)
         self.directives = directives or {}
-        self.before = "\n".join([
-            "FcgidIPCDir %s/fcgid" % self.run_dir,
-            "FcgidProcessTableFile %s/fcgid_shm" % self.run_dir,
-        ])
+        self.before = fcgid_dirs(self.run_dir)
 
     def write_site(self):
         text = apache_template(
@@ -449,14 +417,8 @@ class ApacheProxy(Apache):
     def __init__(self, t, dir, workers=2, settings=None, binary=None, timeout=IDLE_S,
                  store=None, user=None, launcher="systemd", doc=None):
         super().__init__(t, dir, user)
-        self.doc = doc
-        if doc:
-            self.doc_setup()
-        self.workers = workers
+        self.stage_app(workers, settings, binary, store, doc)
         self.launcher = launcher
-        self.worker, self.www, styles = stage_files(dir, binary or avtest.worker_path())
-        self.store = store or os.path.join(dir, "store")
-        self.worker_conf = worker_conf(dir, self.store, styles, settings)
         self.sock = os.path.join(self.run_dir, "aivista.sock")
         self.timeout = timeout
         self.pool = []
@@ -554,17 +516,11 @@ class ApacheProxy(Apache):
         if self.pool_pgid is None:
             return
         for p in self.pool:
-            try:
-                os.kill(p, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
+            avtest.kill_quietly(os.kill, p, signal.SIGTERM)
         avtest.wait_for(lambda: not any(avtest.proc_alive(p) for p in self.pool),
                         avtest.STOP_TIMEOUT)
         for pg in [self.pool_pgid] if self.pool_pgid else self.pool:
-            try:
-                os.killpg(pg, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            avtest.kill_quietly(os.killpg, pg, signal.SIGKILL)
         for p in self.pool:
             try:
                 os.waitpid(p, os.WNOHANG)
@@ -584,8 +540,8 @@ class ApacheProxy(Apache):
 # -- lighttpd -----------------------------------------------------------------------
 
 class LighttpdServer(avtest.Lighttpd):
-    """avtest.Lighttpd with server.max-write-idle set, seen through the same
-    interface as the Apache classes (URL "" and request paths)."""
+    """avtest.Lighttpd with server.max-write-idle set and a copy of the app,
+    for the checks every deployment passes (the app at URL "")."""
 
     url = ""
     label = "lighttpd"
@@ -599,8 +555,8 @@ class LighttpdServer(avtest.Lighttpd):
         self.www = os.path.join(dir, "www")
         shutil.copytree(avtest.src_path("www"), self.www, dirs_exist_ok=True)
 
-    def _write_conf(self):
-        super()._write_conf()
+    def write_conf(self):
+        super().write_conf()
         with open(self.conf) as f:
             text = f.read()
         text = replace_lines(text, "contrib/lighttpd/aivista.conf", r"(?m)^%s\s*=.*$",
@@ -609,25 +565,23 @@ class LighttpdServer(avtest.Lighttpd):
                              lambda k, v: "%s = %s" % (k, v))
         avtest.write_file(self.conf, text)
 
-    def open(self, method, path, body=None, headers=None, timeout=avtest.REQUEST_TIMEOUT):
-        return avtest.http_open(self.port, method, path, body, headers, timeout)
-
-    def error_lines(self, pattern):
-        return [l for l in avtest.tail(self.error_log, 100000).splitlines() if re.search(pattern, l)]
-
 
 # -- a worker of its own ------------------------------------------------------------
 
 class SideWorker(avtest.Worker):
     """A worker run directly on its own socket, on a server's store and as
-    the server's workers' user: "another process" for a confirm."""
+    the server's workers' user, the server's worker binary (or binary) with
+    the style library the server staged, if any: "another process" for a
+    confirm."""
 
     def __init__(self, t, dir, srv, settings=None, binary=None):
         os.makedirs(dir, exist_ok=True)
         s = {"store": {"dir": srv.store}}
+        if getattr(srv, "styles", None):
+            s["kb"] = {"styles": srv.styles}
         for sec, keys in (settings or {}).items():
             s.setdefault(sec, {}).update(keys)
-        super().__init__(t, dir, settings=s, name="side", binary=binary)
+        super().__init__(t, dir, settings=s, name="side", binary=binary or srv.worker)
         self.user = srv.user
 
     def start(self):
@@ -1064,6 +1018,25 @@ def stream_checks(t, srv, side, label, workers, disconnect_slack, busy_limit=Non
     check_pause_elsewhere(t, srv, side, label)
     fig["checks"] = time.monotonic() - t0
     return fig
+
+
+def serving_checks(t, srv, label, max_body):
+    """What a deployment serves besides streams: events not compressed,
+    the app's files cached and compressed, its policy, body sizes up to
+    max_body_bytes."""
+    check_no_gzip(t, srv, label)
+    check_static_caching(t, srv, label)
+    check_site_policy(t, srv, label)
+    check_body_sizes(t, srv, label, max_body)
+
+
+def diag_figures(t, fig, started):
+    """The timings stream_checks returned, and the whole test's since
+    started, for the log."""
+    t.diag("figures: long stream %.1f s, disconnect freed in %.2f s, all busy: %.2f s (%s); "
+           "checks %.1f s; whole test %.1f s" % (fig["long"], fig["disconnect"], fig["busy"][0],
+                                                fig["busy"][1], fig["checks"],
+                                                time.monotonic() - started))
 
 
 def worker_settings(**more):

@@ -1,16 +1,15 @@
 /* The fixture of the orchestrate workspace tests (t_orch_ws, t_orch_tools,
- * t_imgnorm): a real store in a fresh directory under /tmp and a step
- * context of one thread on it, as a node gets it; and a PNG made from
- * pixels. */
+ * t_imgnorm, t_picture_in): a real Berkeley DB store in a fresh directory
+ * under /tmp (teststore.h) and a step context of one thread on it, as a
+ * node gets it; and a PNG made from pixels. */
 #ifndef AV_ORCHFIX_H
 #define AV_ORCHFIX_H
-#include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sodium.h>
 #include "tap.h"
+#include "teststore.h"
 #include "app.h"
 #include "conf/conf.h"
 #include "graph/run.h"
@@ -20,7 +19,7 @@
 #include "util/xmalloc.h"
 
 struct ofx {
-	char dir[64];
+	struct teststore ts;
 	struct app app;
 	struct run run;
 	struct step_ctx c;
@@ -42,37 +41,18 @@ static void ofx_thread(struct ofx *f)
 
 static void ofx_open(struct ofx *f, const char *name)
 {
-	char err[512];
-
 	memset(f, 0, sizeof *f);
 	if (sodium_init() < 0)
 		tap_bail("sodium_init");
-	snprintf(f->dir, sizeof f->dir, "/tmp/%s.XXXXXX", name);
-	if (mkdtemp(f->dir) == NULL)
-		tap_bail("mkdtemp: %s", strerror(errno));
-	conf_init(&f->app.conf);
-	free(f->app.conf.store_dir);
-	f->app.conf.store_dir = xstrdup(f->dir);
-	free(f->app.conf.durability);
-	f->app.conf.durability = xstrdup("write_nosync");
-	f->app.store = store_open(&f->app.conf, err, sizeof err);
-	if (f->app.store == NULL)
-		tap_bail("store_open %s: %s", f->dir, err);
+	teststore_dir(&f->ts, &f->app.conf, name);
+	f->app.store = teststore_open(&f->app.conf);
 	ofx_thread(f);
-}
-
-static int ofx_rm(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb; (void)flag; (void)ftw;
-	return remove(path);
 }
 
 static void ofx_close(struct ofx *f)
 {
 	json_decref(f->c.state);
-	store_close(f->app.store);
-	conf_free(&f->app.conf);
-	nftw(f->dir, ofx_rm, 16, FTW_DEPTH | FTW_PHYS);
+	teststore_free(&f->ts, &f->app.conf, f->app.store);
 }
 
 /* A w x h PNG of one colour (rgb) with a rectangle of another (rgb2) at

@@ -9,7 +9,6 @@
  * crashes counted per step, a step that crashed too often fails). */
 #include "config.h"
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,54 +147,27 @@ static const struct workflow gr_wf = {
 /* --- the fixture: an app with a store, one request at a time ------------- */
 
 struct fx {
-	char dir[64];
-	char db[TESTSTORE_DB];  /* postgresql: the database made for it */
+	struct teststore ts;
 	struct app app;
 	struct memio m;
 	struct req r;
 	json_t *evs;           /* [{id, data}] of the last response */
 };
 
-static void gr_set(char **field, const char *value)
-{
-	free(*field);
-	*field = xstrdup(value);
-}
-
 static void fx_open(struct fx *f)
 {
-	static int fixtures;
-	char err[512];
-
 	memset(f, 0, sizeof *f);
-	snprintf(f->dir, sizeof f->dir, "/tmp/t_graph.XXXXXX");
-	if (mkdtemp(f->dir) == NULL)
-		tap_bail("mkdtemp: %s", strerror(errno));
-	conf_init(&f->app.conf);
-	gr_set(&f->app.conf.store_dir, f->dir);
-	gr_set(&f->app.conf.durability, "write_nosync");
+	teststore_init(&f->ts, &f->app.conf, "t_graph");
 	f->app.conf.max_iterations = 3;
-	teststore_setup(&f->app.conf, f->db, "t_graph", ++fixtures);
-	f->app.store = store_open(&f->app.conf, err, sizeof err);
-	if (f->app.store == NULL)
-		tap_bail("store_open %s: %s", f->dir, err);
+	f->app.store = teststore_open(&f->app.conf);
 	f->app.keys.n = 1;
 	randombytes_buf(f->app.keys.key[0], sizeof f->app.keys.key[0]);
-}
-
-static int gr_rm(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb; (void)flag; (void)ftw;
-	return remove(path);
 }
 
 static void fx_close(struct fx *f)
 {
 	json_decref(f->evs);
-	store_close(f->app.store);
-	teststore_done(f->db);
-	conf_free(&f->app.conf);
-	nftw(f->dir, gr_rm, 16, FTW_DEPTH | FTW_PHYS);
+	teststore_free(&f->ts, &f->app.conf, f->app.store);
 }
 
 /* The events of the response in memory: {id (0: none), data}. */

@@ -6,8 +6,6 @@
  * document vectors that do not fit) answered lexically. The store is
  * Berkeley DB, or PostgreSQL under make check-postgresql (teststore.h). */
 #include "config.h"
-#include <errno.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,50 +249,26 @@ static const struct kb_field vfields[] = {
 };
 
 struct fx {
-	char dir[64];
-	char db[TESTSTORE_DB];  /* postgresql: the database made for it */
+	struct teststore ts;
 	struct app app;
 	struct kb *kb;
 };
 
-static int fx_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void fx_set(char **field, const char *v)
-{
-	free(*field);
-	*field = xstrdup(v);
-}
-
 static void fx_init(struct fx *f)
 {
 	struct conf_provider *p = &f->app.conf.prov[PROV_EMBEDDINGS];
-	static int fixtures;
 	char err[512];
 	json_t *docs = json_loads(vdocs, 0, NULL);
 
 	memset(f, 0, sizeof *f);
-	snprintf(f->dir, sizeof f->dir, "/tmp/t_retrieve.XXXXXX");
-	if (mkdtemp(f->dir) == NULL)
-		tap_bail("mkdtemp: %s", strerror(errno));
-	conf_init(&f->app.conf);
-	fx_set(&f->app.conf.store_dir, f->dir);
-	fx_set(&f->app.conf.durability, "write_nosync");
-	fx_set(&p->kind, "openai");
+	teststore_init(&f->ts, &f->app.conf, "t_retrieve");
+	teststore_set(&p->kind, "openai");
 	/* Nothing listens there: any call to the provider fails at once. */
-	fx_set(&p->base_url, "http://127.0.0.1:9/v1");
-	fx_set(&p->model, "emb-test");
+	teststore_set(&p->base_url, "http://127.0.0.1:9/v1");
+	teststore_set(&p->model, "emb-test");
 	p->retries = 0;
 	p->timeout_ms = 2000;
-	teststore_setup(&f->app.conf, f->db, "t_retrieve", ++fixtures);
-	f->app.store = store_open(&f->app.conf, err, sizeof err);
-	if (f->app.store == NULL)
-		tap_bail("store_open: %s", err);
+	f->app.store = teststore_open(&f->app.conf);
 	f->app.prov = prov_new(&f->app.conf);
 	f->kb = kb_from_json(docs, vfields, "vdocs", err, sizeof err);
 	json_decref(docs);
@@ -306,10 +280,7 @@ static void fx_done(struct fx *f)
 {
 	kb_free(f->kb);
 	prov_free(f->app.prov);
-	store_close(f->app.store);
-	teststore_done(f->db);
-	nftw(f->dir, fx_rm, 16, FTW_DEPTH | FTW_PHYS);
-	conf_free(&f->app.conf);
+	teststore_free(&f->ts, &f->app.conf, f->app.store);
 }
 
 static void fx_put(struct fx *f, int doc, const char *what, const char *json)

@@ -11,7 +11,6 @@
  * t_store_kv's. */
 #include "config.h"
 #include <errno.h>
-#include <ftw.h>
 #include <glob.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include <unistd.h>
 #include <sodium.h>
 #include "tap.h"
+#include "teststore.h"
 #include "conf/conf.h"
 #include "store/bdb.h"
 #include "util/buf.h"
@@ -40,27 +40,16 @@
 #define ST_LOG_RUN_LIMIT (64LL << 20)
 
 struct fx {
-	char dir[64];
+	struct teststore ts;
 	struct conf conf;
 	struct store *s;
 };
-
-static void st_set(char **field, const char *value)
-{
-	free(*field);
-	*field = xstrdup(value);
-}
 
 /* A fresh directory and a configuration pointing at it (not opened yet). */
 static void fx_init(struct fx *f, long thread_ttl, long done_ttl, long history)
 {
 	memset(f, 0, sizeof *f);
-	snprintf(f->dir, sizeof f->dir, "/tmp/t_store.XXXXXX");
-	if (mkdtemp(f->dir) == NULL)
-		tap_bail("mkdtemp: %s", strerror(errno));
-	conf_init(&f->conf);
-	st_set(&f->conf.store_dir, f->dir);
-	st_set(&f->conf.durability, "write_nosync");
+	teststore_dir(&f->ts, &f->conf, "t_store");
 	f->conf.thread_ttl = thread_ttl;
 	f->conf.done_ttl = done_ttl;
 	f->conf.history = history;
@@ -87,26 +76,15 @@ static void st_make_old_layout(const char *dir)
 
 static void fx_open(struct fx *f)
 {
-	char err[512];
-
 	if (st_old_layout && f->s == NULL)
 		st_make_old_layout(f->conf.store_dir);
-	f->s = store_open(&f->conf, err, sizeof err);
-	if (f->s == NULL)
-		tap_bail("store_open %s: %s", f->conf.store_dir, err);
-}
-
-static int fx_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
+	f->s = teststore_open(&f->conf);
 }
 
 static void fx_done(struct fx *f)
 {
-	store_close(f->s);
+	teststore_free(&f->ts, &f->conf, f->s);
 	f->s = NULL;
-	nftw(f->dir, fx_rm, 16, FTW_DEPTH | FTW_PHYS);
-	conf_free(&f->conf);
 }
 
 /* Thread n's random part: adjacent n are adjacent keys, so a scan that
@@ -262,19 +240,19 @@ static void t_open(void)
 	struct store *s;
 
 	fx_init(&f, 60, 3600, 20);
-	snprintf(path, sizeof path, "%s/env", f.dir);
-	st_set(&f.conf.store_dir, path);
+	snprintf(path, sizeof path, "%s/env", f.ts.dir);
+	teststore_set(&f.conf.store_dir, path);
 	s = store_open(&f.conf, err, sizeof err);
 	ok(s != NULL, "open: a missing store directory is created (%s)", err);
 	if (s == NULL)
 		tap_bail("cannot go on without a store");
 	ok(stat(path, &st) == 0 && (st.st_mode & 0777) == 0700, "open: the directory is private (0700)");
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-		snprintf(path, sizeof path, "%s/env/%s", f.dir, files[i]);
+		snprintf(path, sizeof path, "%s/env/%s", f.ts.dir, files[i]);
 		ok(stat(path, &st) == 0, "open: %s exists", files[i]);
 	}
 	for (size_t i = 0; i < sizeof old_files / sizeof old_files[0]; i++) {
-		snprintf(path, sizeof path, "%s/env/%s", f.dir, old_files[i]);
+		snprintf(path, sizeof path, "%s/env/%s", f.ts.dir, old_files[i]);
 		ok(stat(path, &st) != 0, "open: no %s (a thread's records are in threads.db)",
 		   old_files[i]);
 	}
@@ -292,9 +270,9 @@ static void t_open(void)
 	ok(s != NULL && store_ping(s, err, sizeof err) == 0, "open: an existing store opens again");
 	store_close(s);
 
-	snprintf(path, sizeof path, "%s/plain-file", f.dir);
+	snprintf(path, sizeof path, "%s/plain-file", f.ts.dir);
 	fclose(fopen(path, "w"));
-	st_set(&f.conf.store_dir, path);
+	teststore_set(&f.conf.store_dir, path);
 	err[0] = '\0';
 	s = store_open(&f.conf, err, sizeof err);
 	ok(s == NULL && strstr(err, path) != NULL, "open: a file in the way fails, naming the path");
@@ -1345,8 +1323,8 @@ static void t_many_openers(void)
 	struct fx f;
 
 	fx_init(&f, 60, 3600, 20);
-	snprintf(path, sizeof path, "%s/env", f.dir);   /* not there yet: they race to make it */
-	st_set(&f.conf.store_dir, path);
+	snprintf(path, sizeof path, "%s/env", f.ts.dir);   /* not there yet: they race to make it */
+	teststore_set(&f.conf.store_dir, path);
 	if (pipe(go) < 0)
 		tap_bail("pipe: %s", strerror(errno));
 	fflush(stdout);
@@ -1632,7 +1610,7 @@ static void st_log_run(struct fx *f, long commits, long per_request, long long b
 		if (per_request && i % per_request == per_request - 1)
 			store_maintain(f->s);
 		if (i % 1000 == 999) {
-			bytes = st_log_bytes(f->dir, &files);
+			bytes = st_log_bytes(f->ts.dir, &files);
 			r->max_bytes = bytes > r->max_bytes ? bytes : r->max_bytes;
 			r->max_files = files > r->max_files ? files : r->max_files;
 		}
@@ -1645,13 +1623,13 @@ static void st_log_run(struct fx *f, long commits, long per_request, long long b
  * 5 s. */
 static long long st_log_settle(struct fx *f, long long limit, int *files)
 {
-	long long bytes = st_log_bytes(f->dir, files);
+	long long bytes = st_log_bytes(f->ts.dir, files);
 
 	for (int i = 0; i < 50 && bytes >= limit; i++) {
 		BDB(f->s)->commits += 64;   /* as if a request had committed: a wake-up */
 		store_maintain(f->s);
 		usleep(100000);
-		bytes = st_log_bytes(f->dir, files);
+		bytes = st_log_bytes(f->ts.dir, files);
 	}
 	return bytes;
 }
@@ -1774,10 +1752,10 @@ static void t_version(void)
 		struct fx f;
 
 		fx_init(&f, 1800, 604800, 20);
-		st_version_file(f.dir, cases[i].file);
-		is_int(store_version_read(f.dir, err, sizeof err), cases[i].read,
+		st_version_file(f.ts.dir, cases[i].file);
+		is_int(store_version_read(f.ts.dir, err, sizeof err), cases[i].read,
 		       "version file %s: read as %d", name, cases[i].read);
-		is_int(store_version_compat(store_version_read(f.dir, err, sizeof err)),
+		is_int(store_version_compat(store_version_read(f.ts.dir, err, sizeof err)),
 		       cases[i].compat, "version file %s: judged %d", name, cases[i].compat);
 		err[0] = '\0';
 		f.s = store_open(&f.conf, err, sizeof err);
@@ -1787,10 +1765,10 @@ static void t_version(void)
 			ok(strstr(err, cases[i].err) != NULL, "version file %s: the error says \"%s\" (%s)",
 			   name, cases[i].err, err);
 		if (!cases[i].opens)
-			ok(st_read_file(f.dir, "__db.001") == NULL && st_read_file(f.dir,
+			ok(st_read_file(f.ts.dir, "__db.001") == NULL && st_read_file(f.ts.dir,
 										     "threads.db") == NULL,
 			   "version file %s: the refused store's environment is not touched", name);
-		after = st_read_file(f.dir, STORE_VERSION_FILE);
+		after = st_read_file(f.ts.dir, STORE_VERSION_FILE);
 		is_str(after ? after : "(none)", cases[i].after, "version file %s: after the open",
 		       name);
 		fx_done(&f);
@@ -1812,11 +1790,11 @@ static void t_version_old_store(void)
 	is_int(st_put_thread(f.s, tid, "paused", ST_T0), 0, "old store: a thread written");
 	store_close(f.s);
 	f.s = NULL;
-	st_version_file(f.dir, NULL);
+	st_version_file(f.ts.dir, NULL);
 	fx_open(&f);
 	is_int(f.s->version_found, 1, "old store: found without a version (1)");
 	is_str(st_status(f.s, tid), "paused", "old store: its thread is read as it is");
-	is_str(st_read_file(f.dir, STORE_VERSION_FILE), "4\n", "old store: marked version 4");
+	is_str(st_read_file(f.ts.dir, STORE_VERSION_FILE), "4\n", "old store: marked version 4");
 	is_int(store_stats(f.s, &st, err, sizeof err), 0, "old store: stats");
 	is_int(st.version, STORE_VERSION, "old store: stats show version %d", STORE_VERSION);
 	store_close(f.s);
@@ -1841,9 +1819,9 @@ static void t_umask(void)
 		mode_t old = umask(022);
 
 		fx_init(&f, 1800, 604800, 20);
-		st_set(&f.conf.store_umask, cases[i].umask);
-		snprintf(sub, sizeof sub, "%s/store", f.dir);
-		st_set(&f.conf.store_dir, sub);
+		teststore_set(&f.conf.store_umask, cases[i].umask);
+		snprintf(sub, sizeof sub, "%s/store", f.ts.dir);
+		teststore_set(&f.conf.store_dir, sub);
 		fx_open(&f);
 		is_int(stat(sub, &st) == 0 ? (int)(st.st_mode & 0777) : -1, cases[i].dir,
 		       "umask %s: the store directory is %04o", cases[i].umask, cases[i].dir);
@@ -1854,10 +1832,6 @@ static void t_umask(void)
 			is_int(stat(path, &st) == 0 ? (int)(st.st_mode & 0777) : -1, cases[i].file,
 			       "umask %s: %s is %04o", cases[i].umask, *n, cases[i].file);
 		}
-		store_close(f.s);
-		f.s = NULL;
-		rmdir(sub);
-		nftw(sub, fx_rm, 16, FTW_DEPTH | FTW_PHYS);
 		fx_done(&f);
 		umask(old);
 	}

@@ -8,18 +8,12 @@
  * the transaction helper's rollback and retry. Nothing here names a
  * backend's own types. */
 #include "config.h"
-#include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <sodium.h>
-#ifdef HAVE_LIBPQ
-#include <libpq-fe.h>
-#endif
 #include "tap.h"
+#include "teststore.h"
 #include "conf/conf.h"
 #include "store/backend.h"
 #include "util/xmalloc.h"
@@ -31,18 +25,10 @@
 
 struct kv_fx {
 	const char *backend;
-	char dir[64];
-	char db[64];       /* postgresql: the database made for this run */
-	char admin[1024];  /* postgresql: a connection string to its server's "postgres" */
+	struct teststore ts;
 	struct conf conf;
 	struct store *s;
 };
-
-static void kv_set(char **field, const char *value)
-{
-	free(*field);
-	*field = xstrdup(value);
-}
 
 static void kv_tid(uint8_t tid[STORE_TID], unsigned n)
 {
@@ -53,103 +39,25 @@ static void kv_tid(uint8_t tid[STORE_TID], unsigned n)
 
 /* --- the fixtures: one store per backend ----------------------------------- */
 
-#ifdef HAVE_LIBPQ
-static void kv_pg_quiet(void *arg, const char *message)
-{
-	(void)arg;
-	(void)message;
-}
-
-/* Runs one command on the server's "postgres" database: 0, or -1 (said). */
-static int kv_pg_admin(const struct kv_fx *f, const char *sql)
-{
-	PGconn *c = PQconnectdb(f->admin);
-	PGresult *r;
-	int rc = -1;
-
-	PQsetNoticeProcessor(c, kv_pg_quiet, NULL);
-	if (PQstatus(c) == CONNECTION_OK) {
-		r = PQexec(c, sql);
-		rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : -1;
-		if (rc)
-			printf("# %s: %s", sql, PQresultErrorMessage(r));
-		PQclear(r);
-	} else {
-		printf("# cannot connect to %s: %s", f->admin, PQerrorMessage(c));
-	}
-	PQfinish(c);
-	return rc;
-}
-#endif
-
 /* Sets f up for backend; 0, or -1 with why (the run is skipped). */
 static int kv_fx_init(struct kv_fx *f, const char *backend, char *why, size_t whylen)
 {
 	memset(f, 0, sizeof *f);
 	f->backend = backend;
-	snprintf(f->dir, sizeof f->dir, "/tmp/t_store_kv.XXXXXX");
-	if (mkdtemp(f->dir) == NULL)
-		tap_bail("mkdtemp: %s", strerror(errno));
-	conf_init(&f->conf);
-	kv_set(&f->conf.store_dir, f->dir);
-	kv_set(&f->conf.store_backend, backend);
+	teststore_dir(&f->ts, &f->conf, "t_store_kv");
+	teststore_set(&f->conf.store_backend, backend);
 	f->conf.thread_ttl = 60;
 	f->conf.done_ttl = 30 * 24 * 3600;
 	f->conf.history = 20;
 	if (strcmp(backend, "postgresql") != 0)
 		return 0;
-#ifdef HAVE_LIBPQ
-	const char *base = getenv("AIVISTA_TEST_PGDSN");
-	char sql[128], dsn[1200];
-
-	if (base == NULL || *base == '\0') {
-		snprintf(why, whylen, "AIVISTA_TEST_PGDSN is not set (tests/lib/pgcluster.py sets it)");
-		return -1;
-	}
-	snprintf(f->admin, sizeof f->admin, "%s dbname=postgres", base);
-	snprintf(f->db, sizeof f->db, "av_t_store_kv_%ld", (long)getpid());
-	snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s", f->db);
-	kv_pg_admin(f, sql);
-	snprintf(sql, sizeof sql, "CREATE DATABASE %s", f->db);
-	if (kv_pg_admin(f, sql) != 0)
-		tap_bail("cannot create the database %s on %s", f->db, base);
-	snprintf(dsn, sizeof dsn, "%s dbname=%s", base, f->db);
-	kv_set(&f->conf.store_dsn, dsn);
-	return 0;
-#else
-	snprintf(why, whylen, "this build has no PostgreSQL support (libpq)");
-	return -1;
-#endif
-}
-
-static void kv_fx_open(struct kv_fx *f)
-{
-	char err[512];
-
-	f->s = store_open(&f->conf, err, sizeof err);
-	if (f->s == NULL)
-		tap_bail("store_open (%s): %s", f->backend, err);
-}
-
-static int kv_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
+	return teststore_pg_new(&f->ts, &f->conf, "t_store_kv", why, whylen);
 }
 
 static void kv_fx_done(struct kv_fx *f)
 {
-	store_close(f->s);
+	teststore_free(&f->ts, &f->conf, f->s);
 	f->s = NULL;
-	nftw(f->dir, kv_rm, 16, FTW_DEPTH | FTW_PHYS);
-#ifdef HAVE_LIBPQ
-	if (f->db[0]) {
-		char sql[128];
-
-		snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s", f->db);
-		kv_pg_admin(f, sql);
-	}
-#endif
-	conf_free(&f->conf);
 }
 
 /* --- key-value tables ------------------------------------------------------- */
@@ -503,11 +411,10 @@ int main(void)
 
 			if (kv_fx_init(&f, kv_backends[b], why, sizeof why) != 0) {
 				printf("ok %d - %s # SKIP %s\n", ++tap_n, kv_backends[b], why);
-				conf_free(&f.conf);
-				rmdir(f.dir);
+				kv_fx_done(&f);
 				break;
 			}
-			kv_fx_open(&f);
+			f.s = teststore_open(&f.conf);
 			kv_cases[i].run(&f);
 			kv_fx_done(&f);
 		}
