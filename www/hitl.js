@@ -49,6 +49,8 @@ export function pauseCard(ev, { onAnswer, onDone, fields: own }) {
   }
   // What changed since the draft sent back, and why it came back.
   if (ev.context?.changes && typeof ev.context.changes === 'object') card.append(changesList(ev.context.changes));
+  // What became of each item of the person's feedback.
+  if (Array.isArray(ev.context?.feedback) && ev.context.feedback.length) card.append(feedbackList(ev.context.feedback));
   const fields = own || editor(editable);
   if (fields.el) card.append(fields.el);
 
@@ -276,6 +278,16 @@ function changesList(ch) {
   const why = [...list(ch.reasons), ...(typeof ch.feedback === 'string' && ch.feedback ? [ch.feedback] : [])];
   if (why.length) box.append(tx('pause.changes.why', { text: why.join('；') }, 'p'));
   return box;
+}
+
+// The person's feedback item by item (ask_user.context.feedback): each
+// done (✓) or not (✗), with what was done or why not.
+function feedbackList(items) {
+  const rows = items.filter((e) => e && typeof e === 'object').map((e) => setT(
+    h('li', { dataset: { done: e.done === true ? 'yes' : 'no' } }),
+    e.done === true ? 'pause.feedback.done' : 'pause.feedback.not',
+    { item: String(e.text ?? e.arg ?? ''), text: String(e.said ?? '') }));
+  return h('div', { class: 'pause-changes pause-feedback' }, tx('pause.feedback', null, 'p'), h('ul', {}, rows));
 }
 
 function fieldLabel(key) {

@@ -114,7 +114,7 @@ class Client:
         return tid, seen
 
 
-def check_off_topic_loops(t, cl, fake):
+def test_off_topic_loops(t, cl, fake):
     fake.notes, fake.reviews = [OFF_TOPIC, ON_TOPIC], [HIGH]
     tid, seen = cl.run({"topic": TOPIC})
     qs = data(seen, "quality_score")
@@ -140,7 +140,7 @@ def check_off_topic_loops(t, cl, fake):
          "the note completed is the one on the topic")
 
 
-def check_off_topic_aborts(t, cl, fake):
+def test_off_topic_aborts(t, cl, fake):
     fake.notes, fake.reviews = [OFF_TOPIC], [HIGH]
     tid, seen = cl.run({"topic": TOPIC, "maxIterations": 1}, until="quality")
     qs = data(seen, "quality_score")
@@ -157,8 +157,12 @@ def check_off_topic_aborts(t, cl, fake):
          "stopped there: aborted, not complete (%s)" % th["status"])
 
 
-def check_low_model_score(t, cl, fake):
-    fake.notes, fake.reviews = [ON_TOPIC], [LOW, HIGH]
+ON_TOPIC_2 = dict(ON_TOPIC, body=ON_TOPIC["body"].replace("这个周末去杭州春游，我把一天的路线整理好了，照着走不累也不赶。",
+                                                           "周末去杭州春游，一天三站，照着走不累。"))
+
+
+def test_low_model_score(t, cl, fake):
+    fake.notes, fake.reviews = [ON_TOPIC, ON_TOPIC_2], [LOW, HIGH]
     tid, seen = cl.run({"topic": TOPIC})
     qs = data(seen, "quality_score")
     if not t.ok(len(qs) == 2, "on topic, scored low by the model: two reviews (%d)" % len(qs)):
@@ -168,7 +172,28 @@ def check_low_model_score(t, cl, fake):
          "the model's low readability fails it, with the model's reason only (%s)"
          % qs[0]["failReasons"])
     t.ok(qs[1]["passed"] is True and data(seen, "workflow_complete"),
-         "and the next review passes it")
+         "and the next review passes the rewritten draft")
+
+
+def test_same_draft_again(t, cl, fake):
+    """The review sends a draft back and the model writes the very same
+    one: it is not offered again; the person decides at the last pause."""
+    fake.notes, fake.reviews = [ON_TOPIC], [LOW, HIGH]
+    tid, seen = cl.run({"topic": TOPIC}, until="quality")
+    qs = data(seen, "quality_score")
+    q = ask(seen)
+    t.ok(len(qs) == 1 and q and q["context"]["kind"] == "quality" and
+         q["context"]["limit"] == "no_new_draft" and q["context"]["reasons"] == LOW["failReasons"],
+         "the same draft again: one review, then the quality pause, limit no_new_draft, the model's reason "
+         "(%d reviews, %s)" % (len(qs), q and q["context"].get("limit")))
+    drafts = [d["title"] + d["body"] for d in data(seen, "content_update")]
+    t.is_(len(drafts), len(set(drafts)) + (1 if q else 0),
+          "no content pause offered the refused draft (the quality pause shows it once more)")
+    evs = cl.post("/api/agent/confirm", {"threadId": tid, "interruptId": q["interruptId"] if q else "",
+                                         "action": "approve"})
+    done = data(evs, "workflow_complete")
+    t.ok(done and done[0].get("quality", {}).get("publishedBy") == "person",
+         "publish: workflow_complete by the person (%s)" % (done and done[0].get("quality")))
 
 
 def main(t):
@@ -180,9 +205,10 @@ def main(t):
     w = avtest.Worker(t, d, settings={"provider.chat": dict(prov), "provider.image": dict(prov),
                                       "cache": {"model_ttl": "0"}}).start()
     cl = Client(w)
-    check_off_topic_loops(t, cl, fake)
-    check_off_topic_aborts(t, cl, fake)
-    check_low_model_score(t, cl, fake)
+    test_off_topic_loops(t, cl, fake)
+    test_off_topic_aborts(t, cl, fake)
+    test_low_model_score(t, cl, fake)
+    test_same_draft_again(t, cl, fake)
 
 
 avtest.run(main)

@@ -345,14 +345,12 @@ static void test_brief_note(void)
 	   strcmp(jstr(a.json, "body"), jstr(b.json, "body")) != 0, "another topic, another title and body");
 	prov_answer_free(&b);
 	ask("note", json_pack("{s:s, s:s}", "topic", "春游攻略", "feedback", "正文不够具体"), 1, &b);
-	ok(!strstr(jstr(b.json, "body"), "不够具体") && jstr(b.json, "feedbackApplied") &&
-	   strstr(jstr(b.json, "feedbackApplied"), "正文不够具体") &&
-	   strstr(jstr(b.json, "feedbackApplied"), "无法"),
-	   "feedback the rules cannot apply is said, not pasted into the body");
+	ok(!strstr(jstr(b.json, "body"), "不够具体") && !json_object_get(b.json, "feedbackApplied"),
+	   "feedback is not pasted into the body (the writer agent reports each item: note_feedback.c)");
 	prov_answer_free(&b);
 	ask("note", json_pack("{s:s, s:s}", "topic", "春游攻略", "feedback", "不要提旅行"), 1, &b);
-	ok(!strstr(jstr(b.json, "body"), "旅行") && !strstr(b.text, "\"旅行\"") &&
-	   strstr(jstr(b.json, "feedbackApplied"), "旅行"), "不要提旅行: left out of body and tags, and said");
+	ok(!strstr(jstr(b.json, "body"), "旅行") && !strstr(b.text, "\"旅行\""),
+	   "不要提旅行: left out of body and tags");
 	prov_answer_free(&b);
 	ask("note", json_pack("{s:s, s:{s:b, s:[s, s], s:[{s:s, s:s, s:i}, {s:s, s:s, s:i}]}}", "topic",
 			      "春游攻略", "evidence", "covered", 1, "tags", "踏青", "周末去哪儿", "points", "text",

@@ -273,8 +273,8 @@ json_t *note_corpus_having(const struct kb *kb, const char *word, size_t limit);
 json_t *note_corpus_relevant(const json_t *corpus, const json_t *notes, const json_t *words,
 			     double floor);
 /* The concrete points of the first four notes: the sentences of their
- * bodies, each once, as {text, source (the note's title), id, likes}, at
- * most max. New reference. */
+ * bodies, each once, as {text, source (the note's title), id, likes,
+ * tags (the note's)}, at most max. New reference. */
 json_t *note_corpus_points(const json_t *notes, size_t max);
 
 /* ---- note_img.c: image bytes without a vision model (pure) ---- */

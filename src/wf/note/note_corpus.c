@@ -468,9 +468,10 @@ static void note_body_points(json_t *out, const json_t *doc, size_t max)
 			json_array_foreach(out, i, e)
 				dup |= strcmp(json_string_value(json_object_get(e, "text")), s) == 0;
 			if (!dup)
-				json_array_append_new(out, json_pack("{s:s, s:O, s:O, s:O}", "text", s,
+				json_array_append_new(out, json_pack("{s:s, s:O, s:O, s:O, s:O*}", "text", s,
 					"source", json_object_get(doc, "title"), "id",
-					json_object_get(doc, "id"), "likes", json_object_get(doc, "likes")));
+					json_object_get(doc, "id"), "likes", json_object_get(doc, "likes"),
+					"tags", json_object_get(doc, "tags")));
 			free(s);
 		}
 		start = p;

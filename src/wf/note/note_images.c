@@ -2,7 +2,9 @@
  * writes one plan per image the layout asked for, each bound to the
  * paragraph it illustrates (alignment_map_ready), and pauses (kind
  * image_plans) with the plans as the editable field: approve goes on,
- * reject plans again differently, modify takes the edited plans. The
+ * reject plans again with the feedback done item by item or declined by
+ * name (note_plans_feedback.h; the next pause carries the report as
+ * context.feedback), modify takes the edited plans. The
  * image agent makes every planned image at once (the provider runs them
  * in parallel where it can), streams image_progress per task, stores each
  * image as an asset and records its id; a task that fails is recorded
@@ -25,6 +27,7 @@
 #include "util/xmalloc.h"
 #include "text/msg.h"
 #include "wf/note/note.h"
+#include "wf/note/note_plans_feedback.h"
 #include "util/jnum.h"
 
 #define NOTE_PROMPT_MAX 4000
@@ -111,7 +114,9 @@ static json_t *note_plan_facts(const json_t *st, const char *feedback)
 	return f;
 }
 
-static enum node_rc note_plans_pause(struct step_ctx *c)
+/* The plans pause; report (stolen, may be NULL): what was made of the
+ * feedback of the last reject, item by item (context.feedback). */
+static enum node_rc note_plans_pause(struct step_ctx *c, json_t *report)
 {
 	json_t *plans = json_object_get(c->state, "imagePlans");
 
@@ -120,6 +125,10 @@ static enum node_rc note_plans_pause(struct step_ctx *c)
 	c->interrupt = step_interrupt_new("image_plans", msg_get(step_lang(c), "note.ask.image_plans"),
 					  "image_planner_agent",
 					  json_pack("{s:O}", "imagePlans", plans));
+	if (report) {
+		json_object_set(json_object_get(c->state, "pendingConfirmation"), "feedback", report);
+		json_object_set_new(c->interrupt, "context", json_pack("{s:o}", "feedback", report));
+	}
 	return NODE_INTERRUPT;
 }
 
@@ -134,14 +143,83 @@ static void note_plans_set(struct step_ctx *c, json_t *plans)
 	step_emit(c, ev);
 }
 
-static enum node_rc note_plans_draft(struct step_ctx *c, const char *feedback)
+/* The feedback's items made on the new plans (note_plans_feedback.h):
+ * the plans bound to their paragraphs again, the layout's entries
+ * following their pictures, what was asked of single pictures kept for
+ * later plans (imagePlanAsks), one progress line per item. The report,
+ * or NULL without items. */
+static json_t *note_plans_items(struct step_ctx *c, json_t **plans, const json_t *items,
+				const json_t *shown)
+{
+	struct note_plans_fb fb = { shown, json_object_get(c->state, "bodyBlocks"),
+				    note_str(c->state, "topic"), step_lang(c), NOTE_MAX_PLANS };
+	json_t *report, *v, *clean, *asks = json_object_get(c->state, "imagePlanAsks");
+	size_t i;
+
+	if (json_array_size(items) == 0)
+		return NULL;
+	if (!json_is_object(asks))
+		json_object_set_new(c->state, "imagePlanAsks", asks = json_object());
+	report = note_plans_feedback_apply(*plans, items, &fb);
+	note_plans_feedback_remember(asks, *plans, items, report);
+	json_object_set_new(c->state, "layoutSpec",
+			    note_plans_feedback_rekey(json_object_get(c->state, "layoutSpec"), *plans, fb.pars));
+	json_object_set_new(c->state, "textOverlayPlan",
+			    note_plans_feedback_rekey(json_object_get(c->state, "textOverlayPlan"), *plans, fb.pars));
+	clean = note_plans_clean(*plans, fb.pars);
+	if (clean) {
+		json_decref(*plans);
+		*plans = clean;
+	}
+	json_array_foreach(report, i, v)
+		note_progress(c, "%s", json_string_value(json_object_get(v, "said")));
+	return report;
+}
+
+/* A reject whose every item was already true of the plans shown (the
+ * style asked for is theirs already) would offer them again: the rules'
+ * next compositions instead, with what the person asked of a picture
+ * kept, and a line that says why they changed. Steals plans; returns
+ * the plans to offer. */
+static json_t *note_plans_other(struct step_ctx *c, json_t *plans, const json_t *shown)
+{
+	const json_t *pars = json_object_get(c->state, "bodyBlocks");
+	json_t *facts = note_plan_facts(c->state, NULL), *j, *other;
+	char err[256] = "";
+
+	json_object_set_new(facts, "attempt",
+			    json_integer(note_count_of(c->state, "attempts", "image_planner_agent") + 2));
+	j = note_rules(c, "image_plans", facts, err, sizeof err);
+	other = note_plans_clean(json_object_get(j, "imagePlans"), pars);
+	json_decref(j);
+	json_decref(facts);
+	if (other == NULL)
+		return plans;
+	note_plans_feedback_keep(other, json_object_get(c->state, "imagePlanAsks"));
+	if (json_equal(other, shown)) {
+		json_decref(other);
+		return plans;
+	}
+	note_tick(c, "note.plans.fb.recomposed");
+	json_decref(plans);
+	return other;
+}
+
+/* Plans for the layout; after a reject, feedback and its items (may be
+ * NULL), made on the new plans, and shown the plans the person refused. */
+static enum node_rc note_plans_draft(struct step_ctx *c, const char *feedback, const json_t *items,
+				     const json_t *shown)
 {
 	static const char *const need[] = { "imagePlans", NULL };
 	const json_t *pars = json_object_get(c->state, "bodyBlocks");
-	json_t *facts = note_plan_facts(c->state, feedback), *j, *plans;
+	json_t *facts = note_plan_facts(c->state, feedback), *j, *plans, *report;
 	char err[256] = "";
 	int rules = 0;
 
+	if (json_array_size(items) && shown) {
+		json_object_set(facts, "items", (json_t *)items);
+		json_object_set(facts, "previous", (json_t *)shown);
+	}
 	j = note_ask(c, "image_plans", facts, need, &rules);
 	if (j == NULL) {
 		json_decref(facts);
@@ -158,9 +236,14 @@ static enum node_rc note_plans_draft(struct step_ctx *c, const char *feedback)
 	json_decref(facts);
 	if (plans == NULL)
 		return note_abort(c, "planner_failed", msg_error(step_lang(c), "planner_failed"));
+	/* What the person asked of a picture before stays, whoever planned. */
+	note_plans_feedback_keep(plans, json_object_get(c->state, "imagePlanAsks"));
+	report = shown ? note_plans_items(c, &plans, items, shown) : NULL;
+	if (shown && json_equal(plans, shown))
+		plans = note_plans_other(c, plans, shown);
 	note_plans_set(c, plans);
 	note_say(c, "note.plans", json_array_size(plans));
-	return note_plans_pause(c);
+	return note_plans_pause(c, report);
 }
 
 /* Edited plans over the current ones: a field left out keeps its value. */
@@ -184,6 +267,18 @@ static json_t *note_plans_edits(const json_t *cur, const json_t *edited, const j
 	return out;
 }
 
+/* A reject: plans again, the feedback's items made on them. */
+static enum node_rc note_plans_redraft(struct step_ctx *c, const char *feedback)
+{
+	json_t *items = note_plans_feedback_split(feedback);
+	json_t *shown = json_incref(json_object_get(c->state, "imagePlans"));
+	enum node_rc rc = note_plans_draft(c, feedback, items, shown);
+
+	json_decref(items);
+	json_decref(shown);
+	return rc;
+}
+
 static enum node_rc note_plans_decide(struct step_ctx *c, const char *action)
 {
 	const json_t *payload = json_object_get(c->resume, "payload");
@@ -200,7 +295,7 @@ static enum node_rc note_plans_decide(struct step_ctx *c, const char *action)
 		json_object_set_new(json_object_get(c->state, "regenerations"), "image_plans", json_integer(n));
 		json_object_set_new(json_object_get(c->state, "attempts"), "image_planner_agent",
 			json_integer(note_count_of(c->state, "attempts", "image_planner_agent") + 1));
-		return note_plans_draft(c, note_feedback(c));
+		return note_plans_redraft(c, note_feedback(c));
 	}
 	if (strcmp(action, "modify") == 0) {
 		plans = note_plans_edits(json_object_get(c->state, "imagePlans"),
@@ -208,7 +303,7 @@ static enum node_rc note_plans_decide(struct step_ctx *c, const char *action)
 					 json_object_get(c->state, "bodyBlocks"));
 		if (plans == NULL) {
 			note_say(c, "note.plans.edit_failed", NOTE_MAX_PLANS);
-			return note_plans_pause(c);
+			return note_plans_pause(c, NULL);
 		}
 		note_plans_set(c, plans);
 		note_say(c, "note.plans.edited", json_array_size(plans));
@@ -229,7 +324,7 @@ enum node_rc note_image_planner(struct step_ctx *c)
 	if (action)
 		return note_plans_decide(c, action);
 	hint = note_review_hint(c->state, "image_planner_agent");
-	rc = note_plans_draft(c, hint);
+	rc = note_plans_draft(c, hint, NULL, NULL);
 	free(hint);
 	return rc;
 }

@@ -128,7 +128,7 @@ static json_t *note_quality_interrupt(struct step_ctx *c, const char *code, cons
 	json_t *intr;
 
 	buf_init(&why, 4096);
-	phrase_join(&why, reasons, "；", 3);
+	phrase_join(&why, reasons, strcmp(lang, "zh") == 0 ? "；" : "; ", 3);
 	question = msg_fmt(lang, "note.ask.quality", why.data ? why.data : "");
 	buf_free(&why);
 	intr = step_interrupt_new("quality", question, "review_agent", NULL);
@@ -161,6 +161,8 @@ enum node_rc note_quality_pause(struct step_ctx *c, const char *code)
 	note_quality_show(c, json_object_get(c->state, "generatedContent"));
 	if (strcmp(code, "regeneration_limit") == 0)
 		note_say(c, "note.quality.paused.rejects", (long long)NOTE_MAX_REGENERATIONS + 1);
+	else if (strcmp(code, "no_new_draft") == 0)
+		note_say(c, "note.quality.paused.stuck");
 	else
 		note_say(c, "note.quality.paused", (long long)note_int(c->state, "maxIterations"));
 	c->interrupt = note_quality_interrupt(c, code, reasons);

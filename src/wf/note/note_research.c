@@ -27,7 +27,7 @@
 #define NOTE_SHOW_ITEMS 10
 #define NOTE_WEB_MAX 4000
 #define NOTE_RELEVANCE_FLOOR 0.5   /* the share of the topic's word weight a note must exceed */
-#define NOTE_POINTS_MAX 8
+#define NOTE_POINTS_MAX 48         /* a recipe or a three-day plan is a dozen lines */
 
 /* ---- brief_compiler_agent ---- */
 
@@ -95,7 +95,7 @@ enum node_rc note_brief_compiler(struct step_ctx *c)
 	step_emit(c, ev);
 	buf_init(&kw, 1024);
 	for (size_t i = 0; i < json_array_size(json_object_get(brief, "keywords")); i++)
-		buf_printf(&kw, "%s%s", i ? "、" : "",
+		buf_printf(&kw, "%s%s", i ? (strcmp(step_lang(c), "en") == 0 ? ", " : "、") : "",
 			   json_string_value(json_array_get(json_object_get(brief, "keywords"), i)));
 	note_say(c, "note.brief",
 		     json_string_value(json_object_get(brief, "audience")),

@@ -8,17 +8,22 @@
  * but the scores do not, while iterationCount < maxIterations; past that
  * the person decides at a last pause (note_quality.c): publish the best
  * draft as it is, or stop. The review never rewrites the person's text:
- * the writer keeps it (note_write.c). A model's scores
- * are bounded by the workflow's own checks (the rules' review_checks: on
- * the topic, not against the feedback, no repeated sections), so an
- * off-topic note a model scores high still fails, for the reason the
- * checks found. */
+ * the writer keeps it (note_write.c), and the review names the person's
+ * paragraphs as theirs. A model's scores are bounded by the workflow's
+ * own checks (the rules' review_checks: the draft and each section on
+ * the topic and concrete, no line said twice, nothing the feedback asked
+ * against), so an off-topic or hollow note a model scores high still
+ * fails, its overall under the gate, for the reason the checks found.
+ * What it says is in the thread's language: in an English thread a
+ * model's reasons written in Chinese are left out. */
 #include "config.h"
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/xmalloc.h"
 #include "text/msg.h"
+#include "text/script.h"
 #include "wf/note/note.h"
 
 static const char *const note_dim_names[] = {
@@ -27,17 +32,43 @@ static const char *const note_dim_names[] = {
 };
 #define NOTE_NDIMS (sizeof note_dim_names / sizeof note_dim_names[0])
 
-static json_t *note_review_facts(const json_t *st)
+/* The texts of the evidence points (state.evidencePack.points). New
+ * reference. */
+static json_t *note_review_points(const json_t *st)
 {
+	const json_t *p;
+	json_t *out = json_array();
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(st, "evidencePack"), "points"), i, p) {
+		const json_t *t = json_is_string(p) ? p : json_object_get(p, "text");
+
+		if (json_is_string(t))
+			json_array_append(out, (json_t *)t);
+	}
+	return out;
+}
+
+/* The facts of the review. Beside the draft: the thread's language (the
+ * reasons are said in it), the person's own paragraphs (mine: named as
+ * theirs, never to be replaced), the points of the notes about the topic
+ * (evidence: a section that uses one is on the topic) and the drafts the
+ * person refused with how long each was (refused: state.refusedLengths,
+ * [{feedback, chars}], when the state keeps them). */
+static json_t *note_review_facts(const struct step_ctx *c)
+{
+	const json_t *st = c->state;
 	const json_t *content = json_object_get(st, "generatedContent"), *im;
 	const json_t *an = json_array_get(json_object_get(st, "referenceAnalyses"), 0);
-	json_t *images = json_array();
+	const json_t *mine = json_object_get(json_object_get(st, "personEdits"), "paragraphs");
+	const json_t *refused = json_object_get(st, "refusedLengths");
+	json_t *images = json_array(), *f;
 	size_t i;
 
 	json_array_foreach(json_object_get(st, "generatedImages"), i, im)
 		json_array_append_new(images, json_pack("{s:O, s:O}", "sequence",
 			json_object_get(im, "sequence"), "status", json_object_get(im, "status")));
-	return json_pack("{s:O, s:O, s:O, s:O, s:O, s:o, s:O, s:O, s:O, s:b, s:s, s:o}", "title",
+	f = json_pack("{s:O, s:O, s:O, s:O, s:O, s:o, s:O, s:O, s:O, s:b, s:s, s:o}", "title",
 		json_object_get(content, "title"), "body", json_object_get(content, "body"), "tags",
 		json_object_get(content, "tags"), "paragraphs", json_object_get(st, "bodyBlocks"),
 		"imagePlans", json_object_get(st, "imagePlans"), "images", images, "keywords",
@@ -46,6 +77,11 @@ static json_t *note_review_facts(const json_t *st)
 		"palette", json_object_get(json_object_get(an, "styleTokens"), "colorPalette") ?: json_null(),
 		"hasReference", json_array_size(json_object_get(st, "referenceInputs")) > 0,
 		"topic", note_str(st, "topic") ?: "", "feedback", note_user_replies(st));
+	json_object_set_new(f, "lang", json_string(step_lang(c)));
+	json_object_set_new(f, "mine", json_is_array(mine) ? json_deep_copy(mine) : json_array());
+	json_object_set_new(f, "evidence", note_review_points(st));
+	json_object_set_new(f, "refused", json_is_array(refused) ? json_deep_copy(refused) : json_array());
+	return f;
 }
 
 /* A score in [0, 1]: models also answer on 0-10 and 0-100 scales. */
@@ -110,6 +146,71 @@ static void note_lead_with(json_t *answer, const char *key, const json_t *first)
 	json_object_set_new(answer, key, all);
 }
 
+/* An off-topic or hollow draft scores under the gate overall, whatever
+ * its dimensions' mean (the checks' overallCap). */
+static void note_review_cap(const json_t *checks, double *overall)
+{
+	const json_t *cap = json_object_get(checks, "overallCap");
+
+	if (json_is_number(cap) && json_number_value(cap) < *overall)
+		*overall = json_number_value(cap);
+}
+
+static int note_review_has_han(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+	uint32_t cp;
+
+	while (p < end) {
+		p += text_utf8_next(p, end, &cp);
+		if (text_is_han(cp))
+			return 1;
+	}
+	return 0;
+}
+
+/* In an English thread, a model's reasons and suggestions written in
+ * Chinese are left out (the checks' own, in English, are added after). */
+static void note_review_in_lang(const struct step_ctx *c, json_t *answer)
+{
+	static const char *const keys[] = { "failReasons", "suggestions" };
+
+	if (strcmp(step_lang(c), "en") != 0)
+		return;
+	for (size_t k = 0; k < 2; k++) {
+		json_t *kept = json_array(), *v;
+		size_t i;
+
+		json_array_foreach(json_object_get(answer, keys[k]), i, v)
+			if (json_is_string(v) && !note_review_has_han(json_string_value(v)))
+				json_array_append(kept, v);
+		json_object_set_new(answer, keys[k], kept);
+	}
+}
+
+/* A failing review with no reason left says which dimensions fail, from
+ * the catalogue, in the thread's language. */
+static void note_review_say_dims(const struct step_ctx *c, json_t *answer, const json_t *scores)
+{
+	json_t *reasons = json_object_get(answer, "failReasons");
+	char id[64], *r;
+
+	if (json_array_size(reasons) > 0)
+		return;
+	reasons = json_array();
+	for (size_t i = 0; i < NOTE_NDIMS; i++) {
+		double v = json_number_value(json_object_get(scores, note_dim_names[i]));
+
+		if (v >= NOTE_PASS_DIM)
+			continue;
+		snprintf(id, sizeof id, "note.review.dim.%s", note_dim_names[i]);
+		r = msg_fmt(step_lang(c), id, note_dim_names[i], v);
+		json_array_append_new(reasons, json_string(r));
+		free(r);
+	}
+	json_object_set_new(answer, "failReasons", reasons);
+}
+
 /* A model's scores bounded by the workflow's own checks (on the topic, not
  * against the feedback, no repeated sections): a dimension a check spoils
  * scores at most what the check allows, whatever the model said, and the
@@ -139,6 +240,7 @@ static json_t *note_review_bound(struct step_ctx *c, const json_t *facts, json_t
 	for (size_t i = 0; i < NOTE_NDIMS; i++)
 		sum += json_number_value(json_object_get(scores, note_dim_names[i]));
 	*overall = (double)(long)(sum / NOTE_NDIMS * 100 + 0.5) / 100;
+	note_review_cap(checks, overall);
 	json_decref(checks);
 	return lowered;
 }
@@ -206,7 +308,7 @@ static enum node_rc note_review_loop(struct step_ctx *c, const char *dim, double
 enum node_rc note_review(struct step_ctx *c)
 {
 	static const char *const need[] = { "scores", NULL };
-	json_t *facts = note_review_facts(c->state), *answer, *scores, *q, *lowered;
+	json_t *facts = note_review_facts(c), *answer, *scores, *q, *lowered;
 	const char *weak;
 	char *rule = NULL;
 	double overall;
@@ -224,9 +326,17 @@ enum node_rc note_review(struct step_ctx *c)
 	}
 	scores = note_scores(c, answer, facts, &overall);
 	/* The rules' own answer has their checks applied already. */
-	lowered = rules ? json_array() : note_review_bound(c, facts, answer, scores, &overall, &rule);
+	if (rules) {
+		lowered = json_array();
+		note_review_cap(answer, &overall);
+	} else {
+		note_review_in_lang(c, answer);
+		lowered = note_review_bound(c, facts, answer, scores, &overall, &rule);
+	}
 	json_decref(facts);
 	weak = note_review_weakest(scores, overall);
+	if (weak)
+		note_review_say_dims(c, answer, scores);
 	approved = json_is_true(json_object_get(answer, "approved"));
 	q = json_pack("{s:o, s:f, s:b, s:b, s:o, s:s, s:o}", "scores", scores, "overall", overall, "passed",
 		      weak == NULL, "approved", approved, "failReasons",

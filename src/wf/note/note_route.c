@@ -4,16 +4,21 @@
  * or the same stage; only review_agent when the target is review_agent;
  * none past maxIterations or after a severe error), the review's
  * dimensions and the stage owning each, the requirement-clarity questions
- * (each key asked once, agentClarificationKeys), and the fallback path
- * after a severe error (the failed stage again, on the offline rules). */
+ * (each key asked once, agentClarificationKeys; a request whose words
+ * name no subject is asked its topic, note_vague.h; an answer is an
+ * option's id or label, the person's words or both, and a topic left
+ * unanswered is the first option, said so), and the fallback path after
+ * a severe error (the failed stage again, on the offline rules). */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/buf.h"
 #include "util/clock.h"
 #include "util/xmalloc.h"
 #include "text/msg.h"
 #include "wf/note/note.h"
+#include "wf/note/note_vague.h"
 #include "util/jnum.h"
 
 const struct note_stage note_stages[NOTE_NSTAGES] = {
@@ -236,6 +241,33 @@ static int note_asked(const json_t *state, const char *key)
 	return 0;
 }
 
+/* A request that names no subject (写点东西给大家看看, write something
+ * for me) is asked its topic whatever the clarity answer said: the
+ * answer is made to say so, with the topic options of the rules. */
+static void note_clarity_vague(struct step_ctx *c, json_t *j)
+{
+	json_t *facts, *r;
+	char err[128];
+
+	if (!note_vague(note_str(c->state, "topic")) || !json_is_true(json_object_get(j, "hasSubject")))
+		return;
+	json_object_set_new(j, "hasSubject", json_false());
+	json_object_set_new(j, "category", json_null());
+	json_object_set_new(j, "missing", json_pack("[s]", "topic"));
+	json_object_set_new(j, "reason", json_string(msg_get(step_lang(c), "note.clarify.vague")));
+	if (json_number_value(json_object_get(j, "requirementClarity")) > 0.15)
+		json_object_set_new(j, "requirementClarity", json_real(0.15));
+	if (note_asked(c->state, "topic"))
+		return;
+	facts = json_pack("{s:s}", "topic", "");
+	r = note_rules(c, "clarity", facts, err, sizeof err);
+	json_object_set_new(j, "key", json_string("topic"));
+	json_object_set(j, "options", json_is_array(json_object_get(r, "options")) ? json_object_get(r, "options")
+										   : json_array());
+	json_decref(r);
+	json_decref(facts);
+}
+
 /* The clarity task's answer for the request as it stands. */
 static void note_rate_clarity(struct step_ctx *c)
 {
@@ -253,6 +285,7 @@ static void note_rate_clarity(struct step_ctx *c)
 	json_decref(facts);
 	if (j == NULL)
 		return;
+	note_clarity_vague(c, j);
 	json_object_set(c->state, "requirementClarity", json_object_get(j, "requirementClarity"));
 	if (json_is_string(json_object_get(j, "contentType")))
 		json_object_set(c->state, "contentType", json_object_get(j, "contentType"));
@@ -346,49 +379,124 @@ int note_clarify(struct step_ctx *c, const char *key)
 	return 1;
 }
 
-/* The answer as one line of text: what was picked and typed. */
-static char *note_answer_text(const struct step_ctx *c)
+/* An answer to a clarification: the option picked (its label, as the
+ * pause showed it) and the words typed, each NULL when absent. */
+struct note_answer {
+	char *picked, *typed;
+};
+
+/* The label of the option line names (by its id or its label), or NULL. */
+static const char *note_option_named(const json_t *opts, const char *line)
+{
+	const json_t *o;
+	size_t i;
+
+	json_array_foreach(opts, i, o) {
+		const char *id = json_string_value(json_object_get(o, "id")) ?: "";
+		const char *label = json_string_value(json_object_get(o, "label")) ?: id;
+
+		if ((*id && strcasecmp(line, id) == 0) || strcmp(line, label) == 0)
+			return label;
+	}
+	return NULL;
+}
+
+/* The answer of c->resume: the app sends the option picked (its id) on
+ * the first line and what the person typed after it; a client may send
+ * either alone. */
+static void note_answer_read(const struct step_ctx *c, const json_t *opts, struct note_answer *a)
 {
 	const char *f = note_feedback(c);
-	char *s, *p;
+	char *s, *save = NULL;
+	struct buf typed;
 
+	a->picked = a->typed = NULL;
 	if (f == NULL || strcmp(note_decision(c, "clarification") ?: "", "reject") == 0)
-		return NULL;
+		return;
 	s = note_cut(f, 400);
-	for (p = s; *p; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
-	return s;
+	buf_init(&typed, 512);
+	for (char *line = strtok_r(s, "\r\n", &save); line; line = strtok_r(NULL, "\r\n", &save)) {
+		const char *named;
+		size_t n;
+
+		while (*line == ' ' || *line == '\t')
+			line++;
+		n = strlen(line);
+		while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+			line[--n] = '\0';
+		if (n == 0)
+			continue;
+		if (a->picked == NULL && (named = note_option_named(opts, line)) != NULL)
+			a->picked = xstrdup(named);
+		else
+			buf_printf(&typed, "%s%s", typed.len ? " " : "", line);
+	}
+	a->typed = typed.len ? buf_steal(&typed) : NULL;
+	if (a->typed == NULL)
+		buf_free(&typed);
+	free(s);
+}
+
+/* The topic an answer gives: what was typed when it names a subject,
+ * else the option picked, else (nothing, or only 随便) the first option,
+ * said so. NULL when there is no option either. The caller frees it. */
+static char *note_answer_topic(struct step_ctx *c, const struct note_answer *a, const json_t *opts)
+{
+	const char *first = json_string_value(json_object_get(json_array_get(opts, 0), "label"));
+
+	if (a->typed && !note_vague(a->typed))
+		return xstrdup(a->typed);
+	if (a->picked)
+		return xstrdup(a->picked);
+	if (first == NULL)
+		return NULL;
+	note_say(c, "note.clarify.topic_default", first);
+	return xstrdup(first);
+}
+
+static void note_clarify_topic(struct step_ctx *c, char *ans, int subject)
+{
+	char *topic = subject ? xasprintf("%s：%s", note_str(c->state, "topic") ?: "", ans) : xstrdup(ans);
+
+	json_object_set_new(c->state, "topic", json_string(topic));
+	json_object_set_new(c->state, "intakeDone", json_false());
+	note_say(c, "note.clarify.topic", topic);
+	free(topic);
 }
 
 void note_clarify_answer(struct step_ctx *c)
 {
 	json_t *pend = json_object_get(c->state, "pendingConfirmation");
 	int subject = json_is_true(json_object_get(json_object_get(c->state, "clarity"), "hasSubject"));
-	char *ans = note_answer_text(c), *topic, key[32];
+	json_t *opts = json_incref(json_object_get(pend, "options"));
+	struct note_answer a;
+	char *ans = NULL, key[32];
 
 	/* A copy: the pending record goes away now. */
 	snprintf(key, sizeof key, "%s", json_string_value(json_object_get(pend, "key")) ?: "");
+	note_answer_read(c, opts, &a);
+	if (strcmp(key, "topic") == 0 && (a.typed || a.picked || note_vague(note_str(c->state, "topic"))))
+		ans = note_answer_topic(c, &a, opts);
+	else if (a.typed || a.picked)
+		ans = xstrdup(a.typed ? a.typed : a.picked);
 	note_ask_user_result(c, pend, ans);
 	json_object_set_new(c->state, "pendingConfirmation", json_null());
 	if (ans == NULL) {
 		note_say(c, "note.clarify.none");
-		return;
-	}
-	note_push_message(c->state, "user", ans);
-	if (strcmp(key, "topic") == 0) {
-		topic = subject ? xasprintf("%s：%s", note_str(c->state, "topic") ?: "", ans) : xstrdup(ans);
-		json_object_set_new(c->state, "topic", json_string(topic));
-		json_object_set_new(c->state, "intakeDone", json_false());
-		note_say(c, "note.clarify.topic", topic);
-		free(topic);
+	} else if (strcmp(key, "topic") == 0) {
+		note_push_message(c->state, "user", ans);
+		note_clarify_topic(c, ans, subject && (a.typed || a.picked));
 	} else if (strcmp(key, "audience") == 0) {
+		note_push_message(c->state, "user", ans);
 		json_object_set_new(c->state, "audience", json_string(ans));
 		note_prompt_set(c, "clarified audience", json_pack("{s:s}", "audience", ans));
 		note_rate_clarity(c);
 		note_say(c, "note.clarify.audience", ans);
 	}
+	free(a.picked);
+	free(a.typed);
 	free(ans);
+	json_decref(opts);
 }
 
 /* ---- the supervisor node ---- */

@@ -8,7 +8,13 @@
  * like one note), a composition per image and the reference palette by
  * colour names; a new attempt turns the style and the compositions. A
  * style the person asked for (换成水彩风, use a watercolor style; in the
- * feedback or an earlier reply) replaces the set's style. */
+ * feedback or an earlier reply) replaces the set's style. When every
+ * item of a reject's feedback names a change the workflow makes itself
+ * (move, drop, redraw one picture, a style, a count: note_plans_feedback.c),
+ * the plans shown are kept, so nothing the person did not ask about
+ * changes. The text over a picture (the cover line, a section's heading
+ * and first point) is cut between words (text/wordcut.h), and a note
+ * written in English gets its plans and text in English. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +23,7 @@
 #include "text/phrase.h"
 #include "wf/note/note_rules.h"
 #include "text/script.h"
+#include "text/wordcut.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
 
@@ -116,209 +123,309 @@ static const char *note_rules_density(const char *pref)
 	return "medium";
 }
 
+/* How many characters of text fit over a picture: English letters are
+ * about half as wide as Chinese characters. */
+static size_t note_rules_fit(size_t zh, int en)
+{
+	return en ? zh * 2 : zh;
+}
+
+/* An English line cut after a word that leads into the next (a trip
+ * to…): the word goes, the ellipsis stays. Takes line. */
+static char *note_rules_line_tidy(char *line)
+{
+	static const char *const lead[] = { " a…", " an…", " the…", " to…", " of…", " and…", " for…", " in…",
+					    " on…", " with…", " at…", " or…", " by…" };
+	size_t n = strlen(line);
+
+	for (int again = 1; again;) {
+		again = 0;
+		for (size_t i = 0; i < OFFLINE_N(lead); i++) {
+			size_t k = strlen(lead[i]);
+
+			if (n > k + 1 && strcasecmp(line + n - k, lead[i]) == 0) {
+				strcpy(line + n - k, "…");
+				n = strlen(line);
+				again = 1;
+			}
+		}
+	}
+	return line;
+}
+
+/* At most max characters of s, cut between words with an ellipsis; a
+ * first word longer than that is kept whole rather than cut. The caller
+ * frees it. */
+char *note_rules_line(const char *s, size_t max)
+{
+	static const char *const marks[] = { "，", "；", "、", ", ", "; " };
+	const char *at = NULL;
+	char *out, *cut;
+
+	if (s == NULL || phrase_chars(s) <= max)
+		return xstrdup(s ? s : "");
+	out = wordcut_prefix(s, max, 1);
+	for (size_t wider = max * 2; *out == '\0' && wider <= max * 8; wider *= 2) {
+		free(out);
+		out = wordcut_prefix(s, wider, 1);
+	}
+	/* A clause that ends past the middle reads better than a cut one. */
+	for (size_t i = 0; i < OFFLINE_N(marks); i++)
+		for (const char *p = strstr(out, marks[i]); p; p = strstr(p + 1, marks[i]))
+			if (at == NULL || p > at)
+				at = p;
+	if (at == NULL || phrase_chars(out) - phrase_chars(at) < max / 2)
+		return note_rules_line_tidy(out);
+	cut = xasprintf("%.*s…", (int)(at - out), out);
+	free(out);
+	return cut;
+}
+
+char *note_rules_cover_line(const char *title, int en)
+{
+	static const char *const seps[] = { "｜", " | ", "|", "：", ": ", " — ", "——", "，", ", " };
+	size_t max = note_rules_fit(14, en);
+
+	if (title == NULL || phrase_chars(title) <= max)
+		return xstrdup(title ? title : "");
+	for (size_t i = 0; i < OFFLINE_N(seps); i++) {
+		const char *at = strstr(title, seps[i]);
+		char *head;
+
+		if (at == NULL || at == title)
+			continue;
+		head = xstrndup(title, (size_t)(at - title));
+		if (phrase_chars(head) <= max)
+			return head;
+		free(head);
+	}
+	return note_rules_line(title, max);
+}
+
 /* The first sentence of a paragraph after its heading, at most max
- * characters. The caller frees it. */
+ * characters, cut between words. The caller frees it. */
 static char *note_rules_lead(const json_t *par, size_t max)
 {
 	const char *text = note_rules_par_str(par, "text"), *nl = strchr(text, '\n');
 	json_t *sent = phrase_sentences(*note_rules_par_str(par, "heading") && nl ? nl + 1 : text, 1);
-	char *out = phrase_truncate(json_string_value(json_array_get(sent, 0)) ?: "", max);
+	char *out = note_rules_line(json_string_value(json_array_get(sent, 0)) ?: "", max);
 
 	json_decref(sent);
 	return out;
 }
 
-static char *note_rules_focus(const json_t *par, const char *fallback)
+/* A heading without its numbering ("一、", "1.", "01 "). */
+static const char *note_rules_unnumbered(const char *h)
 {
-	json_t *kw = phrase_keywords(note_rules_par_str(par, "text"), 4), *v;
-	char *out = NULL;
+	const char *mark = strstr(h, "、");
+
+	if (mark && mark - h <= 6)
+		return mark + strlen("、");
+	while ((*h >= '0' && *h <= '9') || *h == '.' || *h == ' ')
+		h++;
+	return h;
+}
+
+/* Whether w says again what a word of arr says (猫咪五岁 and 猫咪五岁的日常). */
+static int note_rules_said(const json_t *arr, const char *w)
+{
+	const json_t *v;
 	size_t i;
 
-	json_array_foreach(kw, i, v)
-		if (out == NULL && !phrase_generic(json_string_value(v)) &&
-		    phrase_chars(json_string_value(v)) <= 6)
-			out = xstrdup(json_string_value(v));
-	json_decref(kw);
-	return out ? out : xstrdup(fallback);
+	json_array_foreach(arr, i, v)
+		if (phrase_has(json_string_value(v), w) || phrase_has(w, json_string_value(v)))
+			return 1;
+	return 0;
 }
 
-static json_t *note_rules_cover_spec(const char *title, const json_t *opening, const char *density,
-				  const char *placement, json_t *overlays)
+/* Words of a note's own sentences that say nothing a picture can show. */
+static int note_rules_unpictured(const char *w)
 {
-	char *focus = note_rules_focus(opening, title), *short_title = phrase_truncate(title, 14);
-	json_t *spec = json_pack("{s:i, s:s, s:s, s:s, s:s, s:[{s:s, s:s+}, {s:s, s:s+}, {s:s, s:s}]}",
-		"imageSeq", 1, "role", "cover", "paragraphId", note_rules_par_str(opening, "id"),
-		"visualFocus", focus, "textDensity", density, "blocks",
-		"area", "title", "instruction", "大字标题：", short_title,
-		"area", "visual_focus", "instruction", "主视觉：", focus,
-		"area", "footer", "instruction", "底部留出话题标签条");
+	static const char *const words[] = { "关于", "整理", "这篇", "几条", "实用", "经验", "分享", "真实",
+		"细节", "情况", "大家", "我们", "自己", "亲测有用", "亲测", "收藏", "建议", "注意", "practical",
+		"guide", "tips", "points", "matter", "written" };
 
-	json_array_append_new(overlays, json_pack("{s:i, s:s, s:s}", "imageSeq", 1, "titleText",
-						  short_title, "placement", placement));
-	free(focus);
-	free(short_title);
-	return spec;
+	for (size_t i = 0; i < OFFLINE_N(words); i++)
+		if (strcasecmp(w, words[i]) == 0)
+			return 1;
+	return 0;
 }
 
-static json_t *note_rules_section_spec(int seq, const json_t *sec, const char *density,
-				    json_t *overlays, size_t last)
+/* Up to take words naming what text is about (whole words: the topic's
+ * word list), each at most max characters, added to out (at most cap). */
+static void note_rules_words_into(json_t *out, const char *text, size_t take, size_t max, size_t cap)
+{
+	json_t *kw = note_rules_topic_subject(text, 0), *v;
+	size_t i, added = 0;
+
+	json_array_foreach(kw, i, v)
+		if (added < take && json_array_size(out) < cap && !phrase_generic(json_string_value(v)) &&
+		    !note_rules_unpictured(json_string_value(v)) &&
+		    phrase_chars(json_string_value(v)) <= max && !note_rules_said(out, json_string_value(v))) {
+			json_array_append(out, v);
+			added++;
+		}
+	json_decref(kw);
+}
+
+/* The subject of a section's picture: its heading without the number
+ * when short, else its own first words. The caller frees it. */
+static char *note_rules_focus(const json_t *par, const char *fallback, int en)
+{
+	const char *head = note_rules_unnumbered(note_rules_par_str(par, "heading"));
+	json_t *w = json_array();
+	char *out;
+
+	if (*head && phrase_chars(head) <= note_rules_fit(8, en))
+		return xstrdup(head);
+	note_rules_words_into(w, *head ? head : note_rules_par_str(par, "text"), 1, note_rules_fit(6, en) * 2, 1);
+	if (json_array_size(w) == 0)
+		note_rules_words_into(w, note_rules_par_str(par, "text"), 1, note_rules_fit(6, en) * 2, 1);
+	out = xstrdup(json_string_value(json_array_get(w, 0)) ?: fallback);
+	json_decref(w);
+	return out;
+}
+
+/* The cover's subject: the topic's own words, two of them. */
+static char *note_rules_cover_focus(const char *topic, const char *title, int en)
+{
+	json_t *w = json_array();
+	struct buf b;
+
+	note_rules_words_into(w, topic, 2, note_rules_fit(6, en) * 2, 2);
+	if (json_array_size(w) == 0)
+		note_rules_words_into(w, title, 2, note_rules_fit(6, en) * 2, 2);
+	buf_init(&b, 256);
+	if (json_array_size(w))
+		phrase_join(&b, w, en ? " and " : "、", 2);
+	else
+		buf_adds(&b, title);
+	json_decref(w);
+	return buf_steal(&b);
+}
+
+struct note_rules_layout {
+	const char *title, *topic, *density;
+	int en;
+	json_t *specs, *overlays;
+};
+
+static void note_rules_cover_spec(struct note_rules_layout *l, const json_t *opening, const char *placement)
+{
+	char *focus = note_rules_cover_focus(l->topic, l->title, l->en);
+	char *line = note_rules_cover_line(l->title, l->en);
+
+	json_array_append_new(l->specs, json_pack("{s:i, s:s, s:s, s:s, s:s, s:[{s:s, s:s+}, {s:s, s:s+}, {s:s, s:s}]}",
+		"imageSeq", 1, "role", "cover", "paragraphId", note_rules_par_str(opening, "id"),
+		"visualFocus", focus, "textDensity", l->density, "blocks",
+		"area", "title", "instruction", l->en ? "Headline: " : "大字标题：", line,
+		"area", "visual_focus", "instruction", l->en ? "Main visual: " : "主视觉：", focus,
+		"area", "footer", "instruction", l->en ? "Leave a strip at the bottom for the hashtags"
+						       : "底部留出话题标签条"));
+	json_array_append_new(l->overlays, json_pack("{s:i, s:s, s:s}", "imageSeq", 1, "titleText", line,
+						     "placement", placement));
+	free(focus);
+	free(line);
+}
+
+static void note_rules_section_spec(struct note_rules_layout *l, int seq, const json_t *sec, int last)
 {
 	const char *heading = note_rules_par_str(sec, "heading");
-	char *focus = note_rules_focus(sec, heading), *lead = note_rules_lead(sec, 24);
-	char *head = phrase_truncate(*heading ? heading : lead, 16);
+	char *lead = note_rules_lead(sec, note_rules_fit(24, l->en));
+	char *focus = note_rules_focus(sec, *heading ? heading : lead, l->en);
+	char *head = note_rules_line(*heading ? heading : lead, note_rules_fit(16, l->en));
 	json_t *spec = json_pack("{s:i, s:s, s:s, s:s, s:s, s:[{s:s, s:s}, {s:s, s:s+}]}", "imageSeq",
 		seq, "role", last ? "summary" : "content", "paragraphId", note_rules_par_str(sec, "id"),
-		"visualFocus", focus, "textDensity", density, "blocks", "area", "title", "instruction",
-		head, "area", "visual_focus", "instruction", "画面主体：", focus);
+		"visualFocus", focus, "textDensity", l->density, "blocks", "area", "title", "instruction",
+		head, "area", "visual_focus", "instruction", l->en ? "Subject: " : "画面主体：", focus);
 	json_t *ov = json_pack("{s:i, s:s, s:s}", "imageSeq", seq, "titleText", head, "placement",
 			       "bottom");
 
-	if (strcmp(density, "low") != 0) {
+	if (strcmp(l->density, "low") != 0) {
 		json_array_append_new(json_object_get(spec, "blocks"),
-				      json_pack("{s:s, s:s+}", "area", "body", "instruction", "要点：", lead));
+				      json_pack("{s:s, s:s+}", "area", "body", "instruction",
+						l->en ? "Key point: " : "要点：", lead));
 		json_object_set_new(ov, "bodyText", json_string(lead));
 	}
-	json_array_append_new(overlays, ov);
+	json_array_append_new(l->specs, spec);
+	json_array_append_new(l->overlays, ov);
 	free(focus);
 	free(lead);
 	free(head);
-	return spec;
 }
 
 json_t *note_rules_task_layout(const json_t *facts, const char *text, char *err, size_t errlen)
 {
 	const json_t *pars = json_object_get(facts, "paragraphs"), *ref = json_object_get(facts, "reference");
 	const char *pref = phrase_str(facts, "layoutPreference");
-	const char *title = phrase_str(facts, "title") ?: phrase_str(facts, "topic") ?: text;
-	json_t *sections, *specs, *overlays, *ref_b = json_object_get(ref, "brightness");
+	struct note_rules_layout l = { .density = note_rules_density(pref) };
+	json_t *sections, *ref_b = json_object_get(ref, "brightness");
 	size_t n, i;
 
+	l.title = phrase_str(facts, "title") ?: phrase_str(facts, "topic") ?: text ?: "";
+	l.topic = phrase_str(facts, "topic") ?: l.title;
+	l.en = note_rules_plan_en(l.title);
 	if (json_array_size(pars) == 0) {
 		snprintf(err, errlen, "the layout needs the note's paragraphs");
 		return NULL;
 	}
 	sections = note_rules_sections(pars);
 	n = note_rules_image_count(pref, json_array_size(sections));
-	specs = json_array();
-	overlays = json_array();
-	json_array_append_new(specs, note_rules_cover_spec(title ? title : "", json_array_get(pars, 0),
-		note_rules_density(pref), json_number_value(ref_b) > 0.6 ? "top" : "center", overlays));
+	l.specs = json_array();
+	l.overlays = json_array();
+	note_rules_cover_spec(&l, json_array_get(pars, 0), json_number_value(ref_b) > 0.6 ? "top" : "center");
 	for (i = 1; i < n; i++)
-		json_array_append_new(specs, note_rules_section_spec((int)i + 1, json_array_get(sections, i - 1),
-			note_rules_density(pref), overlays, i + 1 == n && n > 2));
+		note_rules_section_spec(&l, (int)i + 1, json_array_get(sections, i - 1), i + 1 == n && n > 2);
 	json_decref(sections);
 	return json_pack("{s:o, s:i, s:o, s:o, s:s}", "canvas", note_rules_canvas(ref), "imageCount",
-			 (int)n, "layoutSpec", specs, "textOverlayPlan", overlays, "reason",
-			 ref && json_object_get(ref, "orientation") ? "画幅跟随参考图，配图数量按版式偏好与小节数"
-								    : "默认 3:4 竖版，配图数量按版式偏好与小节数");
+			 (int)n, "layoutSpec", l.specs, "textOverlayPlan", l.overlays, "reason",
+			 l.en ? (ref && json_object_get(ref, "orientation")
+				 ? "the canvas follows the reference; the number of pictures follows the layout preference and the sections"
+				 : "3:4 portrait by default; the number of pictures follows the layout preference and the sections")
+			      : ref && json_object_get(ref, "orientation") ? "画幅跟随参考图，配图数量按版式偏好与小节数"
+									  : "默认 3:4 竖版，配图数量按版式偏好与小节数");
 }
 
 /* ---- image plans ---- */
 
-static const char *const note_rules_styles[] = {
-	"清新日系摄影风格，自然光", "明亮杂志风插画，干净线条", "温暖胶片质感，柔和颗粒",
-	"简约扁平插画，大色块", "治愈系手绘水彩，留白",
-};
-/* Styles a person may ask for, by the words that name them. */
-static const struct { const char *words, *style; } note_rules_asked_styles[] = {
-	{ "水彩|watercolor|watercolour", "手绘水彩风格，柔和晕染，留白" },
-	{ "油画|oil painting|oil-painting", "油画风格，厚涂笔触，浓郁色彩" },
-	{ "水墨|国画|ink painting", "中国水墨风格，淡墨晕染，大片留白" },
-	{ "胶片|film", "温暖胶片质感，柔和颗粒" },
-	{ "扁平|flat", "简约扁平插画，大色块" },
-	{ "日系|japanese", "清新日系摄影风格，自然光" },
-	{ "像素|pixel", "像素艺术风格，复古配色" },
-	{ "赛博朋克|cyberpunk", "赛博朋克风格，霓虹灯光" },
-	{ "3D|C4D", "3D 卡通渲染，柔和光影" },
-	{ "插画|illustration", "明亮杂志风插画，干净线条" },
-	{ "写实|摄影|photo|realistic", "写实摄影风格，自然光" },
-};
-
-/* Whether text names w right after a refusal (不要水彩, no watercolor). */
-static int note_rules_refused(const char *text, const char *w)
+/* The style text asks for (换成水彩风, use a watercolor style), or -1 (none,
+ * or one it refuses). */
+static int note_rules_style_in(const char *text)
 {
-	static const char *const nos[] = { "不要", "别", "不用", "不想", "不喜欢", "去掉", "no ", "not ",
-					   "don't ", "without " };
-	const char *at = strcasestr(text, w);
+	int no = 0, k = note_rules_plan_style_asked(text, &no);
 
-	for (size_t i = 0; at && i < OFFLINE_N(nos); i++) {
-		const char *p = strstr(text, nos[i]);
-
-		while (p && p < at) {
-			if (at - p <= (ptrdiff_t)strlen(nos[i]) + 6)
-				return 1;
-			p = strstr(p + 1, nos[i]);
-		}
-	}
-	return 0;
-}
-
-/* The index of the style text asks for (换成水彩风, use a watercolor
- * style) or refuses (不要水彩, with *refused set), or -1. */
-static int note_rules_style_named(const char *text, int *refused)
-{
-	for (size_t i = 0; text && *text && i < OFFLINE_N(note_rules_asked_styles); i++) {
-		char *words = xstrdup(note_rules_asked_styles[i].words), *save = NULL;
-
-		for (char *w = strtok_r(words, "|", &save); w; w = strtok_r(NULL, "|", &save))
-			if (phrase_has(text, w)) {
-				*refused = note_rules_refused(text, w);
-				free(words);
-				return (int)i;
-			}
-		free(words);
-	}
-	return -1;
-}
-
-/* The style text asks for, or NULL (none, or one it refuses). */
-static const char *note_rules_style_in(const char *text)
-{
-	int no = 0, i = note_rules_style_named(text, &no);
-
-	return i >= 0 && !no ? note_rules_asked_styles[i].style : NULL;
-}
-
-/* Whether style is one the feedback refuses (不要水彩 and a watercolour). */
-static int note_rules_style_clash(const char *feedback, const char *style)
-{
-	int no = 0, i = note_rules_style_named(feedback, &no);
-	char *words;
-	int clash = 0;
-
-	if (i < 0 || !no)
-		return 0;
-	words = xstrdup(note_rules_asked_styles[i].words);
-	for (char *save = NULL, *w = strtok_r(words, "|", &save); w; w = strtok_r(NULL, "|", &save))
-		clash |= phrase_has(style, w);
-	free(words);
-	return clash;
+	return k >= 0 && !no ? k : -1;
 }
 
 /* The style the person asked for: in this feedback, else the latest of
- * their earlier replies; NULL when none did. */
-static const char *note_rules_asked_style(const json_t *facts)
+ * their earlier replies; -1 when none did. */
+static int note_rules_asked_style(const json_t *facts)
 {
 	const json_t *replies = json_object_get(facts, "replies");
-	const char *s = note_rules_style_in(phrase_str(facts, "feedback"));
+	int k = note_rules_style_in(phrase_str(facts, "feedback"));
 
-	for (size_t i = json_array_size(replies); s == NULL && i > 0; i--)
-		s = note_rules_style_in(json_string_value(json_array_get(replies, i - 1)));
-	return s;
+	for (size_t i = json_array_size(replies); k < 0 && i > 0; i--)
+		k = note_rules_style_in(json_string_value(json_array_get(replies, i - 1)));
+	return k;
 }
 
-static const char *const note_rules_compositions[] = {
-	"近景特写", "俯拍平铺", "人物背影远景", "居中留白构图", "三分法构图",
+/* The style the feedback refuses (不要水彩), or -1. */
+static int note_rules_refused_style(const char *feedback)
+{
+	int no = 0, k = note_rules_plan_style_asked(feedback, &no);
+
+	return k >= 0 && no ? k : -1;
+}
+
+static const struct { const char *zh, *en; int r, g, b; } note_rules_colours[] = {
+	{ "红", "red", 220, 50, 50 }, { "橙", "orange", 240, 140, 40 }, { "黄", "yellow", 240, 210, 60 },
+	{ "绿", "green", 60, 160, 80 }, { "青", "teal", 40, 170, 170 }, { "蓝", "blue", 50, 100, 210 },
+	{ "紫", "purple", 140, 80, 190 }, { "粉", "pink", 240, 150, 180 }, { "棕", "brown", 140, 90, 50 },
+	{ "米白", "cream", 240, 230, 210 }, { "白", "white", 250, 250, 250 }, { "灰", "grey", 128, 128, 128 },
+	{ "黑", "black", 20, 20, 20 },
 };
 
-static const struct { const char *name; int r, g, b; } note_rules_colours[] = {
-	{ "红", 220, 50, 50 }, { "橙", 240, 140, 40 }, { "黄", 240, 210, 60 }, { "绿", 60, 160, 80 },
-	{ "青", 40, 170, 170 }, { "蓝", 50, 100, 210 }, { "紫", 140, 80, 190 }, { "粉", 240, 150, 180 },
-	{ "棕", 140, 90, 50 }, { "米白", 240, 230, 210 }, { "白", 250, 250, 250 }, { "灰", 128, 128, 128 },
-	{ "黑", 20, 20, 20 },
-};
-
-static const char *note_rules_colour_name(const char *hex)
+static const char *note_rules_colour_name(const char *hex, int en)
 {
 	unsigned r, g, b;
 	long best = -1;
@@ -332,14 +439,14 @@ static const char *note_rules_colour_name(const char *hex)
 
 		if (best < 0 || d < best) {
 			best = d;
-			name = note_rules_colours[i].name;
+			name = en ? note_rules_colours[i].en : note_rules_colours[i].zh;
 		}
 	}
 	return name;
 }
 
-/* "配色：暖橙、米白" from the reference palette, or "" when there is none. */
-static char *note_rules_palette_words(const json_t *palette)
+/* "配色：橙、米白" from the reference palette, or "" when there is none. */
+static char *note_rules_palette_words(const json_t *palette, int en)
 {
 	json_t *names = json_array(), *v;
 	struct buf b;
@@ -347,11 +454,11 @@ static char *note_rules_palette_words(const json_t *palette)
 
 	json_array_foreach(palette, i, v)
 		if (i < 4)
-			phrase_add_unique(names, note_rules_colour_name(json_string_value(v)));
+			phrase_add_unique(names, note_rules_colour_name(json_string_value(v), en));
 	buf_init(&b, 256);
 	if (json_array_size(names)) {
-		buf_adds(&b, "配色：");
-		phrase_join(&b, names, "、", 3);
+		buf_adds(&b, en ? "palette: " : "配色：");
+		phrase_join(&b, names, en ? ", " : "、", 3);
 	}
 	json_decref(names);
 	return buf_steal(&b);
@@ -371,85 +478,63 @@ static const json_t *note_rules_par_by_id(const json_t *pars, const char *id, si
 	return json_array_get(pars, 0);
 }
 
-/* A heading without its numbering ("一、", "1.", "01 "). */
-static const char *note_rules_unnumbered(const char *h)
-{
-	const char *mark = strstr(h, "、");
-
-	if (mark && mark - h <= 6)
-		return mark + strlen("、");
-	while ((*h >= '0' && *h <= '9') || *h == '.' || *h == ' ')
-		h++;
-	return h;
-}
-
-static void note_rules_words_into(json_t *out, const char *text, size_t take, size_t max)
-{
-	json_t *kw = phrase_keywords(text, take + 4), *v;
-	size_t i, added = 0;
-
-	json_array_foreach(kw, i, v)
-		if (added < take && json_array_size(out) < max && !phrase_generic(json_string_value(v)) &&
-		    phrase_chars(json_string_value(v)) <= 6) {
-			phrase_add_unique(out, json_string_value(v));
-			added++;
-		}
-	json_decref(kw);
-}
-
-/* The subject words of an image: the cover's from the title and the
- * topic; a section's from its heading, its own words, then the topic. */
-static json_t *note_rules_subjects(const json_t *par, const char *topic, const char *title, int cover)
+/* The subject words of an image: the cover's from the topic and the
+ * title; a section's from its heading, its own words, then the topic. */
+static json_t *note_rules_subjects(const json_t *par, const char *topic, const char *title, int cover, int en)
 {
 	json_t *out = json_array();
 	const char *head = note_rules_unnumbered(note_rules_par_str(par, "heading"));
+	size_t max = note_rules_fit(6, en) * 2;
 
 	if (cover) {
-		note_rules_words_into(out, title ? title : topic, 3, 4);
+		note_rules_words_into(out, topic, 3, max, 3);
+		if (json_array_size(out) == 0)
+			note_rules_words_into(out, title ? title : topic, 3, max, 3);
 	} else {
-		if (*head && phrase_chars(head) <= 10)
-			phrase_add_unique(out, head);
-		note_rules_words_into(out, note_rules_par_str(par, "text"), 2, 3);
+		if (*head && phrase_chars(head) <= note_rules_fit(10, en))
+			json_array_append_new(out, json_string(head));
+		note_rules_words_into(out, note_rules_par_str(par, "text"), 2, max, 3);
 	}
-	note_rules_words_into(out, topic, 1, 4);
+	note_rules_words_into(out, topic, 1, max, 4);
+	if (json_array_size(out) == 0)
+		json_array_append_new(out, json_string(topic));
 	return out;
 }
 
 struct note_rules_plan_ctx {
 	const json_t *facts, *pars;
-	const char *topic, *style, *feedback;
+	const char *topic, *style, *tone;
 	char *palette;
 	unsigned rot;
+	int en;
 	json_t *plans, *bindings;
 };
 
 static void note_rules_plan_one(struct note_rules_plan_ctx *x, size_t i, const json_t *spec)
 {
-	size_t pi;
+	size_t pi, k;
 	const json_t *par = note_rules_par_by_id(x->pars, phrase_str(spec, "paragraphId"), &pi);
-	const char *role = phrase_str(spec, "role") ?: "content";
-	json_t *subj = note_rules_subjects(par, x->topic, phrase_str(x->facts, "title"),
-					strcmp(role, "cover") == 0), *shared = json_array(), *v;
+	const char *role = phrase_str(spec, "role") ?: "content", *sep = x->en ? ", " : "，";
+	int cover = strcmp(role, "cover") == 0;
+	json_t *subj = note_rules_subjects(par, x->topic, phrase_str(x->facts, "title"), cover, x->en);
+	json_t *shared = json_array(), *v;
 	struct buf p;
-	size_t k;
 
 	buf_init(&p, 4096);
-	phrase_join(&p, subj, "，", 4);
-	buf_printf(&p, "，%s，%s", note_rules_compositions[(i + x->rot) % OFFLINE_N(note_rules_compositions)],
-		   x->style);
+	phrase_join(&p, subj, sep, 4);
+	buf_printf(&p, "%s%s%s%s", sep, note_rules_plan_composition(i + x->rot, x->en), sep, x->style);
+	if (x->tone)
+		buf_printf(&p, "%s%s", sep, x->tone);
 	if (*x->palette)
-		buf_printf(&p, "，%s", x->palette);
-	buf_printf(&p, "，小红书%s配图，画面%s留出文字区域", strcmp(role, "cover") ? "内页" : "封面",
-		   strcmp(role, "cover") ? "下方" : "上方");
-	if (x->feedback)
-		buf_printf(&p, "，%s", x->feedback);
+		buf_printf(&p, "%s%s", sep, x->palette);
+	buf_printf(&p, "%s%s", sep, note_rules_plan_role(cover, x->en));
 	json_array_foreach(subj, k, v)
-		if (strstr(note_rules_par_str(par, "text"), json_string_value(v)))
+		if (phrase_has(note_rules_par_str(par, "text"), json_string_value(v)))
 			json_array_append(shared, v);
 	json_array_append_new(x->plans, json_pack("{s:I, s:s, s:s, s:i, s:s+, s:s}", "sequence",
 		json_integer_value(json_object_get(spec, "imageSeq")), "role", role, "paragraphId",
 		note_rules_par_str(par, "id"), "paragraphIndex", (int)pi, "description",
-		strcmp(role, "cover") ? "配图：" : "封面：", phrase_str(spec, "visualFocus") ?: x->topic,
+		note_rules_plan_label(cover, x->en), phrase_str(spec, "visualFocus") ?: x->topic,
 		"prompt", p.data));
 	json_array_append_new(x->bindings, json_pack("{s:s, s:i, s:I, s:o}", "paragraphId",
 		note_rules_par_str(par, "id"), "paragraphIndex", (int)pi, "imageSeq",
@@ -458,30 +543,57 @@ static void note_rules_plan_one(struct note_rules_plan_ctx *x, size_t i, const j
 	json_decref(subj);
 }
 
+/* Whether the feedback is made only of changes the workflow makes on the
+ * plans shown (facts.items, none of kind "other"): then those plans are
+ * the answer, and nothing the person did not name changes. */
+static int note_rules_plan_keep(const json_t *facts)
+{
+	const json_t *items = json_object_get(facts, "items"), *it;
+	size_t i;
+
+	if (json_array_size(items) == 0 || json_array_size(json_object_get(facts, "previous")) == 0)
+		return 0;
+	json_array_foreach(items, i, it)
+		if (strcmp(phrase_str(it, "kind") ?: "other", "other") == 0)
+			return 0;
+	return 1;
+}
+
+/* The style of the set: the one asked for, else the rules' pick for the
+ * topic and the attempt that the feedback does not refuse. */
+static const char *note_rules_plan_style_of(const json_t *facts, uint64_t h, unsigned rot, int en)
+{
+	int asked = note_rules_asked_style(facts), no = note_rules_refused_style(phrase_str(facts, "feedback"));
+	size_t n = note_rules_plan_nstyles();
+
+	if (asked >= 0)
+		return note_rules_plan_asked_style(asked, en);
+	for (unsigned k = 0; k < n; k++)
+		if (!note_rules_plan_style_clash(note_rules_plan_style(h + rot + k, en), no))
+			return note_rules_plan_style(h + rot + k, en);
+	return note_rules_plan_style(h + rot, en);
+}
+
 json_t *note_rules_task_image_plans(const json_t *facts, const char *text, char *err, size_t errlen)
 {
 	const json_t *specs = json_object_get(facts, "layoutSpec"), *spec;
 	struct note_rules_plan_ctx x = { .facts = facts, .pars = json_object_get(facts, "paragraphs") };
 	json_int_t attempt = json_integer_value(json_object_get(facts, "attempt"));
-	int no = 0;
-	uint64_t h;
 	size_t i;
 
+	if (note_rules_plan_keep(facts))
+		return json_pack("{s:O, s:s}", "imagePlans", json_object_get(facts, "previous"), "kept",
+				 "the feedback's changes are made on the plans shown");
 	x.topic = phrase_str(facts, "topic") ?: phrase_str(facts, "title") ?: text;
 	if (json_array_size(specs) == 0 || json_array_size(x.pars) == 0 || x.topic == NULL) {
 		snprintf(err, errlen, "image plans need the layout, the paragraphs and the topic");
 		return NULL;
 	}
-	h = phrase_hash(x.topic, "image_plans");
+	x.en = note_rules_plan_en(phrase_str(facts, "title") ?: x.topic);
 	x.rot = attempt > 1 ? (unsigned)((attempt - 1) % 64) : 0;
-	x.style = note_rules_asked_style(facts);
-	x.feedback = phrase_str(facts, "feedback");
-	for (unsigned k = 0; x.style == NULL && k < OFFLINE_N(note_rules_styles); k++)
-		if (!note_rules_style_clash(x.feedback, note_rules_styles[(h + x.rot + k) % OFFLINE_N(note_rules_styles)]))
-			x.style = note_rules_styles[(h + x.rot + k) % OFFLINE_N(note_rules_styles)];
-	if (note_rules_style_named(x.feedback, &no) >= 0)
-		x.feedback = NULL;   /* applied to the style: its words are not pasted */
-	x.palette = note_rules_palette_words(json_object_get(facts, "palette"));
+	x.style = note_rules_plan_style_of(facts, phrase_hash(x.topic, "image_plans"), x.rot, x.en);
+	x.tone = note_rules_plan_tone(note_rules_plan_tone_asked(phrase_str(facts, "feedback")), x.en);
+	x.palette = note_rules_palette_words(json_object_get(facts, "palette"), x.en);
 	x.plans = json_array();
 	x.bindings = json_array();
 	json_array_foreach(specs, i, spec)
@@ -490,4 +602,26 @@ json_t *note_rules_task_image_plans(const json_t *facts, const char *text, char 
 	free(x.palette);
 	return json_pack("{s:o, s:o, s:s}", "imagePlans", x.plans, "paragraphImageBindings", x.bindings,
 			 "style", x.style);
+}
+
+json_t *note_rules_plan_extra(const json_t *par, size_t index, const char *topic, const char *like,
+			      size_t composition)
+{
+	int en = note_rules_plan_en(like);
+	json_t *subj = note_rules_subjects(par, topic, NULL, 0, en);
+	struct buf b;
+	char *prompt, *focus = note_rules_focus(par, topic, en);
+	json_t *plan;
+
+	buf_init(&b, 1024);
+	phrase_join(&b, subj, en ? ", " : "，", 4);
+	prompt = note_rules_plan_like(b.data, like, composition);
+	plan = json_pack("{s:s, s:s, s:i, s:s+, s:s}", "role", "content", "paragraphId",
+			 note_rules_par_str(par, "id"), "paragraphIndex", (int)index, "description",
+			 note_rules_plan_label(0, en), focus, "prompt", prompt);
+	free(prompt);
+	free(focus);
+	buf_free(&b);
+	json_decref(subj);
+	return plan;
 }

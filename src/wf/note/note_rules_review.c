@@ -1,27 +1,36 @@
 /* The note workflow's review and its router's proposal, offline (seed 001
  * §4). The review scores the note by dimension, each from what can be
  * counted in it: information density (sections, length, numbers, the
- * brief's keywords and the popular tags used), readability (sentence and
- * paragraph length, headings), platform fit (title length and hook, tag
- * count, a closing that invites replies), text-image alignment (each plan
- * bound to a paragraph whose words its prompt shares), style consistency
- * (the share of prompts with the set's common style phrase) and image
- * completeness (images made of those planned). Text off the topic (none
- * of the topic's subject words, few of the brief's keywords), a word the
- * person's feedback asked to leave out, and repeated sections cap the
- * dimension they spoil, so such a draft fails the gate; the same checks
- * alone (review_checks: the caps and their reasons) bound a model's
- * review. The router proposes to
- * rerun the research once, widened, when it found too little; otherwise
- * it agrees with the deterministic target. */
+ * brief's keywords and the popular tags used, less the words the person
+ * asked to leave out), readability (sentence and paragraph length,
+ * headings), platform fit (title length and hook, tag count, a closing
+ * that invites replies), text-image alignment (each plan bound to a
+ * paragraph whose words its prompt shares), style consistency (the share
+ * of prompts with the set's common style phrase) and image completeness
+ * (images made of those planned). Then it reads the note as a reader
+ * would (note_rules_reader.c): the draft off the topic, a section off it
+ * or hollow (no item, number or step), a line said twice, and the
+ * person's feedback contradicted (a word they asked to leave out, longer
+ * after "太长了", no list after "列个清单") each cap the dimension they
+ * spoil, and an off-topic or hollow draft caps the overall under the
+ * gate, so such a draft never passes; the same checks alone
+ * (review_checks: the caps and their reasons) bound a model's review.
+ * Reasons and suggestions are in the thread's language (facts.lang, else
+ * the topic's), and a paragraph the person wrote (facts.mine) is named as
+ * theirs, with advice to them, never as something to replace. The router
+ * proposes to rerun the research once, widened, when it found too
+ * little; otherwise it agrees with the deterministic target. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "text/msg.h"
 #include "text/phrase.h"
-#include "wf/note/note_rules.h"
-#include "util/xmalloc.h"
 #include "text/script.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+#include "wf/note/note_rules.h"
+#include "wf/note/note_rules_reader.h"
 
 #define OFFLINE_N(a) (sizeof(a) / sizeof((a)[0]))
 #define OFFLINE_PASS_OVERALL 0.7
@@ -58,21 +67,42 @@ static size_t note_rules_digit_runs(const char *s)
 	return n;
 }
 
+/* Every word the person's feedback asked to leave out. New reference. */
+static json_t *note_rules_banned_all(const json_t *facts)
+{
+	return note_rules_feedbacks_banned(json_object_get(facts, "feedback"), NULL);
+}
+
+/* A keyword the person asked to leave out, or one of the words they did:
+ * not missing when the note does not have it. */
+static int note_rules_unwanted(const char *w, const json_t *banned)
+{
+	const json_t *b;
+	size_t i;
+
+	json_array_foreach(banned, i, b)
+		if (phrase_has(w, json_string_value(b)) || phrase_has(json_string_value(b), w))
+			return 1;
+	return 0;
+}
+
 static double note_rules_info_density(const json_t *facts, const char *body)
 {
 	size_t secs = note_rules_headings(json_object_get(facts, "paragraphs"));
 	size_t chars = phrase_chars(body), digits = note_rules_digit_runs(body), seen = 0, all = 0, i;
 	double v = secs >= 3 ? 0.35 : secs == 2 ? 0.25 : secs == 1 ? 0.15 : 0.05;
+	json_t *banned = note_rules_banned_all(facts);
 	const json_t *w;
 
 	v += chars >= 250 && chars <= 1500 ? 0.25 : chars >= 120 ? 0.15 : 0.05;
 	v += 0.05 * (double)(digits > 4 ? 4 : digits);
 	json_array_foreach(json_object_get(facts, "keywords"), i, w)
-		if (i < 5 && json_is_string(w))
+		if (i < 5 && json_is_string(w) && !note_rules_unwanted(json_string_value(w), banned))
 			all++, seen += strstr(body, json_string_value(w)) != NULL;
 	json_array_foreach(json_object_get(facts, "evidenceTags"), i, w)
-		if (i < 3 && json_is_string(w))
+		if (i < 3 && json_is_string(w) && !note_rules_unwanted(json_string_value(w), banned))
 			all++, seen += strstr(body, json_string_value(w)) != NULL;
+	json_decref(banned);
 	v += all ? 0.2 * (double)seen / (double)all : 0.1;
 	return note_rules_round2(v);
 }
@@ -209,6 +239,16 @@ static double note_rules_completeness(const json_t *facts)
 	return note_rules_round2((double)(done > planned ? planned : done) / (double)planned);
 }
 
+/* What the review found beyond its counts, said in the thread's language:
+ * caps on the dimensions it spoils, a cap on the overall score, reasons
+ * and suggestions. */
+struct note_rules_found {
+	const json_t *facts;
+	const char *lang;       /* "zh" or "en" */
+	json_t *caps, *reasons, *sugg;
+	double overall;         /* the most the overall may score; 1: no cap */
+};
+
 /* Records that dim may score at most max (the lowest of such caps). */
 static void note_rules_cap(json_t *caps, const char *dim, double max)
 {
@@ -216,6 +256,12 @@ static void note_rules_cap(json_t *caps, const char *dim, double max)
 
 	if (was == NULL || json_number_value(was) > max)
 		json_object_set_new(caps, dim, json_real(note_rules_round2(max)));
+}
+
+static void note_rules_cap_overall(struct note_rules_found *f, double max)
+{
+	if (max < f->overall)
+		f->overall = note_rules_round2(max);
 }
 
 static void note_rules_apply_caps(json_t *scores, const json_t *caps)
@@ -228,10 +274,51 @@ static void note_rules_apply_caps(json_t *scores, const json_t *caps)
 			json_object_set(scores, dim, max);
 }
 
-/* Every word the person's feedback asked to leave out. New reference. */
-static json_t *note_rules_banned_all(const json_t *facts)
+/* A reason and its suggestion (either may be NULL), both stolen. */
+static void note_rules_said(struct note_rules_found *f, char *reason, char *hint)
 {
-	return note_rules_feedbacks_banned(json_object_get(facts, "feedback"), NULL);
+	if (reason)
+		json_array_append_new(f->reasons, json_string(reason));
+	if (hint)
+		json_array_append_new(f->sugg, json_string(hint));
+	free(reason);
+	free(hint);
+}
+
+/* The thread's language: facts.lang, else the topic's. Static. */
+static const char *note_rules_review_lang(const json_t *facts)
+{
+	const char *l = phrase_str(facts, "lang");
+
+	if (l && (strcmp(l, "en") == 0 || strcmp(l, "zh") == 0))
+		return strcmp(l, "en") == 0 ? "en" : "zh";
+	return text_lang(phrase_str(facts, "topic") ?: phrase_str(facts, "title") ?: "");
+}
+
+/* The topic as a reason names it. The caller frees it. */
+static char *note_rules_topic_said(const json_t *facts)
+{
+	return note_rules_reader_cut(phrase_str(facts, "topic") ?: "", 40);
+}
+
+/* At most four labels, each quoted as the language quotes. The caller
+ * frees it. */
+static char *note_rules_labels(const char *lang, const json_t *labels)
+{
+	int en = strcmp(lang, "en") == 0;
+	struct buf b;
+	const json_t *l;
+	size_t i;
+
+	buf_init(&b, 4096);
+	json_array_foreach(labels, i, l) {
+		if (i == 4) {
+			buf_adds(&b, "…");
+			break;
+		}
+		buf_printf(&b, en ? "%s\"%s\"" : "%s「%s」", i && en ? ", " : "", json_string_value(l));
+	}
+	return buf_steal(&b) ?: xstrdup("");
 }
 
 /* The share of the topic's subject words in the title and body, and of
@@ -266,10 +353,20 @@ static double note_rules_topic_share(const json_t *facts, const char *title, con
 static char *note_rules_contradiction(const json_t *facts, const char *title, const char *body)
 {
 	const json_t *fb = json_object_get(facts, "feedback"), *f, *t;
-	char *found = NULL;
+	char *found = NULL, *rest = xstrdup(body);
 	size_t i, j, k;
 	json_t *banned, *w;
 
+	/* The person's own paragraphs are theirs to keep: a word in them is
+	 * not held against the draft. */
+	json_array_foreach(json_object_get(facts, "mine"), i, f) {
+		const char *m = json_string_value(f);
+		char *at;
+
+		while (m && *m && (at = strstr(rest, m)) != NULL)
+			memset(at, ' ', strlen(m));
+	}
+	body = rest;
 	json_array_foreach(fb, i, f) {
 		banned = note_rules_feedback_banned(json_string_value(f) ?: "");
 		json_array_foreach(banned, j, w) {
@@ -282,125 +379,239 @@ static char *note_rules_contradiction(const json_t *facts, const char *title, co
 		}
 		json_decref(banned);
 	}
+	free(rest);
 	return found;
 }
 
-/* How many lines of the body (headings and paragraphs, six characters or
- * more) repeat an earlier one: the same line, or (twelve characters or
- * more, not in brackets) one alike it, a template's line with another
- * name in it. */
-static size_t note_rules_repeats(const char *body)
+/* The whole draft off the topic: none of its subject words, or under half
+ * of them and the brief's keywords. */
+static void note_rules_check_topic(struct note_rules_found *f, const char *title, const char *body,
+				   int mine)
 {
-	json_t *seen = json_array(), *v;
-	char *copy = xstrdup(body), *save = NULL;
-	size_t n = 0, i;
+	double share = note_rules_topic_share(f->facts, title, body);
+	char *topic;
 
-	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		size_t chars;
-		int rep = 0, aside;
-
-		while (*l == ' ' || *l == '\t')
-			l++;
-		if ((chars = phrase_chars(l)) < 6)
-			continue;
-		/* A line in brackets (where a point comes from) is not said twice
-		 * by naming another note in the same words. */
-		aside = strncmp(l, "（", strlen("（")) == 0 || *l == '(';
-		json_array_foreach(seen, i, v) {
-			const char *e = json_string_value(v);
-
-			if (strcmp(e, l) == 0 || (chars >= 12 && !aside && phrase_alike(e, l) >= PHRASE_ALIKE))
-				rep = 1;
-		}
-		n += (size_t)rep;
-		json_array_append_new(seen, json_string(l));
-	}
-	free(copy);
-	json_decref(seen);
-	return n;
+	if (share >= 0.5)
+		return;
+	topic = note_rules_topic_said(f->facts);
+	note_rules_said(f, msg_fmt(f->lang, "note.review.offtopic", topic, share), mine
+			? msg_fmt(f->lang, "note.review.offtopic.hint.mine", topic)
+			: xstrdup(msg_get(f->lang, "note.review.offtopic.hint")));
+	free(topic);
+	note_rules_cap(f->caps, "infoDensity", 0.1 + 0.4 * share);
+	note_rules_cap(f->caps, "platformFit", 0.4);
+	note_rules_cap_overall(f, 0.5);
 }
 
-/* What the counts above cannot see: text off the topic, a word the
- * feedback asked to leave out, repeated sections. Each caps the dimension
- * it spoils (in caps) and adds its reason and hint. */
-static void note_rules_review_checks(const json_t *facts, const char *title, const char *body,
-				  json_t *caps, json_t *reasons, json_t *sugg)
+/* The sections judged one by one (note_rules_reader.c): those off the
+ * topic and the hollow ones (no item, number or step) cap infoDensity and
+ * the overall below the gate, so such a draft never passes. What the
+ * person wrote is named as theirs, with advice to them, never as
+ * something to replace. */
+/* The message id (NULL: none) with the topic (NULL: the message has no
+ * place for it) and the labels. The caller frees it. */
+static char *note_rules_fmt(const char *lang, const char *id, const char *topic, const char *labels)
 {
-	double share = note_rules_topic_share(facts, title, body);
-	char *banned = note_rules_contradiction(facts, title, body), *r;
-	size_t rep = note_rules_repeats(body);
+	if (id == NULL)
+		return NULL;
+	return topic ? msg_fmt(lang, id, topic, labels) : msg_fmt(lang, id, labels);
+}
 
-	if (share < 0.5) {
-		r = xasprintf("内容偏离主题「%s」（主题词命中 %.2f）", phrase_str(facts, "topic") ?: "", share);
-		json_array_append_new(reasons, json_string(r));
-		json_array_append_new(sugg, json_string("围绕主题重写，标题和正文都要写到主题本身"));
-		free(r);
-		note_rules_cap(caps, "infoDensity", 0.1 + 0.4 * share);
-		note_rules_cap(caps, "platformFit", 0.4);
+/* A reason (and a hint, hint_id NULL for none) naming the labels, the
+ * topic first when the message has it (topic NULL: it has not). */
+static void note_rules_name(struct note_rules_found *f, const json_t *labels, const char *topic,
+			    const char *reason_id, const char *hint_id)
+{
+	char *l;
+
+	if (json_array_size(labels) == 0)
+		return;
+	l = note_rules_labels(f->lang, labels);
+	note_rules_said(f, note_rules_fmt(f->lang, reason_id, topic, l), note_rules_fmt(f->lang, hint_id, topic, l));
+	free(l);
+}
+
+static void note_rules_check_sections(struct note_rules_found *f, const char *body)
+{
+	json_t *units = note_rules_reader_judge(f->facts, body), *u;
+	json_t *off = json_array(), *hollow = json_array(), *moff = json_array(), *mhollow = json_array();
+	size_t i, n = json_array_size(units), bad_off = 0, bad_hollow = 0;
+	char *topic = note_rules_topic_said(f->facts);
+
+	json_array_foreach(units, i, u) {
+		int mine = json_is_true(json_object_get(u, "mine"));
+		int is_off = json_is_true(json_object_get(u, "offTopic"));
+		int is_hollow = !is_off && json_is_true(json_object_get(u, "hollow"));
+
+		bad_off += (size_t)is_off, bad_hollow += (size_t)is_hollow;
+		if (is_off || is_hollow)
+			json_array_append(is_off ? (mine ? moff : off) : (mine ? mhollow : hollow),
+					  json_object_get(u, "label"));
 	}
+	note_rules_name(f, off, topic, "note.review.sections.offtopic", "note.review.sections.offtopic.hint");
+	note_rules_name(f, hollow, NULL, "note.review.sections.hollow", "note.review.sections.hollow.hint");
+	note_rules_name(f, moff, topic, "note.review.mine.offtopic", NULL);
+	note_rules_name(f, mhollow, NULL, "note.review.mine.hollow", NULL);
+	json_array_extend(moff, mhollow);
+	note_rules_name(f, moff, NULL, NULL, "note.review.mine.hint");
+	if (bad_off) {
+		note_rules_cap(f->caps, "infoDensity", 0.5 - 0.3 * (double)bad_off / (double)n);
+		note_rules_cap_overall(f, 0.65 - 0.25 * (double)bad_off / (double)n);
+	}
+	if (bad_hollow) {
+		note_rules_cap(f->caps, "infoDensity", 0.55 - 0.3 * (double)bad_hollow / (double)n);
+		note_rules_cap_overall(f, 0.68 - 0.25 * (double)bad_hollow / (double)n);
+	}
+	free(topic);
+	json_decref(units), json_decref(off), json_decref(hollow), json_decref(moff), json_decref(mhollow);
+}
+
+/* Whether one of the person's paragraphs (facts.mine) has s. */
+static int note_rules_in_mine(const json_t *facts, const char *s)
+{
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(json_object_get(facts, "mine"), i, m)
+		if (json_is_string(m) && strstr(json_string_value(m), s))
+			return 1;
+	return 0;
+}
+
+/* Lines said twice anywhere in the body cap readability. */
+static void note_rules_check_repeats(struct note_rules_found *f, const char *body)
+{
+	json_t *rep = note_rules_reader_repeats(body, 20), *first;
+	char *line, *l;
+
+	if (json_array_size(rep) == 0) {
+		json_decref(rep);
+		return;
+	}
+	line = note_rules_reader_cut(json_string_value(json_array_get(rep, 0)), 24);
+	first = json_pack("[s]", line);
+	l = note_rules_labels(f->lang, first);
+	if (note_rules_in_mine(f->facts, json_string_value(json_array_get(rep, 0))))
+		note_rules_said(f, msg_fmt(f->lang, "note.review.repeated.mine", l), NULL);
+	else
+		note_rules_said(f, msg_fmt(f->lang, "note.review.repeated", json_array_size(rep), l),
+				xstrdup(msg_get(f->lang, "note.review.repeated.hint")));
+	note_rules_cap(f->caps, "readability", 0.3);
+	free(l);
+	free(line);
+	json_decref(first);
+	json_decref(rep);
+}
+
+/* What the draft does against the person's feedback: a word they asked
+ * to leave out still there; longer after "太长了", shorter after "太短了";
+ * no list after "列个清单". */
+static void note_rules_check_feedback(struct note_rules_found *f, const char *title, const char *body)
+{
+	char *banned = note_rules_contradiction(f->facts, title, body);
+	json_t *against = note_rules_reader_against(f->facts, body), *a;
+	size_t i;
+
 	if (banned) {
-		r = xasprintf("与修改意见矛盾：仍提到「%s」", banned);
-		json_array_append_new(reasons, json_string(r));
-		json_array_append_new(sugg, json_string("按修改意见删去不要的内容，标签里也不要出现"));
-		free(r);
-		note_rules_cap(caps, "infoDensity", 0.3);
+		note_rules_said(f, msg_fmt(f->lang, "note.review.banned", banned),
+				xstrdup(msg_get(f->lang, "note.review.banned.hint")));
+		note_rules_cap(f->caps, "infoDensity", 0.3);
+		free(banned);
 	}
-	if (rep) {
-		r = xasprintf("有 %zu 处段落或小标题重复", rep);
-		json_array_append_new(reasons, json_string(r));
-		json_array_append_new(sugg, json_string("删去重复的段落，每节只讲一件事"));
-		free(r);
-		note_rules_cap(caps, "readability", 0.3);
+	json_array_foreach(against, i, a) {
+		const char *kind = json_string_value(json_object_get(a, "kind"));
+		char id[64], hint[64];
+
+		snprintf(id, sizeof id, "note.review.%s", kind);
+		snprintf(hint, sizeof hint, "note.review.%s.hint", kind);
+		if (strcmp(kind, "list") == 0)
+			note_rules_said(f, msg_fmt(f->lang, id, json_string_value(json_object_get(a, "feedback"))),
+					xstrdup(msg_get(f->lang, hint)));
+		else
+			note_rules_said(f, msg_fmt(f->lang, id, json_string_value(json_object_get(a, "feedback")),
+					(long long)json_integer_value(json_object_get(a, "chars")),
+					(long long)json_integer_value(json_object_get(a, "was"))),
+					xstrdup(msg_get(f->lang, hint)));
+		note_rules_cap(f->caps, "readability", 0.4);
 	}
-	free(banned);
+	json_decref(against);
 }
 
-static const struct { const char *dim, *agent, *reason, *hint; } note_rules_dims[] = {
-	{ "infoDensity", "writer_agent", "信息密度不够", "补充具体的数字、步骤或亲身细节" },
-	{ "readability", "writer_agent", "可读性差", "缩短长句，每段控制在 150 字以内，加小标题" },
-	{ "platformFit", "writer_agent", "不够贴合平台", "标题控制在 20 字以内并带上关键词，标签 3 到 8 个，结尾加一句互动" },
-	{ "textImageAlignment", "image_planner_agent", "图文对应弱", "让每张配图对应一个段落，提示词写出段落的主体" },
-	{ "styleConsistency", "image_agent", "配图风格不统一", "统一所有配图的风格和配色" },
-	{ "imageCompleteness", "image_agent", "有配图生成失败", "重新生成失败的配图" },
+/* What the counts above cannot see, each capping what it spoils. */
+static void note_rules_review_checks(struct note_rules_found *f, const char *title, const char *body)
+{
+	int mine = json_array_size(json_object_get(f->facts, "mine")) > 0;
+
+	note_rules_check_topic(f, title, body, mine);
+	note_rules_check_sections(f, body);
+	note_rules_check_repeats(f, body);
+	note_rules_check_feedback(f, title, body);
+}
+
+static void note_rules_found_init(struct note_rules_found *f, const json_t *facts)
+{
+	f->facts = facts;
+	f->lang = note_rules_review_lang(facts);
+	f->caps = json_object(), f->reasons = json_array(), f->sugg = json_array();
+	f->overall = 1;
+}
+
+static const struct { const char *dim, *agent; } note_rules_dims[] = {
+	{ "infoDensity", "writer_agent" },
+	{ "readability", "writer_agent" },
+	{ "platformFit", "writer_agent" },
+	{ "textImageAlignment", "image_planner_agent" },
+	{ "styleConsistency", "image_agent" },
+	{ "imageCompleteness", "image_agent" },
 };
 
-static json_t *note_rules_review_verdict(json_t *scores, json_t *reasons, json_t *sugg)
+/* The verdict on the scores; steals scores and f's lists. */
+static json_t *note_rules_review_verdict(json_t *scores, struct note_rules_found *f)
 {
 	double sum = 0, low = 2;
 	const char *target = NULL;
+	json_t *out;
 
 	for (size_t i = 0; i < OFFLINE_N(note_rules_dims); i++) {
 		double v = json_number_value(json_object_get(scores, note_rules_dims[i].dim));
+		char id[64];
 
 		sum += v;
-		if (v < OFFLINE_PASS_DIM) {
-			char *r = xasprintf("%s（%s %.2f）", note_rules_dims[i].reason, note_rules_dims[i].dim, v);
-
-			json_array_append_new(reasons, json_string(r));
-			json_array_append_new(sugg, json_string(note_rules_dims[i].hint));
-			free(r);
-			if (v < low)
-				low = v, target = note_rules_dims[i].agent;
-		}
+		if (v >= OFFLINE_PASS_DIM)
+			continue;
+		snprintf(id, sizeof id, "note.review.dim.%s", note_rules_dims[i].dim);
+		note_rules_said(f, msg_fmt(f->lang, id, note_rules_dims[i].dim, v), NULL);
+		snprintf(id, sizeof id, "note.review.hint.%s", note_rules_dims[i].dim);
+		json_array_append_new(f->sugg, json_string(msg_get(f->lang, id)));
+		if (v < low)
+			low = v, target = note_rules_dims[i].agent;
 	}
 	sum = note_rules_round2(sum / (double)OFFLINE_N(note_rules_dims));
-	return json_pack("{s:b, s:o, s:f, s:o, s:o, s:o, s:s}", "approved",
-			 sum >= OFFLINE_PASS_OVERALL && target == NULL, "scores", scores, "overall", sum,
-			 "failReasons", reasons, "suggestions", sugg, "targetAgent",
-			 target ? json_string(target) : json_null(), "feedback",
-			 target ? "有维度未达标，建议回到对应环节修改" : "各维度达标，可以发布");
+	if (f->overall < sum)
+		sum = f->overall;
+	if (target == NULL && sum < OFFLINE_PASS_OVERALL)
+		target = "writer_agent";
+	out = json_pack("{s:b, s:o, s:f, s:o, s:o, s:o, s:s}", "approved", target == NULL, "scores", scores,
+			"overall", sum, "failReasons", f->reasons, "suggestions", f->sugg, "targetAgent",
+			target ? json_string(target) : json_null(), "feedback",
+			msg_get(f->lang, target ? "note.review.verdict.fail" : "note.review.verdict.pass"));
+	if (f->overall < 1)
+		json_object_set_new(out, "overallCap", json_real(f->overall));
+	json_decref(f->caps);
+	return out;
 }
 
 json_t *note_rules_task_review(const json_t *facts, const char *text, char *err, size_t errlen)
 {
 	const char *title = phrase_str(facts, "title"), *body = phrase_str(facts, "body");
-	json_t *scores, *caps, *reasons, *sugg;
+	struct note_rules_found f;
+	json_t *scores;
 
 	if (title == NULL || body == NULL) {
 		snprintf(err, errlen, "the review needs the note's title and body");
 		return NULL;
 	}
-	caps = json_object(), reasons = json_array(), sugg = json_array();
+	note_rules_found_init(&f, facts);
 	scores = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}",
 		"infoDensity", note_rules_info_density(facts, body),
 		"readability", note_rules_readability(facts, body),
@@ -408,24 +619,27 @@ json_t *note_rules_task_review(const json_t *facts, const char *text, char *err,
 		"textImageAlignment", note_rules_alignment(facts),
 		"styleConsistency", note_rules_consistency(facts),
 		"imageCompleteness", note_rules_completeness(facts));
-	note_rules_review_checks(facts, title, body, caps, reasons, sugg);
-	note_rules_apply_caps(scores, caps);
-	json_decref(caps);
-	return note_rules_review_verdict(scores, reasons, sugg);
+	note_rules_review_checks(&f, title, body);
+	note_rules_apply_caps(scores, f.caps);
+	return note_rules_review_verdict(scores, &f);
 }
 
 json_t *note_rules_task_review_checks(const json_t *facts, const char *text, char *err, size_t errlen)
 {
 	const char *title = phrase_str(facts, "title"), *body = phrase_str(facts, "body");
-	json_t *caps, *reasons, *sugg;
+	struct note_rules_found f;
+	json_t *out;
 
 	if (title == NULL || body == NULL) {
 		snprintf(err, errlen, "the checks need the note's title and body");
 		return NULL;
 	}
-	caps = json_object(), reasons = json_array(), sugg = json_array();
-	note_rules_review_checks(facts, title, body, caps, reasons, sugg);
-	return json_pack("{s:o, s:o, s:o}", "caps", caps, "failReasons", reasons, "suggestions", sugg);
+	note_rules_found_init(&f, facts);
+	note_rules_review_checks(&f, title, body);
+	out = json_pack("{s:o, s:o, s:o}", "caps", f.caps, "failReasons", f.reasons, "suggestions", f.sugg);
+	if (f.overall < 1)
+		json_object_set_new(out, "overallCap", json_real(f.overall));
+	return out;
 }
 
 json_t *note_rules_task_note_route(const json_t *facts, const char *text, char *err, size_t errlen)

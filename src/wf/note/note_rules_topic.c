@@ -303,6 +303,28 @@ static void note_rules_topic_latin(json_t *out, const char **pp)
 	note_rules_topic_add(out, w, n, weak);
 }
 
+/* The length of a listed word of mixed scripts that starts at p (早C晚A,
+ * joined by the segmenter from 早 C 晚 A), else 0: taken whole before the
+ * Han and Latin runs would cut it. */
+static size_t note_rules_topic_mixed(const char *p)
+{
+	size_t len = strnlen(p, TEXT_SEG_WORD_MAX * 2), nw, n = 0;
+	struct text_word *w = text_seg_split(p, len, &nw);
+
+	if (nw > 0 && w[0].off == 0 && text_seg_listed(p, w[0].len)) {
+		int han = 0, latin = 0;
+
+		for (size_t i = 0; i < w[0].len; i += note_rules_topic_cp(p + i)) {
+			han |= note_rules_topic_han_at(p + i);
+			latin |= (unsigned char)p[i] < 0x80;
+		}
+		if (han && latin)
+			n = w[0].len;
+	}
+	free(w);
+	return n;
+}
+
 json_t *note_rules_topic_words(const char *text)
 {
 	json_t *out = json_array();
@@ -311,7 +333,10 @@ json_t *note_rules_topic_words(const char *text)
 	size_t n;
 
 	while (*p) {
-		if (note_rules_topic_han_at(p)) {
+		if ((n = note_rules_topic_mixed(p)) > 0) {
+			note_rules_topic_add(out, p, n, 0);   /* 早C晚A */
+			p += n;
+		} else if (note_rules_topic_han_at(p)) {
 			note_rules_topic_han(out, &p);
 		} else if ((n = note_rules_topic_listed(p, &weak)) > 0 && note_rules_topic_han_at(note_rules_topic_last(p, n))) {
 			note_rules_topic_add(out, p, n, weak);   /* AI工具 */

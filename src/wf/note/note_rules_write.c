@@ -1,23 +1,30 @@
 /* The note workflow's model roles, offline (seed 001): the brief
  * (audience, goal, constraints, tone, keywords) and the writer (title,
  * body, tags of a social-media note). A topic is placed in a category by
- * its words (travel, food, study…); the category gives the audience,
- * tone, section headings and one concrete point per section, and the
- * topic's keywords, the evidence (popular titles and tags) and the
- * reviewer's feedback shape the rest. The wording varies with a hash of
+ * its words (travel, food, study…), which gives the audience and tone,
+ * and asks for a kind of note (note_rules_kind.c): a checklist, a recipe,
+ * a trip day by day, a comparison, a how-to, written from the lines of
+ * the evidence's notes about the topic, each credited; a note of
+ * experience has the category's sections, or the points of those notes
+ * grouped by the note they come from. Titles and tags are cut and joined
+ * between words (text/wordcut.h). The wording varies with a hash of
  * the topic and the feedback, and every pick turns with facts.attempt,
  * so a rewrite differs. The same categories tell how clear a request is
  * (clarity): whether it names a subject at all, a category, an audience
  * and specifics, and what to ask when it does not. */
 #include "config.h"
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "json/dump.h"
 #include "text/phrase.h"
 #include "wf/note/note_rules.h"
+#include "wf/note/note_rules_reader.h"
 #include "util/xmalloc.h"
 #include "text/words.h"
+#include "text/wordcut.h"
 #include "text/script.h"
 
 #define OFFLINE_N(a) (sizeof(a) / sizeof((a)[0]))
@@ -35,55 +42,55 @@ static const struct note_rules_cat note_rules_cats[] = {
 	{ "旅行|旅游|一日游|游玩|游记|春游|秋游|出游|露营|徒步|自驾|景点|打卡|度假|citywalk|古镇|海边|爬山|赏花|樱花|踏青|野餐|花期",
 	  "旅行", "爱出游的年轻人", "轻松实用",
 	  { "出发前准备", "路线怎么排", "拍照与打卡", "避坑提醒" },
-	  { "提前看好天气和开放时间，门票尽量线上预约", "按区域把地点串起来，一天两三个点就够，不赶路才玩得开心",
-	    "早上光线柔和、人也少，是出片的好时候", "热门时段排队久，尽量错峰出行，随身带水和充电宝" } },
+	  { "提前3到7天看好天气和开放时间，热门景点的门票尽量线上预约", "按区域把地点串起来，一天两三个点就够，不赶路才玩得开心",
+	    "早上8点前光线柔和、人也少，是出片的好时候", "热门时段排队常要1小时，尽量错峰出行，随身带水和充电宝" } },
 	{ "美食|做饭|菜谱|烘焙|早餐|午餐|晚餐|餐厅|探店|咖啡|奶茶|甜品|食谱|减脂餐|火锅|家常菜|快手菜|做法|"
 	  "红烧肉|番茄炒蛋|麻婆豆腐|绿豆沙|便当|饺子|蛋糕|面包|小龙虾|烧烤",
 	  "美食", "爱吃也爱做饭的人", "亲切有烟火气",
 	  { "准备食材", "关键步骤", "味道的小秘诀", "怎么搭配更好吃" },
-	  { "食材不求多，新鲜是第一位，调料提前备好就不会手忙脚乱", "火候和顺序最关键，难熟的先下锅，一步一步来",
-	    "出锅前尝一下再调味，一点点糖就能把鲜味提起来", "配一道清爽的小菜或饮品，满足感翻倍" } },
+	  { "食材不求多，新鲜是第一位，2到3样调料提前备好就不会手忙脚乱", "火候和顺序最关键，难熟的先下锅，葱姜蒜爆香30秒就够",
+	    "出锅前尝一下再调味，放2克糖就能把鲜味提起来", "配1道清爽的凉菜或1杯无糖茶，解腻又不抢味" } },
 	{ "学习|考研|考试|备考|英语|读书|读书笔记|自律|大学|留学|考证|雅思|托福|单词|复习|错题本|教资|法考|"
 	  "图书馆|四六级|高数",
 	  "学习", "正在努力的学生党", "干货真诚",
 	  { "先定目标", "方法与节奏", "工具和资料", "坚持下去的办法" },
-	  { "把大目标拆成每周能完成的小目标，完成一个划掉一个", "专注 25 分钟再休息 5 分钟，比硬撑效率高",
+	  { "把大目标拆成每周2到3个能完成的小目标，完成一个划掉一个", "专注 25 分钟再休息 5 分钟，比硬撑效率高",
 	    "资料在精不在多，一本主教材加一套真题反复用", "找个搭子互相打卡，允许偶尔偷懒，但别连续断两天" } },
 	{ "职场|上班|通勤|面试|办公|效率|副业|简历|工作|升职|汇报|加班",
 	  "职场", "想提升效率的职场人", "干脆利落",
 	  { "先理清问题", "具体做法", "常用工具", "心态调整" },
-	  { "动手前先写下要解决的问题和截止时间，优先级一目了然", "重要的事放在精力最好的时段，琐事集中处理",
-	    "日程、待办和笔记各用一个工具，别来回切换", "把完成的事记下来，复盘时会发现自己做了很多" } },
+	  { "动手前先花5分钟写下要解决的问题和截止时间，优先级一目了然", "最重要的1件事放在精力最好的上午，琐事集中到下午处理",
+	    "日程、待办和笔记各用一个工具，别来回切换", "每周五花10分钟把完成的事记下来，复盘时会发现自己做了很多" } },
 	{ "护肤|美妆|化妆|穿搭|发型|香水|口红|衣服|搭配|防晒|底妆|美甲",
 	  "变美", "爱美的女生", "种草分享",
 	  { "先了解自己", "选择要点", "步骤和手法", "小心踩雷" },
-	  { "先弄清肤质、肤色和身形，适合自己的才是最好的", "看成分和版型，比看牌子和价格更靠谱",
-	    "少量多次、由浅到深，出错也容易补救", "新品先小范围试用，别一次囤太多" } },
+	  { "先弄清肤质、肤色和身形，适合自己的才是最好的", "看成分表前5位和衣服的版型，比看牌子和价格更靠谱",
+	    "少量多次、由浅到深，每次只取1颗黄豆大小，出错也容易补救", "新品先在耳后试用3天，没问题再上脸，别一次囤太多" } },
 	{ "健身|减脂|跑步|瑜伽|减肥|运动|增肌|塑形|马拉松|拉伸|普拉提|体态|跳绳|马甲线|燃脂|深蹲",
 	  "健身", "想动起来的健身新手", "积极鼓励",
 	  { "从哪里开始", "训练安排", "吃得对", "坚持与恢复" },
-	  { "先从每周三次、每次 30 分钟开始，动作标准比重量重要", "力量和有氧交替安排，训练前后都要热身和拉伸",
-	    "蛋白质吃够、少喝含糖饮料，比节食管用", "睡够觉、给肌肉留出恢复时间，进步才稳定" } },
+	  { "先从每周三次、每次 30 分钟开始，动作标准比重量重要", "力量和有氧交替安排，练前热身5分钟，练完拉伸10分钟",
+	    "蛋白质每公斤体重吃够1.2克、少喝含糖饮料，比节食管用", "每晚睡够7小时，同一块肌肉练完隔48小时再练，进步才稳定" } },
 	{ "宝宝|育儿|母婴|孩子|亲子|辅食|带娃|早教|幼儿园|新生儿",
 	  "育儿", "新手爸妈", "温柔耐心",
 	  { "先了解孩子", "日常怎么做", "好用的小物", "爸妈也要放松" },
-	  { "每个孩子节奏不同，别急着和别人家比较", "固定作息能让孩子有安全感，大人也轻松很多",
-	    "东西不在多，安全、好清洗是第一标准", "照顾好自己的情绪，孩子会感受到" } },
+	  { "每个孩子节奏不同，会走会说早晚差两三个月都常见，别急着和别人家比较", "固定作息能让孩子有安全感，睡前流程控制在30分钟内，大人也轻松很多",
+	    "东西不在多，安全、好清洗是第一标准，先买3到5样最常用的", "每天给自己留半小时，照顾好自己的情绪，孩子会感受到" } },
 	{ "宠物|萌宠|猫|狗|铲屎|仓鼠|兔子|狗粮|猫粮|遛狗|领养|疫苗|驱虫",
 	  "萌宠", "养宠物的铲屎官", "温柔有爱",
 	  { "到家前的准备", "日常照顾", "好用的用品", "健康提醒" },
 	  { "先备好窝、食盆水盆和猫砂盆或尿垫，给它一个能躲起来的角落", "定时定量喂食，换粮用七天慢慢过渡，每天陪玩十几分钟",
-	    "用品挑安全、好清洗的，不必一次买齐，缺什么再补", "按时驱虫和打疫苗，食欲、精神不对劲早点去医院" } },
+	    "用品挑安全、好清洗的，先买5样最常用的，缺什么再补", "每3个月驱一次虫、按时打疫苗，超过一天不吃东西就去医院" } },
 	{ "数码|手机|电脑|相机|耳机|软件|app|科技|平板|键盘|智能|AI工具|手表",
 	  "数码", "数码爱好者", "客观专业",
 	  { "先说结论", "核心体验", "适合谁", "购买建议" },
-	  { "按自己的主要用途来选，参数够用就好", "续航、屏幕和手感这些日常体验比跑分更重要",
-	    "预算、使用场景和生态决定了它适不适合你", "等大促或以旧换新更划算，买前看清售后政策" } },
+	  { "先写下最常用的2到3个用途，参数够用就好", "续航、屏幕和手感这些日常体验比跑分更重要",
+	    "预算、使用场景和生态决定了它适不适合你", "等618、双11大促或以旧换新更划算，买前看清7天无理由和保修政策" } },
 	{ "家居|收纳|装修|租房|布置|清洁|绿植|改造|卧室|厨房|断舍离",
 	  "家居", "想把家变舒服的人", "温馨实用",
 	  { "先做规划", "收纳与布置", "好物推荐", "日常维护" },
-	  { "先量尺寸、定风格，再决定买什么，避免冲动消费", "常用的放在顺手处，不常用的收进柜子，台面保持清爽",
-	    "选多功能、好打理的小物，少即是多", "每天花十分钟归位，比周末大扫除轻松得多" } },
+	  { "先量好长宽高、定风格，再决定买什么，大件家具留出60厘米过道", "常用的放在伸手就够到的高度，不常用的收进柜子，台面只留3样东西",
+	    "选多功能、好打理的小物，新买1件就清出1件", "每天花十分钟归位，比周末大扫除轻松得多" } },
 	{ "", "经验分享", "对这个话题感兴趣的朋友", "亲切真诚",
 	  { "为什么值得一试", "我的做法", "需要注意的地方", "写在最后" },
 	  { "它能实实在在解决一些日常的小麻烦", "从最简单的一步开始，边做边调整",
@@ -94,8 +101,8 @@ static const struct note_rules_cat note_rules_cats[] = {
 static const struct note_rules_cat note_rules_food_review = {
 	"测评|探店|评测|餐厅|小馆|好吃|必吃|值得", "探店", "爱吃的朋友", "真实直接",
 	{ "先说结论", "招牌和口味", "环境与排队", "人均和建议" },
-	{ "先看招牌菜和口碑最集中的那几道，点单不容易踩雷", "味道按自己的口味判断，辣度、咸淡可以让店家调整",
-	  "饭点排队久，错开高峰或提前取号更省时间", "按人均预算点菜，两三人点四五道刚好，不够再加" } };
+	{ "先点招牌菜和评价里提得最多的2到3道，点单不容易踩雷", "辣度、咸淡可以让店家调整，第一次去先点微辣，不够再要1碟辣椒",
+	  "饭点排队常要1小时，11点前或下午2点后去，或者提前线上取号", "按人均预算点菜，两三人点四五道刚好，不够再加" } };
 
 /* How many of the '|'-separated keys the text has (ASCII case ignored). */
 static size_t note_rules_cat_hits(const char *text, const char *keys)
@@ -148,20 +155,13 @@ static char *note_rules_topic(const json_t *facts, const char *text, char *err, 
 		return NULL;
 	}
 	subject = note_rules_request_subject(t);
-	out = phrase_truncate(subject, 60);
+	out = wordcut_prefix(subject, 60, 1);
+	if (*out == '\0') {   /* one word longer than that */
+		free(out);
+		out = phrase_truncate(subject, 60);
+	}
 	free(subject);
 	return out;
-}
-
-static char *note_rules_goal(const char *topic)
-{
-	if (words_match_any(topic, "攻略|指南|教程|怎么|如何|方法|技巧"))
-		return xasprintf("给出一份能照着做的%s方法，读完就能上手", topic);
-	if (words_match_any(topic, "推荐|好物|清单|合集|必买"))
-		return xasprintf("整理值得入手的%s清单，帮读者少走弯路", topic);
-	if (words_match_any(topic, "测评|对比|体验|评测"))
-		return xasprintf("用真实体验讲清%s的优缺点，帮读者做决定", topic);
-	return xasprintf("分享关于%s的真实经验，让读者愿意收藏和互动", topic);
 }
 
 static json_t *note_rules_brief_en(const json_t *facts, const char *topic);
@@ -201,7 +201,7 @@ json_t *note_rules_task_brief(const json_t *facts, const char *text, char *err, 
 			json_array_remove(kw, i);
 	if (cat != &note_rules_cats[OFFLINE_N(note_rules_cats) - 1])
 		phrase_add_unique(kw, cat->tag);
-	goal = note_rules_goal(topic);
+	goal = note_rules_kind_goal(note_rules_kind_of(topic), topic, 1);
 	j = json_pack("{s:s, s:s, s:o, s:s, s:o}", "audience",
 		      phrase_str(facts, "audience") ? phrase_str(facts, "audience") : cat->audience,
 		      "goal", goal, "constraints", constraints, "tone",
@@ -225,38 +225,38 @@ static const struct note_rules_en_cat note_rules_en_cats[] = {
 	{ "travel|trip|hike|hiking|camping|beach|city|tour|weekend in|road trip|visit", "travel",
 	  "anyone planning a trip",
 	  { "Before you go", "Planning the route", "Avoiding the crowds" },
-	  { "Check the weather and opening hours, and book tickets online where you can.",
-	    "Group the places by area and keep to two or three a day, so nothing is rushed.",
-	    "Go early in the morning: the light is soft and the queues are short." } },
+	  { "Check the weather 3 days ahead, and book tickets online.",
+	    "Group places by area: 2 or 3 a day, nothing rushed.",
+	    "Go before 8 a.m.: soft light, short queues." } },
 	{ "food|recipe|cook|cooking|bake|baking|breakfast|dinner|lunch|meal|coffee|noodle|hot pot|dish",
 	  "food", "home cooks",
 	  { "What you need", "The key steps", "Getting the taste right" },
-	  { "Fewer but fresher ingredients; have the seasonings measured before you start.",
-	    "Heat and order matter most: what takes longest goes in first.",
-	    "Taste before serving; a pinch of sugar or salt at the end lifts the flavour." } },
+	  { "Fewer, fresher ingredients; measure 2 or 3 seasonings first.",
+	    "Order matters: slowest first; garlic needs 30 seconds.",
+	    "Taste first; half a teaspoon of sugar lifts the flavour." } },
 	{ "study|exam|learn|learning|vocabulary|ielts|toefl|reading|revision|college|homework",
 	  "study", "students",
 	  { "Set the goal", "Method and rhythm", "Staying with it" },
-	  { "Break the big goal into weekly pieces you can tick off.",
-	    "Work 25 minutes, rest 5: it beats pushing through tired.",
-	    "Find a study partner to check in with, and never skip two days in a row." } },
+	  { "Break the goal into 2 or 3 weekly pieces to tick off.",
+	    "Work 25 minutes, rest 5; it beats pushing on tired.",
+	    "Check in with a partner; never skip 2 days in a row." } },
 	{ "dog|dogs|puppy|cat|cats|kitten|pet|pets|hamster|rabbit", "pets", "pet owners",
 	  { "Before it comes home", "Daily care", "Health" },
-	  { "Have a bed, food and water bowls and a quiet corner ready on the first day.",
-	    "Feed at fixed times, change food over a week, and play with it every day.",
-	    "Keep vaccinations and deworming on schedule; see a vet when appetite or energy drops." } },
+	  { "Ready on day 1: a bed, 2 bowls and a quiet corner.",
+	    "Fixed meals, new food over 7 days, 15 minutes of play.",
+	    "Deworm every 3 months; a day without food means the vet." } },
 	{ "phone|laptop|camera|headphones|earbuds|keyboard|tablet|app|software|gadget|smartwatch|tech",
 	  "tech", "people choosing a gadget",
 	  { "The short answer", "What matters in daily use", "Buying advice" },
-	  { "Choose by what you mostly do with it; specs beyond that are rarely felt.",
-	    "Battery, screen and how it feels in the hand matter more than benchmarks.",
-	    "Wait for a sale or a trade-in offer, and read the warranty terms first." } },
+	  { "List the 2 or 3 things you do most; choose by those.",
+	    "Battery, screen and feel beat benchmarks.",
+	    "Wait for a sale or trade-in; check the 7-day return rule." } },
 	{ "fitness|workout|running|run|yoga|gym|strength|stretch|stretching|pilates|fat loss|muscle",
 	  "fitness", "beginners who want to move more",
 	  { "Where to start", "The weekly plan", "Recovery" },
-	  { "Start with three 30-minute sessions a week; good form beats heavy weights.",
-	    "Alternate strength and cardio, and warm up and stretch every time.",
-	    "Sleep enough and give muscles a day to recover; progress comes from rest too." } },
+	  { "Start with 3 sessions of 30 minutes a week; form first.",
+	    "Alternate strength and cardio; warm up 5, stretch 10.",
+	    "Sleep 7 hours; rest a muscle 48 hours between sessions." } },
 };
 
 /* The brief of an English topic, in English: the kind's readers, a goal
@@ -273,12 +273,7 @@ static json_t *note_rules_brief_en(const json_t *facts, const char *topic)
 			audience = note_rules_en_cats[i].audience, kind = note_rules_en_cats[i].tag;
 	if (kind)
 		phrase_add_unique(kw, kind);
-	if (words_match_any(topic, "guide|how to|tips|plan|itinerary|tutorial"))
-		goal = xasprintf("A guide to %s that readers can follow step by step", topic);
-	else if (words_match_any(topic, "best|picks|list|recommend"))
-		goal = xasprintf("A short list of %s worth trying, so readers choose faster", topic);
-	else
-		goal = xasprintf("Share first-hand experience of %s that readers will want to save", topic);
+	goal = note_rules_kind_goal(note_rules_kind_of(topic), topic, 0);
 	j = json_pack("{s:s, s:s, s:[s, s, s, s], s:s, s:o}", "audience",
 		      phrase_str(facts, "audience") ? phrase_str(facts, "audience") : audience,
 		      "goal", goal, "constraints", "a title of at most 60 characters",
@@ -297,6 +292,9 @@ struct note_rules_note {
 	const struct note_rules_en_cat *en;   /* English topics: their kind, or NULL */
 	const json_t *brief;      /* borrowed, may be NULL */
 	const json_t *evidence;   /* borrowed, may be NULL */
+	enum note_rules_kind kind;
+	json_t *about;            /* the evidence's points from notes about the topic */
+	int shaped;               /* the body has its kind's shape from those notes */
 	char *feedback;           /* "" when none */
 	json_t *banned;           /* words the feedback asks to leave out */
 	json_t *words;            /* the topic's words that name its subject */
@@ -306,45 +304,33 @@ struct note_rules_note {
 	struct buf body;
 };
 
-static const char *const note_rules_title_hooks[] = {
-	"%s｜新手也能照做", "%s，一篇讲清楚", "收藏！%s全攻略", "%s｜亲测有用",
-	"%s避坑指南", "关于%s，我想说的都在这了",
-};
-static const char *const note_rules_en_title_hooks[] = {
-	"%s: what actually worked", "%s, step by step", "%s: a practical guide",
+/* Titles of a note not in its kind's shape: they promise nothing. */
+static const char *const note_rules_plain_titles[][5] = {
+	{ "收藏！%s", "%s｜先收藏", "%s：要点整理", "关于%s的几个要点", "%s，先看这篇" },
+	{ "%s: a starting point", "%s: the main points", "%s: where to begin", "Notes on %s", "%s, in short" },
 };
 
-static char *note_rules_en_capital(const char *s)
-{
-	char *t = xstrdup(s);
-
-	if (*t >= 'a' && *t <= 'z')
-		*t = (char)(*t - 'a' + 'A');
-	return t;
-}
-
+/* The title: the topic and a hook of its kind, at most 20 characters (60
+ * in English), cut between words; a note not in its kind's shape has a
+ * plain one. A rewrite takes the next (and the next wording of the
+ * opening). */
 static char *note_rules_note_title(struct note_rules_note *n)
 {
-	size_t first = (size_t)((n->h + n->rot) % OFFLINE_N(note_rules_title_hooks));
+	size_t max = n->zh ? 20 : 60;
+	const char *const *plain = note_rules_plain_titles[!n->zh];
 	char *t;
 
-	if (!n->zh) {
-		char *cap = note_rules_en_capital(n->topic);
-
-		t = phrase_chars(cap) > 40 ? xstrdup(cap)
-			: xasprintf(note_rules_en_title_hooks[(n->h + n->rot) % OFFLINE_N(note_rules_en_title_hooks)], cap);
-		free(cap);
-		return t;
-	}
-	if (phrase_chars(n->topic) > 16)
-		return xstrdup(n->topic);
-	for (size_t i = 0; i < OFFLINE_N(note_rules_title_hooks); i++) {
-		t = xasprintf(note_rules_title_hooks[(first + i) % OFFLINE_N(note_rules_title_hooks)], n->topic);
-		if (phrase_chars(t) <= 20)
+	if (n->shaped)
+		return note_rules_kind_title(n->kind, n->topic, n->zh, (unsigned)((n->h + n->rot) % 64), max);
+	for (size_t i = 0; i < 5; i++) {
+		t = xasprintf(plain[(n->rot + i) % 5], n->topic);
+		if (!n->zh && *t >= 'a' && *t <= 'z')
+			*t = (char)(*t - 'a' + 'A');
+		if (phrase_chars(t) <= max && !wordcut_repeats(t))
 			return t;
 		free(t);
 	}
-	return xstrdup(n->topic);
+	return note_rules_kind_title(n->kind, n->topic, n->zh, (unsigned)(n->h % 64), max);
 }
 
 /* Whether s has a word the feedback asks to leave out. */
@@ -367,7 +353,11 @@ static int note_rules_ends(const char *s)
 			  strcmp(s + n - 3, "！") == 0 || strcmp(s + n - 3, "？") == 0);
 }
 
-/* A section: a heading and its lines, those with a banned word left out.
+/* The sections of a note of no category, written from the brief. */
+static const char *const note_rules_general_heads[] = { "这篇想讲清楚什么", "你提到的要求", "What this note is for" };
+
+/* A section: a heading and its lines, those with a banned word left out;
+ * none when what is left names nothing concrete (note_rules_reader.h).
  * Returns whether anything was written. */
 static int note_rules_section(struct note_rules_note *n, size_t *no, const char *head,
 			   const char *const *lines, size_t nlines)
@@ -375,9 +365,23 @@ static int note_rules_section(struct note_rules_note *n, size_t *no, const char 
 	static const char *const numbers[] = { "一", "二", "三", "四", "五", "六" };
 	size_t kept = 0;
 
+	struct buf said;
+	int concrete;
+
+	buf_init(&said, PHRASE_TEXT_MAX);
 	for (size_t i = 0; i < nlines; i++)
-		kept += lines[i] && *lines[i] && !note_rules_banned(n, lines[i]);
-	if (kept == 0 || note_rules_banned(n, head) || *no >= OFFLINE_N(numbers))
+		if (lines[i] && *lines[i] && !note_rules_banned(n, lines[i])) {
+			kept++;
+			if (!note_rules_reader_aside(lines[i], strlen(lines[i])))
+				buf_printf(&said, "%s\n", lines[i]);
+		}
+	/* A section that names nothing concrete is one a reader skips. */
+	concrete = note_rules_reader_concrete(said.data);
+	buf_free(&said);
+	/* The general template's purpose is written as it is: there is nothing else. */
+	for (size_t i = 0; i < OFFLINE_N(note_rules_general_heads); i++)
+		concrete |= head == note_rules_general_heads[i];
+	if (kept == 0 || !concrete || note_rules_banned(n, head) || *no >= OFFLINE_N(numbers))
 		return 0;
 	if (n->zh)
 		buf_printf(&n->body, "%s、%s\n", numbers[(*no)++], head);
@@ -429,7 +433,7 @@ static int note_rules_alike_any(const json_t *list, const char *text, double at)
  * Returns the lines. */
 static size_t note_rules_head_lines(struct note_rules_note *n, const char *head, const char **lines)
 {
-	const json_t *points = json_object_get(n->evidence, "points");
+	const json_t *points = n->about;
 	json_t *srcs = json_object(), *p;
 	struct buf attr;
 	size_t i, nl = 0;
@@ -461,10 +465,11 @@ static size_t note_rules_head_lines(struct note_rules_note *n, const char *head,
 
 /* The evidence's points, grouped under the heading of the notes they
  * come from (notes whose titles start alike share one: the first's), at most three
- * groups, each attributed. Returns the groups written. */
-static size_t note_rules_note_points(struct note_rules_note *n, size_t *no)
+ * groups, each attributed; with titled, only of notes whose heading names
+ * the topic. Returns the groups written. */
+static size_t note_rules_note_points(struct note_rules_note *n, size_t *no, int titled)
 {
-	const json_t *points = json_object_get(n->evidence, "points");
+	const json_t *points = n->about;
 	size_t i, groups = 0, np = json_array_size(points);
 	json_t *done = json_array();   /* the sections' headings */
 
@@ -475,7 +480,8 @@ static size_t note_rules_note_points(struct note_rules_note *n, size_t *no)
 		const char *lines[5] = { 0 };
 		size_t nl;
 
-		if (groups < 3 && *head && !note_rules_alike_any(done, head, NOTE_RULES_HEADS_ALIKE)) {
+		if (groups < 3 && *head && !note_rules_alike_any(done, head, NOTE_RULES_HEADS_ALIKE) &&
+		    (!titled || phrase_has_any(head, n->words))) {
 			json_array_append_new(done, json_string(head));
 			nl = note_rules_head_lines(n, head, lines);
 			if (nl > 1)
@@ -488,33 +494,42 @@ static size_t note_rules_note_points(struct note_rules_note *n, size_t *no)
 	return groups;
 }
 
+/* The note as its kind's rules see it. */
+static struct note_rules_kind_note note_rules_note_kind(const struct note_rules_note *n)
+{
+	struct note_rules_kind_note k = { n->kind, n->topic, n->zh, n->words, n->about, n->banned, n->rot };
+
+	return k;
+}
+
 /* The opening: what the note is and who it is for (unless the feedback
- * banned a word of the audience: 不要提宠物 and 养宠物的铲屎官). */
-static void note_rules_note_opening(struct note_rules_note *n, size_t sources)
+ * banned a word of the audience: 不要提宠物 and 养宠物的铲屎官), and when no
+ * note about the topic could be quoted, that it says so. */
+static void note_rules_note_opening(struct note_rules_note *n, size_t sources, int shaped)
 {
 	const char *who = phrase_str(n->brief, "audience");
+	struct note_rules_kind_note k = note_rules_note_kind(n);
 
 	if (who == NULL)
 		who = n->zh ? n->cat->audience : n->en ? n->en->audience : "anyone curious about it";
 	if (note_rules_banned(n, who))
 		who = NULL;
-	if (!n->zh) {
-		char *cap = note_rules_en_capital(n->topic);
-
-		buf_printf(&n->body, "%s%s%s, with the practical points that matter most.\n\n", cap,
-			   who ? " — written for " : "", who ? who : "");
-		free(cap);
-		return;
-	}
-	buf_printf(&n->body, sources ? "关于%s，我把本地笔记库里相关的热门笔记翻了一遍，挑出能直接用的经验整理在下面"
-				     : "关于%s，整理了几条实用的经验", n->topic);
-	if (who)
-		buf_printf(&n->body, "，特别适合%s", who);
-	buf_adds(&n->body, sources ? "。\n\n" : "。细节请以实际情况为准。\n\n");
+	note_rules_kind_opening(&n->body, &k, sources, shaped, who);
 }
 
-/* The sections of a note of no category, written from the brief. */
-static const char *const note_rules_general_heads[] = { "这篇想讲清楚什么", "你提到的要求" };
+
+/* A section of the kind of topic's own advice, its heading naming the
+ * topic ("马甲线：训练安排", "Set the goal: study plan"): advice any
+ * topic of the kind could get says whose it is. */
+static void note_rules_cat_section(struct note_rules_note *n, size_t *no, const char *head, const char *const *line)
+{
+	char *label = note_rules_kind_label(n->topic, n->words, n->zh, !n->zh);
+	char *h = n->zh ? xasprintf("%s：%s", label, head) : xasprintf("%s: %s", head, label);
+
+	note_rules_section(n, no, h, line, 1);
+	free(h);
+	free(label);
+}
 
 /* Without evidence: the kind of topic's own advice, or the brief. */
 static void note_rules_note_from_brief(struct note_rules_note *n, size_t *no)
@@ -525,17 +540,16 @@ static void note_rules_note_from_brief(struct note_rules_note *n, size_t *no)
 
 	if (!n->zh) {
 		for (i = 0; n->en && i < 3; i++)
-			note_rules_section(n, no, n->en->heads[i], &n->en->points[i], 1);
+			note_rules_cat_section(n, no, n->en->heads[i], &n->en->points[i]);
 		if (n->en == NULL) {
 			lines[0] = phrase_str(n->brief, "goal");
-			note_rules_section(n, no, "What this note is for", lines, 1);
+			note_rules_section(n, no, note_rules_general_heads[2], lines, 1);
 		}
 		return;
 	}
 	if (n->cat != &note_rules_cats[OFFLINE_N(note_rules_cats) - 1]) {
 		for (i = 0; i < 4; i++)   /* a rewrite in another order */
-			note_rules_section(n, no, n->cat->heads[(i + n->rot) % 4],
-					&n->cat->points[(i + n->rot) % 4], 1);
+			note_rules_cat_section(n, no, n->cat->heads[(i + n->rot) % 4], &n->cat->points[(i + n->rot) % 4]);
 		return;
 	}
 	lines[0] = phrase_str(n->brief, "goal");
@@ -549,10 +563,23 @@ static void note_rules_note_from_brief(struct note_rules_note *n, size_t *no)
 
 static void note_rules_note_closing(struct note_rules_note *n)
 {
+	static const char *const zh[] = { NULL, "先收藏，用之前对照着勾一遍；你还会加什么？评论区补充～",
+		"照着做一遍，做好了评论区交作业～", "先收藏，出发前再翻一遍；你会怎么排？评论区聊聊～",
+		"你会怎么选？评论区聊聊～", "先收藏，照着练一周再回来对照；卡在哪一步评论区说说～" };
+	static const char *const en[] = { "Which of these would you try first? Tell me in the comments.",
+		"Save it for the day before; what would you add? Tell me in the comments.",
+		"Try it once and tell me in the comments how it came out.",
+		"Save it for the trip; how would you plan it? Tell me in the comments.",
+		"Which would you choose? Tell me in the comments.",
+		"Save it and try it for a week; tell me in the comments where you got stuck." };
 	const char *tone = phrase_str(n->brief, "tone");
 
 	if (!n->zh) {
-		buf_adds(&n->body, "Which of these would you try first? Tell me in the comments.");
+		buf_adds(&n->body, en[n->kind < OFFLINE_N(en) ? n->kind : 0]);
+		return;
+	}
+	if (n->kind != NOTE_RULES_KIND_EXPERIENCE && n->kind < OFFLINE_N(zh)) {
+		buf_adds(&n->body, zh[n->kind]);
 		return;
 	}
 	if (tone == NULL)
@@ -563,35 +590,101 @@ static void note_rules_note_closing(struct note_rules_note *n)
 		buf_adds(&n->body, "你最想先试哪一条？评论区聊聊～");
 }
 
-static void note_rules_note_body(struct note_rules_note *n)
+/* A note of experience: the points of the notes about the topic grouped
+ * by the note they come from, the category's advice after them; without
+ * any, the category's sections. Returns the notes quoted. */
+static size_t note_rules_note_experience(struct note_rules_note *n)
 {
 	size_t no = 0, sources;
-	struct buf head = n->body, rest;
 
-	/* The sections first, to know whether the evidence had any. */
-	buf_init(&n->body, PHRASE_TEXT_MAX);
-	sources = n->zh ? note_rules_note_points(n, &no) : 0;
+	/* Notes whose title names the topic head the sections when they can:
+	 * one about it by a tag only (新手养猫清单 for 带猫咪打疫苗) heads a
+	 * section that never names it. */
+	sources = n->zh ? note_rules_note_points(n, &no, 1) : 0;
+	if (n->zh && sources == 0)
+		sources = note_rules_note_points(n, &no, 0);
 	/* Too few notes for three sections: the kind of topic's advice adds
 	 * the rest, its last (the pitfalls) first. */
 	for (size_t i = 0; sources && n->cat != &note_rules_cats[OFFLINE_N(note_rules_cats) - 1] && i < 4 &&
 	     (no < 3 || i == 0); i++)
-		note_rules_section(n, &no, n->cat->heads[(i + 3) % 4], &n->cat->points[(i + 3) % 4], 1);
+		note_rules_cat_section(n, &no, n->cat->heads[(i + 3) % 4], &n->cat->points[(i + 3) % 4]);
 	if (sources == 0)
 		note_rules_note_from_brief(n, &no);
+	return sources;
+}
+
+static void note_rules_note_body(struct note_rules_note *n)
+{
+	size_t sources;
+	int shaped = 1;
+	struct buf head = n->body, rest;
+	struct note_rules_kind_note k = note_rules_note_kind(n);
+
+	/* The sections first, to know whether the evidence had any. */
+	buf_init(&n->body, PHRASE_TEXT_MAX);
+	if (n->kind == NOTE_RULES_KIND_EXPERIENCE)
+		sources = note_rules_note_experience(n);
+	else
+		note_rules_kind_body(&n->body, &k, &sources, &shaped);
+	n->shaped = shaped && sources;
 	note_rules_note_closing(n);
 	rest = n->body;
 	n->body = head;
-	note_rules_note_opening(n, sources);
+	note_rules_note_opening(n, sources, shaped);
 	buf_adds(&n->body, rest.data);
 	buf_free(&rest);
+}
+
+/* Whether a tag cut out of the topic starts or ends inside one of its
+ * words (#周末去莫 of 周末去莫干山). */
+static int note_rules_tag_cut(const char *topic, const char *tag)
+{
+	const char *at = strstr(topic, tag);
+
+	return at && (!wordcut_at_boundary(topic, (size_t)(at - topic)) ||
+		      !wordcut_at_boundary(topic, (size_t)(at - topic) + strlen(tag)));
 }
 
 static void note_rules_tag_add(struct note_rules_note *n, json_t *tags, const char *s)
 {
 	while (s && *s == '#')
 		s++;
-	if (json_array_size(tags) < 8 && s && phrase_chars(s) <= 12 && !note_rules_banned(n, s))
+	if (json_array_size(tags) < 8 && s && phrase_chars(s) <= 12 && !note_rules_banned(n, s) &&
+	    !note_rules_tag_cut(n->topic, s))
 		phrase_add_unique(tags, s);
+}
+
+/* Two tags of the notes about the topic (the evidence's popular tags when
+ * its points do not say theirs). */
+static void note_rules_about_tags(struct note_rules_note *n, json_t *tags)
+{
+	size_t i, j, added = 0, before;
+	json_t *p, *v;
+
+	json_array_foreach(n->about, i, p)
+		json_array_foreach(json_object_get(p, "tags"), j, v)
+			if (added < 2 && json_is_string(v)) {
+				before = json_array_size(tags);
+				note_rules_tag_add(n, tags, json_string_value(v));
+				added += json_array_size(tags) > before;
+			}
+	if (added == 0 && json_array_size(n->about))
+		json_array_foreach(json_object_get(n->evidence, "tags"), i, v)
+			if (i < 2)
+				note_rules_tag_add(n, tags, json_string_value(v));
+}
+
+/* Fewer than three tags: the topic's other words (周末, 清单; weekend,
+ * guide) make up the rest, whole words of the topic. */
+static void note_rules_weak_tags(struct note_rules_note *n, json_t *tags)
+{
+	json_t *all = note_rules_topic_subject(n->topic, 1), *v;
+	size_t i;
+
+	json_array_foreach(all, i, v)
+		if (json_array_size(tags) < 3 && phrase_chars(json_string_value(v)) >= 2)
+			note_rules_tag_add(n, tags, json_string_value(v));
+	json_decref(all);
 }
 
 static json_t *note_rules_note_tags(struct note_rules_note *n)
@@ -607,14 +700,14 @@ static json_t *note_rules_note_tags(struct note_rules_note *n)
 	if (!n->zh) {
 		if (n->en)
 			note_rules_tag_add(n, tags, n->en->tag);
+		note_rules_weak_tags(n, tags);
 		return tags;
 	}
 	if (n->cat != &note_rules_cats[OFFLINE_N(note_rules_cats) - 1])
 		note_rules_tag_add(n, tags, n->cat->tag);
 	if (json_is_true(json_object_get(n->evidence, "covered")))
-		json_array_foreach(json_object_get(n->evidence, "tags"), i, v)
-			if (i < 2)
-				note_rules_tag_add(n, tags, json_string_value(v));
+		note_rules_about_tags(n, tags);
+	note_rules_weak_tags(n, tags);
 	return tags;
 }
 
@@ -642,6 +735,24 @@ static int note_rules_starts_any(const char *s, const char *const *words, size_t
 
 /* The words after "不要提", "别写", "don't mention"… up to punctuation;
  * a word of a kind of topic (宠物) brings that kind's words (猫, 狗…). */
+/* p past the English articles and possessives that start it ("the ",
+ * "any ", "my "…): what a removal names is the word after them. */
+static const char *note_rules_skip_articles(const char *p)
+{
+	static const char *const arts[] = { "the ", "a ", "an ", "any ", "my ", "our ", "your ", "its " };
+	int again = 1;
+
+	while (again) {
+		again = 0;
+		for (size_t i = 0; i < OFFLINE_N(arts); i++)
+			if (strncasecmp(p, arts[i], strlen(arts[i])) == 0) {
+				p += strlen(arts[i]);
+				again = 1;
+			}
+	}
+	return p;
+}
+
 json_t *note_rules_feedback_banned(const char *feedback)
 {
 	static const char *const asks[] = { "不要提到", "不要提", "别提", "不要写", "别写", "不要出现",
@@ -657,15 +768,27 @@ json_t *note_rules_feedback_banned(const char *feedback)
 			size_t len = 0;
 			char *w;
 
+			/* An English ask starts a word ("no " is not the end of "piano "),
+			 * and its object is the word after an article ("the price"). */
+			if (*asks[i] >= 'a' && *asks[i] <= 'z' && p > feedback && isalpha((unsigned char)p[-1])) {
+				p += strlen(asks[i]);
+				continue;
+			}
 			p += strlen(asks[i]);
+			if (*asks[i] >= 'a' && *asks[i] <= 'z')
+				p = note_rules_skip_articles(p);
 			while (p[len] && !strchr(stops, p[len]) && !note_rules_starts_any(p + len, wide, OFFLINE_N(wide)))
 				len++;
 			if (len == 0)
 				continue;
 			w = xstrndup(p, len);
 			phrase_add_unique(banned, w);
+			/* A kind's name (宠物, 旅行) brings its words; one of its words
+			 * (跳绳) is only itself. */
 			for (size_t c = 0; c + 1 < OFFLINE_N(note_rules_cats); c++)
-				if (strcmp(note_rules_cats[c].tag, w) == 0 || words_match_any(w, note_rules_cats[c].keys)) {
+				if (strcmp(note_rules_cats[c].tag, w) == 0 ||
+				    (strncmp(note_rules_cats[c].keys, w, strlen(w)) == 0 &&
+				     note_rules_cats[c].keys[strlen(w)] == '|')) {
 					char *keys = xstrdup(note_rules_cats[c].keys), *save = NULL;
 
 					for (char *k = strtok_r(keys, "|", &save); k; k = strtok_r(NULL, "|", &save))
@@ -677,92 +800,6 @@ json_t *note_rules_feedback_banned(const char *feedback)
 		}
 	}
 	return banned;
-}
-
-/* Whether the draft (title, body or tags) has word. */
-static int note_rules_draft_has(const json_t *draft, const char *title, const char *body,
-				const json_t *tags, const char *word)
-{
-	const json_t *t;
-	size_t i;
-
-	if (draft) {
-		title = json_string_value(json_object_get(draft, "title")) ?: "";
-		body = json_string_value(json_object_get(draft, "body")) ?: "";
-		tags = json_object_get(draft, "tags");
-	}
-	if (phrase_has(title, word) || phrase_has(body, word))
-		return 1;
-	json_array_foreach(tags, i, t)
-		if (phrase_has(json_string_value(t) ?: "", word))
-			return 1;
-	return 0;
-}
-
-/* What became of the words the feedback asked to leave out, as it is:
- * taken out of the previous draft (facts.previous), not in it to begin
- * with, or still there (the topic is made of them). Never a removal that
- * was not made. */
-static void note_rules_banned_said(const struct note_rules_note *n, struct buf *b, const json_t *now,
-				   const json_t *prev, const char *title, const json_t *tags)
-{
-	json_t *gone = json_array(), *still = json_array(), *never = json_array(), *w;
-	size_t i;
-
-	json_array_foreach(now, i, w) {
-		const char *s = json_string_value(w);
-
-		if (note_rules_draft_has(NULL, title, n->body.data, tags, s))
-			json_array_append(still, w);
-		else if (note_rules_draft_has(prev, NULL, NULL, NULL, s))
-			json_array_append(gone, w);
-		else if (phrase_has(n->feedback, s))  /* the person's own word, not one of its kind */
-			json_array_append(never, w);
-	}
-	if (json_array_size(gone)) {
-		buf_adds(b, n->zh ? "已按反馈删去「" : "Taken out, as asked: ");
-		phrase_join(b, gone, "、", 3);
-		buf_adds(b, n->zh ? "」。" : ". ");
-	}
-	if (json_array_size(still)) {
-		buf_adds(b, n->zh ? "主题本身就是「" : "Still in the note, because the topic is about it: ");
-		phrase_join(b, still, "、", 3);
-		buf_adds(b, n->zh ? "」，没能完全不提。" : ". ");
-	}
-	if (json_array_size(never) || json_array_size(gone) + json_array_size(still) == 0) {
-		buf_adds(b, n->zh ? "文案里本来就没有「" : "Not in the draft to begin with: ");
-		phrase_join(b, json_array_size(never) ? never : now, "、", json_array_size(never) ? 3 : 1);
-		buf_adds(b, n->zh ? "」，这一稿也没有写。" : ". ");
-	}
-	json_decref(gone);
-	json_decref(still);
-	json_decref(never);
-}
-
-/* What of the feedback was applied and what the rules cannot apply. */
-static char *note_rules_feedback_said(const struct note_rules_note *n, const json_t *prev,
-				      const char *title, const json_t *tags)
-{
-	json_t *now = note_rules_feedback_banned(n->feedback);
-	struct buf b;
-	char *out;
-
-	if (*n->feedback == '\0') {
-		json_decref(now);
-		return NULL;
-	}
-	buf_init(&b, 2048);
-	if (json_array_size(now)) {
-		note_rules_banned_said(n, &b, now, prev, title, tags);
-	} else {
-		buf_printf(&b, n->zh ? "反馈「%s」离线规则无法逐条落实，请在下一步直接修改文案。"
-			   : "The feedback \"%s\" cannot be applied by the offline rules; edit the draft "
-			   "directly at the next step.", n->feedback);
-	}
-	out = xstrdup(b.data);
-	buf_free(&b);
-	json_decref(now);
-	return out;
 }
 
 json_t *note_rules_feedbacks_banned(const json_t *list, const char *first)
@@ -791,7 +828,7 @@ json_t *note_rules_task_note(const json_t *facts, const char *text, char *err, s
 {
 	struct note_rules_note n = { 0 };
 	json_t *j;
-	char *title, *said;
+	char *title;
 
 	n.topic = note_rules_topic(facts, text, err, errlen);
 	if (n.topic == NULL)
@@ -813,6 +850,8 @@ json_t *note_rules_task_note(const json_t *facts, const char *text, char *err, s
 		if (words_match_any(n.topic, note_rules_en_cats[i].keys))
 			n.en = &note_rules_en_cats[i];
 	n.words = note_rules_topic_subject(n.topic, 0);
+	n.kind = note_rules_kind_of(n.topic);
+	n.about = note_rules_kind_about(json_object_get(n.evidence, "points"), n.words);
 	n.said = json_array();
 	n.h = phrase_hash(n.topic, n.feedback);
 	if (json_integer_value(json_object_get(facts, "attempt")) > 1)
@@ -822,17 +861,13 @@ json_t *note_rules_task_note(const json_t *facts, const char *text, char *err, s
 	title = note_rules_note_title(&n);
 	j = json_pack("{s:s, s:s, s:o}", "title", title, "body", n.body.data, "tags",
 		      note_rules_note_tags(&n));
-	said = note_rules_feedback_said(&n, json_object_get(facts, "previous"), title,
-					json_object_get(j, "tags"));
-	if (said)
-		json_object_set_new(j, "feedbackApplied", json_string(said));
-	free(said);
 	free(title);
 	free(n.topic);
 	free(n.feedback);
 	json_decref(n.banned);
 	json_decref(n.said);
 	json_decref(n.words);
+	json_decref(n.about);
 	buf_free(&n.body);
 	return j;
 }
@@ -951,11 +986,18 @@ static json_t *note_rules_note_templates(const char *text)
 json_t *note_rules_task_templates(const json_t *facts, const char *text, char *err, size_t errlen)
 {
 	char *topic = note_rules_topic(facts, text, err, errlen);
-	json_t *list, *j;
+	enum note_rules_kind kind;
+	json_t *list, *j, *heads;
 
 	if (topic == NULL)
 		return NULL;
 	list = note_rules_note_templates(topic);
+	/* The chosen one has the sections the writer gives its kind of note. */
+	kind = note_rules_kind_of(topic);
+	heads = note_rules_kind_heads(kind, strcmp(text_lang(topic), "zh") == 0);
+	json_object_set_new(json_array_get(list, 0), "kind", json_string(note_rules_kind_name(kind)));
+	if (heads)
+		json_object_set_new(json_array_get(list, 0), "headings", heads);
 	j = json_pack("{s:O, s:o}", "chosen", json_object_get(json_array_get(list, 0), "template"),
 		      "templates", list);
 	free(topic);

@@ -9,7 +9,10 @@
  * draft, which may only add to it or change the rest; a draft is never
  * one already refused (by the person or the review) unless the writer
  * says it could not do otherwise; and the next pause says what changed
- * (ask_user.context.changes). The layout planner cuts the body into
+ * (ask_user.context.changes). Whoever wrote the draft, each instruction
+ * of a reject's feedback is then done on it or declined by name
+ * (note_feedback.h), in a progress line each and in the next pause
+ * (ask_user.context.feedback). The layout planner cuts the body into
  * paragraphs and plans the canvas, the images and the text on them. */
 #include "config.h"
 #include <stdio.h>
@@ -20,7 +23,10 @@
 #include "util/xmalloc.h"
 #include "text/msg.h"
 #include "text/phrase.h"
+#include "kb/kb.h"
+#include "kb/shelf.h"
 #include "wf/note/note.h"
+#include "wf/note/note_feedback.h"
 #include "wf/note/note_rules.h"
 
 #define NOTE_TITLE_MAX 200      /* bytes */
@@ -137,8 +143,9 @@ static void note_content_events(struct step_ctx *c, const json_t *content)
 }
 
 /* The content pause; changes (stolen, may be NULL): what changed since
- * the draft before, for ask_user.context. */
-static enum node_rc note_writer_pause(struct step_ctx *c, json_t *changes)
+ * the draft before, and report (stolen, may be NULL): what became of each
+ * item of the person's feedback, for ask_user.context. */
+static enum node_rc note_writer_pause(struct step_ctx *c, json_t *changes, json_t *report)
 {
 	json_t *content = json_object_get(c->state, "generatedContent");
 
@@ -146,8 +153,12 @@ static enum node_rc note_writer_pause(struct step_ctx *c, json_t *changes)
 		"content", "data", content, "timestamp", (json_int_t)clock_wall_ms()));
 	c->interrupt = step_interrupt_new("content", msg_get(step_lang(c), "note.ask.content"), "writer_agent",
 					  json_deep_copy(content));
+	if (changes || report)
+		json_object_set_new(c->interrupt, "context", json_object());
 	if (changes)
-		json_object_set_new(c->interrupt, "context", json_pack("{s:o}", "changes", changes));
+		json_object_set_new(json_object_get(c->interrupt, "context"), "changes", changes);
+	if (report)
+		json_object_set_new(json_object_get(c->interrupt, "context"), "feedback", report);
 	return NODE_INTERRUPT;
 }
 
@@ -173,11 +184,189 @@ static json_t *note_writer_keep(const json_t *st, json_t *content, const json_t 
 	return content;
 }
 
+/* ---- the person's feedback, item by item (note_feedback.h) ---- */
+
+/* What a draft of this round is shaped by: the items of the person's
+ * feedback (reported), what they asked before (done again on every
+ * draft, a model's too, not reported), and the facts the items are done
+ * with. */
+struct note_writer_round {
+	json_t *items;     /* this round's, or NULL */
+	json_t *earlier;   /* asked before: note_writer_earlier */
+	json_t *ctx;       /* note_feedback_apply's */
+	json_t *report;    /* the last draft's */
+};
+
+#define NOTE_WRITER_NOTES_MAX 20      /* corpus notes looked at for one subject */
+#define NOTE_WRITER_SEARCHES_MAX 16   /* corpus searches for one round's items */
+
+/* The corpus notes with a subject word of the topic (less the words
+ * left out). New reference. */
+static json_t *note_writer_topic_notes(struct step_ctx *c, struct kb *kb, const json_t *banned)
+{
+	char *topic = note_rules_person_topic(note_str(c->state, "topic") ?: "", banned);
+	json_t *own = note_rules_topic_subject(topic, 0), *out = json_array(), *got, *d;
+	const json_t *w;
+	size_t i, k;
+
+	json_array_foreach(own, i, w) {
+		got = note_corpus_having(kb, json_string_value(w), NOTE_WRITER_NOTES_MAX);
+		json_array_foreach(got, k, d)
+			if (json_array_size(out) < NOTE_WRITER_NOTES_MAX)
+				json_array_append(out, d);
+		json_decref(got);
+	}
+	json_decref(own);
+	free(topic);
+	return out;
+}
+
+/* The corpus notes about the subjects of the more/add items, those about
+ * the topic too (as the research keeps them). New reference. */
+static json_t *note_writer_notes(struct step_ctx *c, const json_t *items, const json_t *banned)
+{
+	char err[256] = "";
+	struct kb *kb = kb_shelf_get(step_app(c), &note_corpus_def, err, sizeof err);
+	json_t *found = json_array(), *terms, *got, *d, *own, *out;
+	char *topic;
+	const json_t *it, *t;
+	size_t i, j, k, searches = 0;
+
+	json_array_foreach(items, i, it) {
+		const char *kind = json_string_value(json_object_get(it, "kind")) ?: "";
+
+		if (kb == NULL || (strcmp(kind, "more") != 0 && strcmp(kind, "add") != 0))
+			continue;
+		terms = note_feedback_terms(it);
+		json_array_foreach(terms, j, t) {
+			if (++searches > NOTE_WRITER_SEARCHES_MAX)
+				break;
+			/* A price is looked for in the notes about the topic. */
+			got = strcmp(json_string_value(t), NOTE_FEEDBACK_PRICE) == 0
+				? note_writer_topic_notes(c, kb, banned)
+				: note_corpus_having(kb, json_string_value(t), NOTE_WRITER_NOTES_MAX);
+			json_array_foreach(got, k, d)
+				if (json_array_size(found) < NOTE_WRITER_NOTES_MAX * 2)
+					json_array_append(found, d);
+			json_decref(got);
+		}
+		json_decref(terms);
+	}
+	if (kb == NULL || json_array_size(found) == 0)
+		return found;
+	topic = note_rules_person_topic(note_str(c->state, "topic") ?: "", banned);
+	own = note_rules_topic_subject(topic, 0);
+	out = note_corpus_relevant(kb_items(kb), found, own, 0.5);
+	free(topic);
+	json_decref(own);
+	json_decref(found);
+	return out;
+}
+
+/* What the person asked before this round: the removals of every reply
+ * (a removal stands for the run, as the review reads it) and the items of
+ * their earlier feedback on drafts (state.contentFeedback, each measured
+ * against the draft it refused), done again on every later draft, a
+ * rewrite after the review included. New reference. */
+static json_t *note_writer_earlier(const json_t *st, const char *feedback)
+{
+	json_t *replies = note_user_replies(st), *out = json_array(), *items, *it;
+	const json_t *mine = json_object_get(st, "contentFeedback"), *e;
+	size_t n = json_array_size(replies), m = json_array_size(mine), i, j;
+
+	/* This round's feedback is the last of both: it is reported, not
+	 * done again here. */
+	if (feedback && n && strcmp(json_string_value(json_array_get(replies, n - 1)) ?: "", feedback) == 0)
+		n--;
+	if (feedback && m)
+		m--;
+	for (i = 0; i < n; i++) {
+		items = note_feedback_items(json_string_value(json_array_get(replies, i)));
+		json_array_foreach(items, j, it)
+			if (strcmp(json_string_value(json_object_get(it, "kind")) ?: "", "remove") == 0)
+				json_array_append(out, it);
+		json_decref(items);
+	}
+	for (i = 0; i < m; i++) {
+		e = json_array_get(mine, i);
+		json_array_foreach(json_object_get(e, "items"), j, it)
+			if (strcmp(json_string_value(json_object_get(it, "kind")) ?: "", "remove") != 0 &&
+			    strcmp(json_string_value(json_object_get(it, "kind")) ?: "", "other") != 0)
+				json_array_append(out, it);
+	}
+	json_decref(replies);
+	return out;
+}
+
+static void note_writer_round_init(struct step_ctx *c, struct note_writer_round *r, const char *feedback,
+				   const json_t *prev)
+{
+	const json_t *st = c->state;
+	json_t *replies = note_user_replies(st), *all;
+
+	r->items = feedback ? note_feedback_items(feedback) : NULL;
+	note_feedback_mark(r->items, prev);
+	r->earlier = note_writer_earlier(st, feedback);
+	r->report = NULL;
+	r->ctx = json_pack("{s:s, s:s, s:O, s:O, s:O, s:o}", "lang", step_lang(c), "topic",
+		note_str(st, "topic") ?: "", "previous", prev ? prev : json_null(), "locked",
+		json_object_get(json_object_get(st, "personEdits"), "paragraphs") ?: json_null(), "points",
+		json_object_get(json_object_get(st, "evidencePack"), "points") ?: json_null(), "banned",
+		note_rules_feedbacks_banned(replies, NULL));
+	/* The notes about what this round and the earlier ones ask to add. */
+	all = json_array();
+	if (r->items)
+		json_array_extend(all, r->items);
+	json_array_extend(all, r->earlier);
+	json_object_set_new(r->ctx, "notes", note_writer_notes(c, all, json_object_get(r->ctx, "banned")));
+	json_decref(all);
+	json_decref(replies);
+}
+
+static void note_writer_round_free(struct note_writer_round *r)
+{
+	json_decref(r->items);
+	json_decref(r->earlier);
+	json_decref(r->ctx);
+	json_decref(r->report);
+}
+
+/* A draft (by source) shaped by the round: the earlier removals done
+ * again, this round's items done or declined (the report kept). */
+static void note_writer_shape(struct note_writer_round *r, json_t *content, const char *source)
+{
+	json_object_set_new(r->ctx, "source", json_string(source));
+	if (json_array_size(r->earlier))
+		json_decref(note_feedback_apply(content, r->earlier, r->ctx));
+	json_decref(r->report);
+	r->report = r->items ? note_feedback_apply(content, r->items, r->ctx) : NULL;
+}
+
+/* One progress line per item, done or not and why; a title the person
+ * asked for becomes theirs, as one they wrote would. */
+static void note_writer_report(struct step_ctx *c, const struct note_writer_round *r, const json_t *content)
+{
+	json_t *mine = json_object_get(c->state, "personEdits");
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(r->report, i, e) {
+		int done = json_is_true(json_object_get(e, "done"));
+
+		note_tick(c, done ? "note.feedback.done" : "note.feedback.not",
+			  json_string_value(json_object_get(e, "text")) ?: "",
+			  json_string_value(json_object_get(e, "said")) ?: "");
+		if (done && json_is_object(mine) && json_object_get(mine, "title") &&
+		    strcmp(json_string_value(json_object_get(e, "kind")) ?: "", "title") == 0)
+			json_object_set(mine, "title", json_object_get(content, "title"));
+	}
+}
+
 /* One answer of the writer, cleaned and with the person's text kept; the
  * rules' answer when the model's cannot be used. NULL when there is none;
  * *failed when the provider failed (a severe error). */
 static json_t *note_writer_once(struct step_ctx *c, json_t *facts, const json_t *prev, int *rules,
-				int *failed)
+				int *failed, struct note_writer_round *round)
 {
 	static const char *const need[] = { "title", "body", "tags", NULL };
 	char err[256] = "";
@@ -189,8 +378,6 @@ static json_t *note_writer_once(struct step_ctx *c, json_t *facts, const json_t 
 		return NULL;
 	}
 	content = note_content_clean(j);
-	if (json_is_string(json_object_get(j, "feedbackApplied")))
-		note_progress(c, "%s", json_string_value(json_object_get(j, "feedbackApplied")));
 	json_decref(j);
 	if (content == NULL && !*rules) {
 		note_tick(c, "note.draft.rules");
@@ -199,7 +386,11 @@ static json_t *note_writer_once(struct step_ctx *c, json_t *facts, const json_t 
 		json_decref(j);
 		*rules = 1;
 	}
-	return content ? note_writer_keep(c->state, content, prev) : NULL;
+	if (content == NULL)
+		return NULL;
+	content = note_writer_keep(c->state, content, prev);
+	note_writer_shape(round, content, *rules ? "rules" : "model");
+	return content;
 }
 
 /* Whether the person wrote any of the draft. */
@@ -234,7 +425,7 @@ static int note_writer_stale(const json_t *st, const json_t *content, const json
  * the next attempt, and says so when it cannot do otherwise. Steals
  * content; new reference. */
 static json_t *note_writer_fresh(struct step_ctx *c, json_t *facts, json_t *content, const json_t *prev,
-				 int *rules, const char *asked)
+				 int *rules, const char *asked, struct note_writer_round *round)
 {
 	json_int_t attempt = json_integer_value(json_object_get(facts, "attempt"));
 	int failed = 0;
@@ -243,7 +434,7 @@ static json_t *note_writer_fresh(struct step_ctx *c, json_t *facts, json_t *cont
 	for (int k = 1; note_writer_stale(c->state, content, prev) && k < (*rules ? NOTE_WRITER_TRIES : 2); k++) {
 		json_object_set_new(facts, "attempt", json_integer(attempt + k));
 		json_object_set_new(facts, "refused", json_true());
-		next = note_writer_once(c, facts, prev, rules, &failed);
+		next = note_writer_once(c, facts, prev, rules, &failed, round);
 		if (next == NULL)
 			break;
 		json_decref(content);
@@ -291,29 +482,41 @@ static enum node_rc note_writer_draft(struct step_ctx *c, const char *user_feedb
 {
 	char *fb = note_writer_feedback(c->state, user_feedback);
 	json_t *facts = note_writer_facts(c->state, fb), *content, *changes;
-	json_t *prev = json_deep_copy(json_object_get(c->state, "generatedContent"));
+	json_t *prev = json_deep_copy(json_object_get(c->state, "generatedContent")), *report;
+	struct note_writer_round round;
 	int rules = 0, failed = 0;
 
-	content = note_writer_once(c, facts, prev, &rules, &failed);
+	note_writer_round_init(c, &round, user_feedback, prev);
+	content = note_writer_once(c, facts, prev, &rules, &failed, &round);
 	if (content)
-		content = note_writer_fresh(c, facts, content, prev, &rules, fb);
+		content = note_writer_fresh(c, facts, content, prev, &rules, fb, &round);
 	free(fb);
 	json_decref(facts);
-	if (failed) {
+	if (failed || content == NULL) {
 		json_decref(prev);
-		return note_to_supervisor(c);
+		note_writer_round_free(&round);
+		return failed ? note_to_supervisor(c)
+			      : note_abort(c, "writer_failed", msg_error(step_lang(c), "writer_failed"));
 	}
-	if (content == NULL) {
+	/* The review sent it back and the writer has nothing new (the draft is
+	 * the person's, or every other one was refused): the person decides,
+	 * at the last pause, rather than see the same draft again. */
+	if (user_feedback == NULL && json_is_object(prev) && note_writer_stale(c->state, content, prev)) {
+		json_decref(content);
 		json_decref(prev);
-		return note_abort(c, "writer_failed", msg_error(step_lang(c), "writer_failed"));
+		note_writer_round_free(&round);
+		return note_quality_pause(c, "no_new_draft");
 	}
+	note_writer_report(c, &round, content);
+	report = round.report ? json_incref(round.report) : NULL;
+	note_writer_round_free(&round);
 	changes = note_writer_changes(c->state, prev, content, user_feedback);
 	json_decref(prev);
 	json_object_set_new(c->state, "contentSource", json_string(rules ? "rules" : "model"));
 	json_object_set_new(c->state, "generatedContent", content);
 	note_creative_sync(c->state);
 	note_content_events(c, content);
-	return note_writer_pause(c, changes);
+	return note_writer_pause(c, changes, report);
 }
 
 /* A person's edit: what they wrote or changed is theirs from now on (a
@@ -340,23 +543,21 @@ static void note_writer_lock(json_t *st, const json_t *shown, const json_t *edit
 	json_object_del(st, "bestDraft");
 }
 
-/* A reject whose feedback leaves out a word gives back what the person
- * wrote with that word in it: their latest word wins. */
+/* A reject whose feedback leaves out a word gives back the title and the
+ * tags the person wrote with that word in it: their latest word wins.
+ * Their paragraphs stay theirs, word for word: the removal is declined
+ * there, by name (note_feedback.h). */
 static void note_writer_release(json_t *st, const char *feedback)
 {
-	json_t *mine = json_object_get(st, "personEdits"), *banned, *pars, *v, *w;
+	json_t *mine = json_object_get(st, "personEdits"), *banned, *v, *w;
 	size_t i, j;
 
 	if (!json_is_object(mine) || feedback == NULL)
 		return;
 	banned = note_rules_feedback_banned(feedback);
-	pars = json_object_get(mine, "paragraphs");
 	json_array_foreach(banned, j, w) {
 		const char *b = json_string_value(w);
 
-		for (i = json_array_size(pars); i-- > 0;)
-			if (phrase_has(json_string_value(json_array_get(pars, i)), b))
-				json_array_remove(pars, i);
 		if (phrase_has(json_string_value(json_object_get(mine, "title")) ?: "", b))
 			json_object_del(mine, "title");
 		json_array_foreach(json_object_get(mine, "tags"), i, v)
@@ -366,6 +567,40 @@ static void note_writer_release(json_t *st, const char *feedback)
 			}
 	}
 	json_decref(banned);
+}
+
+#define NOTE_WRITER_REMEMBER_MAX 10
+
+/* Appends v (stolen) to the array st[key], at most the last
+ * NOTE_WRITER_REMEMBER_MAX kept. */
+static void note_writer_push(json_t *st, const char *key, json_t *v)
+{
+	json_t *a = json_object_get(st, key);
+
+	if (!json_is_array(a)) {
+		a = json_array();
+		json_object_set_new(st, key, a);
+	}
+	json_array_append_new(a, v);
+	while (json_array_size(a) > NOTE_WRITER_REMEMBER_MAX)
+		json_array_remove(a, 0);
+}
+
+/* A reject's feedback on a draft: its items, measured against the draft
+ * (state.contentFeedback: {feedback, items}, done again on later drafts),
+ * and the length of the draft it refused (state.refusedLengths:
+ * {feedback, chars}, for the review). */
+static void note_writer_remember(json_t *st, const json_t *draft, const char *feedback)
+{
+	json_t *items;
+
+	if (feedback == NULL)
+		return;
+	items = note_feedback_items(feedback);
+	note_feedback_mark(items, draft);
+	note_writer_push(st, "contentFeedback", json_pack("{s:s, s:o}", "feedback", feedback, "items", items));
+	note_writer_push(st, "refusedLengths", json_pack("{s:s, s:I}", "feedback", feedback, "chars",
+			 (json_int_t)phrase_chars(json_string_value(json_object_get(draft, "body")) ?: "")));
 }
 
 /* The person's edits over the draft; NULL (and why) when they break it. */
@@ -401,6 +636,7 @@ static enum node_rc note_writer_decide(struct step_ctx *c, const char *action)
 		if (n > NOTE_MAX_REGENERATIONS)
 			return note_quality_pause(c, "regeneration_limit");
 		note_counter_set(c->state, "regenerations", "content", n);
+		note_writer_remember(c->state, draft, note_feedback(c));
 		note_writer_release(c->state, note_feedback(c));
 		note_counter_set(c->state, "attempts", "writer_agent",
 				 note_counter(c->state, "attempts", "writer_agent") + 1);
@@ -414,7 +650,7 @@ static enum node_rc note_writer_decide(struct step_ctx *c, const char *action)
 					   why, sizeof why);
 		if (edited == NULL) {
 			note_say(c, "note.edit_failed", why);
-			return note_writer_pause(c, NULL);
+			return note_writer_pause(c, NULL, NULL);
 		}
 		note_writer_lock(c->state, draft, edited, json_object_get(c->resume, "payload"));
 		json_object_set_new(c->state, "generatedContent", edited);
