@@ -287,7 +287,7 @@ function feedbackList(items) {
     h('li', { dataset: { done: e.done === true ? 'yes' : 'no' } }),
     e.done === true ? 'pause.feedback.done' : 'pause.feedback.not',
     { item: String(e.text ?? e.arg ?? ''), text: String(e.said ?? '') }));
-  return h('div', { class: 'pause-changes pause-feedback' }, tx('pause.feedback', null, 'p'), h('ul', {}, rows));
+  return h('div', { class: 'pause-changes pause-items' }, tx('pause.feedback.items', null, 'p'), h('ul', {}, rows));
 }
 
 function fieldLabel(key) {

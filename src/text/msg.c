@@ -291,7 +291,7 @@ static const struct msg_def msg_defs[] = {
 	{ "note.fb.format.table", "笔记正文是纯文本，放不下表格，这一稿没有改；可以改说「用清单的形式」", "a note's body is plain text and cannot hold a table, so this draft is unchanged; ask for a list instead" },
 	{ "note.fb.format.locked", "要点都在你写的段落里，按原文保留，没有改格式", "the points are all in paragraphs you wrote, kept word for word: the format is unchanged" },
 	{ "note.fb.format.none", "这一稿没有分节的要点可以编号，格式没有改", "this draft has no sections with points to number: the format is unchanged" },
-	{ "note.fb.other", "「%s」离线规则认不出要怎么改，这一稿没有照做；可以在下一步直接修改文案", "the rules cannot tell what \"%s\" asks to change, so this draft does not do it; edit the draft directly at the next step" },
+	{ "note.fb.other", "「%s」看不出要怎么改，这一稿没有照做；可以在下一步直接修改文案", "it is not clear what \"%s\" asks to change, so this draft does not do it; edit the draft directly at the next step" },
 	{ "note.fb.other.model", "「%s」交给了写作模型，没法自动核对有没有做到，请在这一稿里看一下", "\"%s\" went to the writing model, and whether it was done cannot be checked: see this draft" },
 	{ "note.fb.undone", "核对这一稿时发现「%s」没有做到", "checking this draft, \"%s\" turned out not to be done" },
 	{ "note.ask.quality", "审核没有通过（%s）。要按现在的样子发布这篇笔记吗？", "The review did not pass (%s). Publish this note as it is?" },

@@ -27,13 +27,19 @@ async function testNote(ctx, base) {
   const draftTitle = await page.textContent('#note-view .pause-card[data-state="open"] [data-field="title"] .field-view');
   ok(draftTitle && draftTitle.trim().length > 0, `note: the draft is shown with the question (${draftTitle})`);
   // A draft sent back: the next one says what changed, as a list, and why.
-  await page.fill('#note-view .pause-card[data-state="open"] > .field textarea', '换一种写法');
+  await page.fill('#note-view .pause-card[data-state="open"] > .field textarea', '太长了，换一种写法');
   await page.click('#note-view .pause-card[data-state="open"] [data-action="reject"]');
   const changes = await page.waitForSelector('#note-view .pause-card[data-kind="content"][data-state="open"] .pause-changes',
     { timeout: 30000 }).catch(() => null);
   const diff = changes ? await changes.innerText() : '';
   ok(/What changed/.test(diff) && /^[+−~] |Nothing/m.test(diff) && /换一种写法/.test(diff),
     `note: the draft after a reject lists what changed and why (${diff.split('\n').join(' / ')})`);
+  // Each item of the feedback: done, or not done with why.
+  const items = await page.$$eval('#note-view .pause-card[data-kind="content"][data-state="open"] .pause-items li',
+    (els) => els.map((e) => `${e.dataset.done}:${e.textContent}`)).catch(() => []);
+  ok(items.length === 2 && items.some((i) => /^yes:✓ "太长了"/.test(i)) && items.some((i) => /^no:✗ "换一种写法" not done: \S/.test(i)),
+    `note: each item of the feedback is listed as done or not done, with why (${items.join(' / ')})`);
+  await shot(page, 'note-feedback-items');
   // Short, with the keyword and a hook: the offline review passes it.
   const title = '春游必看攻略｜我改过的标题';
   await page.click('#note-view .pause-card[data-state="open"] [data-action="modify"]');
