@@ -51,7 +51,7 @@ static int chat_rules(long rounds)
 	long n = rounds * (long)CHAT_NTEXTS, agree = 0, images = 0;
 	double t0, t1, t2;
 
-	chat_route_rules(chat_texts[0], &g);    /* patterns compiled outside the timing */
+	chat_route_rules(chat_texts[0], &g, 0.6);    /* patterns compiled outside the timing */
 	t0 = bench_now_us();
 	for (long r = 0; r < rounds; r++)
 		for (size_t i = 0; i < CHAT_NTEXTS; i++)
@@ -59,7 +59,7 @@ static int chat_rules(long rounds)
 	t1 = bench_now_us();
 	for (long r = 0; r < rounds; r++)
 		for (size_t i = 0; i < CHAT_NTEXTS; i++)
-			agree += strcmp(chat_route_rules(chat_texts[i], &g).route,
+			agree += strcmp(chat_route_rules(chat_texts[i], &g, 0.6).route,
 					chat_keyword_route(chat_texts[i])) == 0;
 	t2 = bench_now_us();
 	printf("routing decisions, %ld over %zu sentences\n", n, CHAT_NTEXTS);

@@ -29,6 +29,8 @@ json_t *offline_task_route(const json_t *facts, const char *text, char *err, siz
 	struct rules_decision d = rules_route(text);
 	int zh = strcmp(text_lang(text), "zh") == 0;
 	double conf = d.m.confidence;
+	/* A plain conversation is as sure as the bar the caller sets. */
+	double floor = json_number_value(json_object_get(facts, "minConfidence"));
 	struct buf why;
 	json_t *j;
 
@@ -42,8 +44,8 @@ json_t *offline_task_route(const json_t *facts, const char *text, char *err, siz
 	else
 		phrase_say(&why, zh, "没有命中图片、搜索或时间规则，按普通对话处理",
 			    "No picture, search or time rule matched: plain conversation");
-	if (d.kind == RULES_ROUTE_CHAT && conf < 0.6)
-		conf = 0.6;
+	if (d.kind == RULES_ROUTE_CHAT && conf < floor)
+		conf = floor;
 	j = json_pack("{s:s, s:f, s:s, s:s}", "route", d.route, "confidence", jnum_round(conf, JNUM_SCORE), "reason", why.data,
 		      "rule", d.m.rule);
 	buf_free(&why);

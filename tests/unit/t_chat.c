@@ -140,12 +140,16 @@ static const struct chat_gates all_on = { 1, 1 };
 static void check_route_table(void)
 {
 	for (size_t i = 0; i < sizeof route_cases / sizeof route_cases[0]; i++) {
-		struct chat_route r = chat_route_rules(route_cases[i].text, &all_on);
+		struct chat_route r = chat_route_rules(route_cases[i].text, &all_on, 0.6);
 
 		is_str(r.route, route_cases[i].route, "rules route \"%s\"", route_cases[i].text);
 	}
 	ok(sizeof route_cases / sizeof route_cases[0] >= 70 + 28 + 10, "the table has %zu sentences",
 	   sizeof route_cases / sizeof route_cases[0]);
+	/* A plain conversation is as sure as [workflow.chat] route_min_confidence. */
+	ok(chat_route_rules("你好", &all_on, 0.8).confidence == 0.8 &&
+	   chat_route_rules("你好", &all_on, 0.3).confidence == 0.3,
+	   "the rules' plain conversation is as sure as the configured bar");
 }
 
 struct pick_case {

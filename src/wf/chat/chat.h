@@ -50,8 +50,10 @@ struct chat_route {
 struct chat_route chat_route_pick(const json_t *model, const char *text, double min_conf,
 				  const struct chat_gates *g);
 /* The rules alone, behind the gates (the fallback chains use it too:
- * an image that failed asks it with the image gate closed). */
-struct chat_route chat_route_rules(const char *text, const struct chat_gates *g);
+ * an image that failed asks it with the image gate closed); a plain
+ * conversation is as sure as floor, the bar a route must clear
+ * ([workflow.chat] route_min_confidence). */
+struct chat_route chat_route_rules(const char *text, const struct chat_gates *g, double floor);
 /* The gates from the configuration. */
 struct chat_gates chat_gates_of(struct step_ctx *c);
 /* The offline rules of the "image_prompt" task: {prompt}. New reference. */

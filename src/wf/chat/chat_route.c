@@ -52,7 +52,7 @@ static struct chat_route chat_route_by(const char *route, const struct rules_mat
 	return r;
 }
 
-struct chat_route chat_route_rules(const char *text, const struct chat_gates *g)
+struct chat_route chat_route_rules(const char *text, const struct chat_gates *g, double floor)
 {
 	struct rules_match img = rules_image_intent(text), m;
 	struct chat_route r;
@@ -67,12 +67,12 @@ struct chat_route chat_route_rules(const char *text, const struct chat_gates *g)
 		/* An exclusion (recalling, the past, cannot) said why it is not a picture. */
 		r = chat_route_by("chat", &img, "chat.route.rules.excluded");
 	} else {
-		m = (struct rules_match){ 0, "none", 0.6 };
+		m = (struct rules_match){ 0, "none", floor };
 		r = chat_route_by("chat", &m, img.matched || rules_search_intent(text).matched
 						  ? "chat.route.rules.gated" : "chat.route.rules.none");
 	}
-	if (r.confidence < 0.6)
-		r.confidence = 0.6;
+	if (r.confidence < floor)
+		r.confidence = floor;
 	return r;
 }
 
@@ -95,7 +95,7 @@ struct chat_route chat_route_pick(const json_t *model, const char *text, double 
 		r = (struct chat_route){ route, conf, "model", NULL, NULL, NULL };
 		return r;
 	}
-	r = chat_route_rules(text, g);
+	r = chat_route_rules(text, g, min_conf);
 	r.fallback = fallback;
 	return r;
 }
@@ -122,8 +122,8 @@ struct chat_gates chat_gates_of(struct step_ctx *c)
  * is set when the offline provider's rules answered. */
 static json_t *chat_route_ask(struct step_ctx *c, const struct chat_gates *g, int *by_rules)
 {
-	json_t *facts = json_pack("{s:s, s:b, s:b}", "text", chat_text(c->state), "imageGen", g->image,
-				  "webSearch", g->search);
+	json_t *facts = json_pack("{s:s, s:b, s:b, s:f}", "text", chat_text(c->state), "imageGen", g->image,
+				  "webSearch", g->search, "minConfidence", step_conf(c)->chat_route_min_confidence);
 	json_t *msgs = chat_messages(c, chat_route_prompt), *out = NULL;
 	struct chat_call call = { .task = "route", .messages = msgs, .facts = facts,
 				  .temperature = 0.0, .json_mode = 1,
