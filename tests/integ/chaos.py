@@ -233,9 +233,12 @@ def killer(lt, deadline, rng, kills):
             continue
         pid = rng.choice(pids)
         sig = rng.choice([signal.SIGKILL, signal.SIGKILL, signal.SIGTERM])
+        # The time is taken before the kill: a client can see its
+        # request fail before this thread runs again after os.kill.
+        when = time.time()
         try:
             os.kill(pid, sig)
-            kills.append((pid, sig, time.time()))
+            kills.append((pid, sig, when))
         except ProcessLookupError:
             pass
 
