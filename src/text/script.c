@@ -44,6 +44,20 @@ int text_is_han(uint32_t c)
 	       (c >= 0x3021 && c <= 0x3029) || (c >= 0x3038 && c <= 0x303b);
 }
 
+int text_has_han(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	const unsigned char *end = p + strlen((const char *)p);
+	uint32_t c;
+
+	while (p < end) {
+		p += text_utf8_next(p, end, &c);
+		if (text_is_han(c))
+			return 1;
+	}
+	return 0;
+}
+
 int text_no_spaces(uint32_t c)
 {
 	return text_is_han(c) || (c >= 0x3040 && c <= 0x30ff && c != 0x30fb) ||

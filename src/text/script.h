@@ -20,6 +20,9 @@ size_t text_utf8_next(const unsigned char *p, const unsigned char *end, uint32_t
  * not Han. */
 int text_is_han(uint32_t cp);
 
+/* True when the UTF-8 string s (NULL: none) has a Han letter. */
+int text_has_han(const char *s);
+
 /* "zh" or "en": Han letters against Latin letters, punctuation, digits,
  * emoji and other scripts ignored. A Chinese sentence with an English word
  * or two is Chinese (four Latin letters weigh as one Han letter); text with

@@ -32,12 +32,9 @@ publish and stop end it, a person's recipe survives into the published
 note, and a quality pause left past its deadline stops.
 """
 
-import base64
-import http.server
 import json
 import os
 import sys
-import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -45,8 +42,9 @@ import avtest  # noqa: E402
 import fcgi_client  # noqa: E402
 from avtest import SSEReader  # noqa: E402
 import avpng  # noqa: E402
+import avnotelow  # noqa: E402
 import fake_models as fm  # noqa: E402
-from avevents import data, durable, events, last_ask as ask, nodes_run, types  # noqa: E402
+from avevents import approve_until, data, durable, events, last_ask as ask, nodes_run, types  # noqa: E402
 
 NODES = ["supervisor", "brief_compiler_agent", "research_evidence_agent",
          "reference_intelligence_agent", "writer_agent", "layout_planner_agent",
@@ -85,8 +83,7 @@ class Direct:
         self.w = w
 
     def post(self, path, obj):
-        r = self.w.request("POST", path, body=json.dumps(obj),
-                           headers={"Content-Type": "application/json"}, timeout=120)
+        r = self.w.post_json(path, obj, timeout=120)
         return r.status, r.header("X-AiVista-Worker"), r.body
 
     def get(self, path, headers=None):
@@ -137,14 +134,7 @@ def stored_log(cl, tid):
 
 def finish(cl, tid, evs, limit=16):
     """Approves every pause until the thread ends; all events in order."""
-    seen = list(evs)
-    for _ in range(limit):
-        q = ask(evs)
-        if q is None or "workflow_paused" not in types(evs):
-            break
-        st, _, evs = confirm(cl, tid, q, "approve")
-        seen += evs
-    return seen
+    return approve_until(evs, lambda q: confirm(cl, tid, q, "approve")[2], limit=limit)[0]
 
 
 def check_fields(t, evs, name):
@@ -585,71 +575,26 @@ MODEL_NOTE = {"title": "杭州春游｜模型写的 1 日路线",
               "tags": ["杭州", "春游", "周末去哪儿", "旅行攻略"]}
 
 
-class Fake:
-    """An OpenAI-compatible chat and image server: the writer and the
-    review answer as the test sets; other roles get an empty object (the
-    workflow falls back to its rules)."""
+class Fake(fm.NoteFake):
+    """An OpenAI-compatible chat and image server: the writer answers
+    MODEL_NOTE ("good"), MODEL_NOTE after 1.5 s ("slow") or a 500
+    ("error"), as self.writer says; the review answers self.reviews in
+    turn, then an empty object, as other roles do (the workflow falls back
+    to its rules)."""
 
     def __init__(self):
+        super().__init__("sk-test-note-0123456789")
         self.writer = "good"
-        self.reviews = []
-        self.image = "ok"
-        self.image_calls = 0
-        self.fail_left = 0
-        self.lock = threading.Lock()
-        fake = self
 
-        class H(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):
-                n = int(self.headers.get("Content-Length", "0"))
-                req = json.loads(self.rfile.read(n) or b"{}")
-                if self.path.endswith("/images/generations"):
-                    return fake.images(self)
-                system = (req.get("messages") or [{}])[0].get("content", "")
-                fake.chat(self, system)
-
-            def log_message(self, *a):
-                pass
-        self.srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
-        self.srv.daemon_threads = True
-        threading.Thread(target=self.srv.serve_forever, daemon=True).start()
-        self.url = "http://127.0.0.1:%d" % self.srv.server_address[1]
-
-    def reply(self, h, status, obj):
-        body = json.dumps(obj).encode()
-        try:
-            h.send_response(status)
-            h.send_header("Content-Type", "application/json")
-            h.send_header("Content-Length", str(len(body)))
-            h.end_headers()
-            h.wfile.write(body)
-        except OSError:
-            pass
-
-    def chat(self, h, system):
-        if "文案创作专家" in system:
+    def answer(self, role, user):
+        if role == "writer":
             if self.writer == "error":
-                return self.reply(h, 500, {"error": {"message": "writer model down"}})
+                raise fm.NoteDown("writer model down")
             if self.writer == "slow":
                 time.sleep(1.5)
-            content = json.dumps(MODEL_NOTE, ensure_ascii=False)
-        elif "质量审核员" in system:
-            with self.lock:
-                r = self.reviews.pop(0) if self.reviews else {}
-            content = json.dumps(r, ensure_ascii=False)
-        else:
-            content = "{}"
-        self.reply(h, 200, {"choices": [{"message": {"role": "assistant", "content": content}}]})
-
-    def images(self, h):
-        with self.lock:
-            self.image_calls += 1
-            fail = self.fail_left > 0
-            if fail:
-                self.fail_left -= 1
-        if fail:
-            return self.reply(h, 500, {"error": {"message": "image backend overloaded"}})
-        self.reply(h, 200, {"data": [{"b64_json": base64.b64encode(avpng.solid(12, 16, (90, 160, 220))).decode()}]})
+            return MODEL_NOTE
+        with self._lock:
+            return self.reviews.pop(0) if role == "review" and self.reviews else {}
 
 
 def test_quality_loop(t, cl, fake):
@@ -676,14 +621,8 @@ def test_quality_loop(t, cl, fake):
 
 def until_kind(cl, tid, evs, kind, limit=16):
     """Approves every pause until one of kind; all events in order."""
-    seen = list(evs)
-    for _ in range(limit):
-        q = ask(evs)
-        if q is None or q["context"]["kind"] == kind or "workflow_paused" not in types(evs):
-            break
-        st, _, evs = confirm(cl, tid, q, "approve")
-        seen += evs
-    return seen
+    return approve_until(evs, lambda q: confirm(cl, tid, q, "approve")[2],
+                         lambda q, seen: q["context"]["kind"] == kind, limit)[0]
 
 
 def test_max_iterations(t, cl, fake):
@@ -710,7 +649,7 @@ def test_max_iterations(t, cl, fake):
 
 def test_image_failure(t, cl, fake):
     fake.reviews = []
-    fake.fail_left = 1
+    fake.fail_images = 1
     calls0 = fake.image_calls
     st, _, evs, tid = start(cl, {"topic": "杭州春游路线", "layoutPreference": "dense"})
     seen = finish(cl, tid, evs)
@@ -783,13 +722,11 @@ def test_reconnect(t, w, cl, fake):
 
 
 def fake_suite(t, d):
-    fake = Fake()
-    t.cleanup(fake.srv.shutdown)
-    prov = {"kind": "openai", "base_url": fake.url, "api_key": "sk-test-note-0123456789",
-            "retries": "0", "timeout_ms": "10000"}
+    fake = Fake().start()
+    t.cleanup(fake.stop)
     w = avtest.Worker(t, d, name="fake", settings={
-        "store": {"dir": os.path.join(d, "fakestore")}, "provider.chat": dict(prov),
-        "provider.image": dict(prov), "cache": {"model_ttl": "0"}}).start()
+        "store": {"dir": os.path.join(d, "fakestore")}, "provider.chat": fake.provider(),
+        "provider.image": fake.provider(), "cache": {"model_ttl": "0"}}).start()
     cl = Direct(w)
     test_quality_loop(t, cl, fake)
     test_max_iterations(t, cl, fake)
@@ -800,19 +737,6 @@ def fake_suite(t, d):
 
 
 # -- a reviewer that always scores low (fake_models' note-low) ----------------------
-
-LOW_KEY = "sk-test-note-low-0123456789"
-
-
-def low_worker(t, d, oa, name, engine=None):
-    settings = {"store": {"dir": os.path.join(d, name + "store")},
-                "provider.chat": {"kind": "openai", "base_url": oa.url + "/v1", "model": "note-low",
-                                  "api_key": LOW_KEY, "retries": "0", "timeout_ms": "10000"},
-                "cache": {"model_ttl": "0"}}
-    if engine:
-        settings["engine"] = engine
-    return avtest.Worker(t, d, name=name, settings=settings).start()
-
 
 def test_low_publish(t, cl):
     st, _, evs, tid = start(cl, {"topic": "周末去杭州春游的攻略", "maxIterations": 2})
@@ -904,15 +828,14 @@ def test_low_deadline(t, cl):
 
 
 def low_suite(t, d):
-    oa = fm.OpenAIFake(LOW_KEY).start()
-    t.cleanup(oa.stop)
-    w = low_worker(t, d, oa, "low")
+    oa = avnotelow.low_fake(t)
+    w = avnotelow.low_worker(t, d, oa, "low")
     cl = Direct(w)
     test_low_publish(t, cl)
     test_low_stop(t, cl)
     test_low_recipe(t, cl)
     w.kill()
-    w = low_worker(t, d, oa, "lowdl", {"hitl_timeout_ms": "6000", "hitl_default": "approve"})
+    w = avnotelow.low_worker(t, d, oa, "lowdl", {"hitl_timeout_ms": "6000", "hitl_default": "approve"})
     test_low_deadline(t, Direct(w))
     w.kill()
 

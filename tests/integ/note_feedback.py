@@ -16,15 +16,14 @@ own paragraph: declined by name, the paragraph kept word for word to the
 end. What one round asked stays done in the drafts after it.
 """
 
-import http.server
 import json
 import os
 import re
 import sys
-import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
+import fake_models as fm  # noqa: E402
 from avevents import data, events, last_ask as ask, types  # noqa: E402
 
 KINDS = {"remove", "more", "add", "shorter", "longer", "tone", "audience", "format", "title", "other"}
@@ -40,8 +39,7 @@ class Client:
         self.w = w
 
     def post(self, path, obj):
-        r = self.w.request("POST", path, body=json.dumps(obj), headers={"Content-Type": "application/json"},
-                           timeout=120)
+        r = self.w.post_json(path, obj, timeout=120)
         return r.status, events(r.body)
 
     def state(self, tid):
@@ -337,39 +335,20 @@ DRAFTS = [
 ]
 
 
-class DeafWriter:
+class DeafWriter(fm.NoteFake):
     """An OpenAI-compatible chat server whose writer sends the same draft
     for its topic whatever the feedback; every other role gets {}."""
 
-    def __init__(self):
+    def __init__(self, key):
+        super().__init__(key)
         self.calls = 0
-        fake = self
 
-        class H(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):
-                n = int(self.headers.get("Content-Length", "0"))
-                req = json.loads(self.rfile.read(n) or b"{}")
-                msgs = req.get("messages") or [{}, {}]
-                system = (msgs[0] or {}).get("content", "")
-                user = (msgs[-1] or {}).get("content", "")
-                reply = {}
-                if "文案创作专家" in system:
-                    fake.calls += 1
-                    reply = next((d for k, d in DRAFTS if k in user), DRAFTS[0][1])
-                body = json.dumps({"choices": [{"message": {"role": "assistant",
-                                                            "content": json.dumps(reply, ensure_ascii=False)}}]})
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body.encode())))
-                self.end_headers()
-                self.wfile.write(body.encode())
-
-            def log_message(self, *a):
-                pass
-        self.srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
-        self.srv.daemon_threads = True
-        threading.Thread(target=self.srv.serve_forever, daemon=True).start()
-        self.url = "http://127.0.0.1:%d" % self.srv.server_address[1]
+    def answer(self, role, user):
+        if role != "writer":
+            return {}
+        with self._lock:
+            self.calls += 1
+        return next((d for k, d in DRAFTS if k in user), DRAFTS[0][1])
 
 
 def main(t):
@@ -377,12 +356,10 @@ def main(t):
     w = avtest.Worker(t, d, name="offline").start()
     suite(t, Client(w), "offline")
     w.kill()
-    fake = DeafWriter()
-    t.cleanup(fake.srv.shutdown)
-    prov = {"kind": "openai", "base_url": fake.url, "api_key": "sk-test-note-fb-0123456789",
-            "retries": "0", "timeout_ms": "10000"}
+    fake = DeafWriter("sk-test-note-fb-0123456789").start()
+    t.cleanup(fake.stop)
     w = avtest.Worker(t, d, name="model", settings={
-        "store": {"dir": os.path.join(d, "modelstore")}, "provider.chat": dict(prov),
+        "store": {"dir": os.path.join(d, "modelstore")}, "provider.chat": fake.provider(),
         "cache": {"model_ttl": "0"}}).start()
     cl = Client(w)
     suite(t, cl, "model")

@@ -32,7 +32,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
-from avevents import data, durable, events, last_ask as ask, types  # noqa: E402
+from avevents import approve_until, data, durable, events, last_ask as ask  # noqa: E402
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
@@ -42,8 +42,7 @@ class Direct:
         self.w = w
 
     def post(self, path, obj):
-        r = self.w.request("POST", path, body=json.dumps(obj),
-                           headers={"Content-Type": "application/json"}, timeout=120)
+        r = self.w.post_json(path, obj, timeout=120)
         return r.status, events(r.body)
 
     def get(self, path, headers=None):
@@ -80,26 +79,13 @@ def kind(q):
 
 def until(cl, tid, evs, want, limit=8):
     """Approves the pauses before the first of kind want; its events."""
-    seen = list(evs)
-    for _ in range(limit):
-        q = ask(evs)
-        if q is None or "workflow_paused" not in types(evs) or kind(q) == want:
-            return evs, seen
-        evs = confirm(cl, tid, q, "approve")
-        seen += evs
+    seen, evs = approve_until(evs, lambda q: confirm(cl, tid, q, "approve"), lambda q, seen: kind(q) == want, limit)
     return evs, seen
 
 
 def finish(cl, tid, evs, limit=16):
     """Approves every pause until the thread ends; all events in order."""
-    seen = list(evs)
-    for _ in range(limit):
-        q = ask(evs)
-        if q is None or "workflow_paused" not in types(evs):
-            break
-        evs = confirm(cl, tid, q, "approve")
-        seen += evs
-    return seen
+    return approve_until(evs, lambda q: confirm(cl, tid, q, "approve"), limit=limit)[0]
 
 
 def plans_of(q):

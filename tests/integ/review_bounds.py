@@ -8,17 +8,14 @@ person stops there. A draft on the topic that the model scores
 below the threshold fails as the model says, with no reason of the
 checks added."""
 
-import base64
-import http.server
-import json
 import os
 import sys
-import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import avpng  # noqa: E402
 import avtest  # noqa: E402
-from avevents import data, events, last_ask as ask, types  # noqa: E402
+import fake_models as fm  # noqa: E402
+from avevents import data, last_ask as ask  # noqa: E402
+from avnoterun import NoteClient, kind_is  # noqa: E402
 
 TOPIC = "周末去杭州春游的攻略"
 ON_TOPIC = {"title": "杭州春游｜周末 1 日路线",
@@ -42,81 +39,9 @@ LOW = {"approved": False, "scores": dict({d: 0.9 for d in DIMS}, readability=0.4
        "failReasons": ["句子太长，读起来累"], "suggestions": ["缩短长句"], "feedback": "需要修改"}
 
 
-class Fake:
-    """The writer answers the notes of self.notes in turn (the last one
-    again when they run out), the review the answers of self.reviews;
-    other roles get an empty object (the workflow's rules answer)."""
-
-    def __init__(self):
-        self.notes, self.reviews, self.lock = [], [], threading.Lock()
-        fake = self
-
-        class H(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):
-                req = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
-                if self.path.endswith("/images/generations"):
-                    img = base64.b64encode(avpng.solid(12, 16, (90, 160, 220))).decode()
-                    return fake.reply(self, {"data": [{"b64_json": img}]})
-                system = (req.get("messages") or [{}])[0].get("content", "")
-                fake.reply(self, {"choices": [{"message": {"role": "assistant", "content":
-                                                           json.dumps(fake.answer(system),
-                                                                      ensure_ascii=False)}}]})
-
-            def log_message(self, *a):
-                pass
-        self.srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
-        self.srv.daemon_threads = True
-        threading.Thread(target=self.srv.serve_forever, daemon=True).start()
-        self.url = "http://127.0.0.1:%d" % self.srv.server_address[1]
-
-    def answer(self, system):
-        with self.lock:
-            if "文案创作专家" in system:
-                return self.notes.pop(0) if len(self.notes) > 1 else self.notes[0]
-            if "质量审核员" in system:
-                return self.reviews.pop(0) if len(self.reviews) > 1 else self.reviews[0]
-        return {}
-
-    def reply(self, h, obj):
-        body = json.dumps(obj).encode()
-        h.send_response(200)
-        h.send_header("Content-Type", "application/json")
-        h.send_header("Content-Length", str(len(body)))
-        h.end_headers()
-        h.wfile.write(body)
-
-
-class Client:
-    def __init__(self, w):
-        self.w = w
-
-    def post(self, path, obj):
-        r = self.w.request("POST", path, body=json.dumps(obj),
-                           headers={"Content-Type": "application/json"}, timeout=120)
-        return events(r.body)
-
-    def thread(self, tid):
-        return json.loads(self.w.request("GET", "/api/threads/" + tid).body)
-
-    def run(self, inp, until=None):
-        """Starts a note and approves every pause (up to one of kind until):
-        the thread id and all events."""
-        evs = self.post("/api/agent/stream", {"workflow": "note", "input": inp})
-        tid = data(evs, "thread_start")[0]["threadId"]
-        seen = list(evs)
-        for _ in range(10):
-            q = ask(evs)
-            if q is None or "workflow_paused" not in types(evs) or q["context"]["kind"] == until:
-                break
-            evs = self.post("/api/agent/confirm", {"threadId": tid, "interruptId": q["interruptId"],
-                                                   "action": "approve"})
-            seen += evs
-        return tid, seen
-
-
 def test_off_topic_loops(t, cl, fake):
     fake.notes, fake.reviews = [OFF_TOPIC, ON_TOPIC], [HIGH]
-    tid, seen = cl.run({"topic": TOPIC})
+    tid, seen = cl.run({"topic": TOPIC}, limit=10)
     qs = data(seen, "quality_score")
     if not t.ok(len(qs) == 2, "off topic, scored 0.97: two reviews (%d)" % len(qs)):
         return
@@ -142,7 +67,7 @@ def test_off_topic_loops(t, cl, fake):
 
 def test_off_topic_aborts(t, cl, fake):
     fake.notes, fake.reviews = [OFF_TOPIC], [HIGH]
-    tid, seen = cl.run({"topic": TOPIC, "maxIterations": 1}, until="quality")
+    tid, seen = cl.run({"topic": TOPIC, "maxIterations": 1}, kind_is("quality"), 10)
     qs = data(seen, "quality_score")
     t.ok(qs and not any(q["passed"] for q in qs),
          "a writer that stays off the topic never passes (%s)" % [q["overall"] for q in qs])
@@ -163,7 +88,7 @@ ON_TOPIC_2 = dict(ON_TOPIC, body=ON_TOPIC["body"].replace("这个周末去杭州
 
 def test_low_model_score(t, cl, fake):
     fake.notes, fake.reviews = [ON_TOPIC, ON_TOPIC_2], [LOW, HIGH]
-    tid, seen = cl.run({"topic": TOPIC})
+    tid, seen = cl.run({"topic": TOPIC}, limit=10)
     qs = data(seen, "quality_score")
     if not t.ok(len(qs) == 2, "on topic, scored low by the model: two reviews (%d)" % len(qs)):
         return
@@ -179,7 +104,7 @@ def test_same_draft_again(t, cl, fake):
     """The review sends a draft back and the model writes the very same
     one: it is not offered again; the person decides at the last pause."""
     fake.notes, fake.reviews = [ON_TOPIC], [LOW, HIGH]
-    tid, seen = cl.run({"topic": TOPIC}, until="quality")
+    tid, seen = cl.run({"topic": TOPIC}, kind_is("quality"), 10)
     qs = data(seen, "quality_score")
     q = ask(seen)
     t.ok(len(qs) == 1 and q and q["context"]["kind"] == "quality" and
@@ -198,13 +123,11 @@ def test_same_draft_again(t, cl, fake):
 
 def main(t):
     d = t.tmpdir("review_bounds")
-    fake = Fake()
-    t.cleanup(fake.srv.shutdown)
-    prov = {"kind": "openai", "base_url": fake.url, "api_key": "sk-test-review-0123456789",
-            "retries": "0", "timeout_ms": "10000"}
-    w = avtest.Worker(t, d, settings={"provider.chat": dict(prov), "provider.image": dict(prov),
+    fake = fm.NoteFake("sk-test-review-0123456789").start()
+    t.cleanup(fake.stop)
+    w = avtest.Worker(t, d, settings={"provider.chat": fake.provider(), "provider.image": fake.provider(),
                                       "cache": {"model_ttl": "0"}}).start()
-    cl = Client(w)
+    cl = NoteClient(w)
     test_off_topic_loops(t, cl, fake)
     test_off_topic_aborts(t, cl, fake)
     test_low_model_score(t, cl, fake)

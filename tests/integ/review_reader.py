@@ -7,16 +7,16 @@ quality_score event is English: the model's reasons in Chinese are left
 out, and a failing review the model gave no English reason for says which
 dimension fails."""
 
-import http.server
 import json
 import os
 import re
 import sys
-import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import avtest  # noqa: E402
-from avevents import data, events, last_ask as ask, types  # noqa: E402
+import fake_models as fm  # noqa: E402
+from avevents import data  # noqa: E402
+from avnoterun import NoteClient  # noqa: E402
 
 DIMS = ["infoDensity", "readability", "platformFit", "textImageAlignment", "styleConsistency"]
 HIGH_ZH = {"approved": True, "scores": {d: 0.97 for d in DIMS}, "overall": 0.97,
@@ -31,13 +31,9 @@ EN_HOLLOW = {"title": "Camping gear: 3 picks",
                      "3. Cooking\nA small gas stove with two canisters lasts the weekend.\n\n"
                      "What would you add? Tell me in the comments.",
              "tags": ["camping", "gear", "outdoors"]}
-EN_GOOD = {"title": "Camping gear: 3 picks",
-           "body": "All the gear for a weekend of camping, sorted so nothing stays at home.\n\n"
-                   "1. Sleeping\nA three-season tent under 2 kg costs about $150.\n\n"
-                   "2. Light\nA headlamp with 300 lumens and spare batteries.\n\n"
-                   "3. Cooking\nA small gas stove with two canisters lasts the weekend.\n\n"
-                   "What would you add? Tell me in the comments.",
-           "tags": ["camping", "gear", "outdoors"]}
+EN_GOOD = dict(EN_HOLLOW, body=EN_HOLLOW["body"].replace(
+    "2. Camping comfort\nFind the rhythm that works for you and keep it simple.",
+    "2. Light\nA headlamp with 300 lumens and spare batteries."))
 ZH_HOLLOW = {"title": "莫干山露营装备清单｜新手照着带",
              "body": "周末去莫干山露营，这份装备清单照着带不会漏。\n\n"
                      "一、睡得好\n帐篷选三季帐，两人用 2 千克以内，入门款 300 元左右。\n\n"
@@ -48,71 +44,12 @@ ZH_HOLLOW = {"title": "莫干山露营装备清单｜新手照着带",
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
-class Fake:
-    """The writer answers self.note, the review self.review; other roles
-    get an empty object (the workflow's rules answer)."""
-
-    def __init__(self):
-        self.note, self.review, self.lock = None, None, threading.Lock()
-        fake = self
-
-        class H(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):
-                req = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
-                system = (req.get("messages") or [{}])[0].get("content", "")
-                fake.reply(self, {"choices": [{"message": {"role": "assistant", "content":
-                                                           json.dumps(fake.answer(system),
-                                                                      ensure_ascii=False)}}]})
-
-            def log_message(self, *a):
-                pass
-        self.srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
-        self.srv.daemon_threads = True
-        threading.Thread(target=self.srv.serve_forever, daemon=True).start()
-        self.url = "http://127.0.0.1:%d" % self.srv.server_address[1]
-
-    def answer(self, system):
-        with self.lock:
-            if "文案创作专家" in system:
-                return self.note
-            if "质量审核员" in system:
-                return self.review
-        return {}
-
-    def reply(self, h, obj):
-        body = json.dumps(obj).encode()
-        h.send_response(200)
-        h.send_header("Content-Type", "application/json")
-        h.send_header("Content-Length", str(len(body)))
-        h.end_headers()
-        h.wfile.write(body)
-
-
-class Client:
-    def __init__(self, w):
-        self.w = w
-
-    def post(self, path, obj):
-        r = self.w.request("POST", path, body=json.dumps(obj),
-                           headers={"Content-Type": "application/json"}, timeout=120)
-        return events(r.body)
-
-    def first_review(self, topic):
-        """Runs a note with maxIterations 0, every pause approved, up to the
-        first quality_score: that event."""
-        evs = self.post("/api/agent/stream", {"workflow": "note", "input": {
-            "topic": topic, "maxIterations": 0}})
-        tid = data(evs, "thread_start")[0]["threadId"]
-        seen = list(evs)
-        for _ in range(6):
-            q = ask(evs)
-            if data(seen, "quality_score") or q is None or "workflow_paused" not in types(evs):
-                break
-            evs = self.post("/api/agent/confirm", {"threadId": tid, "interruptId": q["interruptId"],
-                                                   "action": "approve"})
-            seen += evs
-        qs = data(seen, "quality_score")
-        return qs[0] if qs else {}
+def first_review(cl, topic):
+    """Runs a note with maxIterations 0, every pause approved, up to the
+    first quality_score: that event."""
+    _, seen = cl.run({"topic": topic, "maxIterations": 0}, lambda q, seen: data(seen, "quality_score"), 6)
+    qs = data(seen, "quality_score")
+    return qs[0] if qs else {}
 
 
 # (name, topic, the writer's note, the model's review, passed, the overall
@@ -131,15 +68,13 @@ CASES = [
 
 def main(t):
     d = t.tmpdir("review_reader")
-    fake = Fake()
-    t.cleanup(fake.srv.shutdown)
-    prov = {"kind": "openai", "base_url": fake.url, "api_key": "sk-test-reader-0123456789",
-            "retries": "0", "timeout_ms": "10000"}
-    w = avtest.Worker(t, d, settings={"provider.chat": dict(prov), "cache": {"model_ttl": "0"}}).start()
-    cl = Client(w)
+    fake = fm.NoteFake("sk-test-reader-0123456789").start()
+    t.cleanup(fake.stop)
+    w = avtest.Worker(t, d, settings={"provider.chat": fake.provider(), "cache": {"model_ttl": "0"}}).start()
+    cl = NoteClient(w)
     for name, topic, note, review, passed, most, reason, en in CASES:
-        fake.note, fake.review = note, review
-        q = cl.first_review(topic)
+        fake.notes, fake.reviews = [note], [review]
+        q = first_review(cl, topic)
         if not t.ok(q and q.get("source") == "model", "%s: a quality_score of the model's review" % name):
             continue
         t.is_(q["passed"], passed, "  ... passed %s (overall %.2f; %s)" % (passed, q["overall"], q["failReasons"]))

@@ -3,7 +3,9 @@
 A stream's events are SSEReader dicts {"id", "event", "data", "retry"};
 "data" is the event object (a dict) or a string such as "[DONE]". The
 durable events are those with an id (replayed from the thread's log);
-live ones (token deltas, progress ticks, yields) have none."""
+live ones (token deltas, progress ticks, yields) have none. A run that
+paused ends its response with an ask_user and workflow_paused (paused);
+approve_until answers such pauses one after another."""
 
 from avtest import SSEReader
 
@@ -44,3 +46,27 @@ def last_ask(evs):
     paused waits on), or None."""
     a = data(evs, "ask_user")
     return a[-1] if a else None
+
+
+def paused(evs):
+    """The question a run paused on at the end of evs (its last ask_user,
+    with a workflow_paused), or None."""
+    q = last_ask(evs)
+    return q if q and "workflow_paused" in types(evs) else None
+
+
+def approve_until(evs, approve, stop=None, limit=16):
+    """Approves the pauses of a run, from the events evs of its last
+    answer: approve(q) sends the approval of pause q and returns the
+    events of its answer. Stops at the first answer that is not a pause,
+    at a pause for which stop(q, seen) is true (seen: every event so far),
+    or after limit approvals. Returns every event in order and the events
+    of the last answer."""
+    seen = list(evs)
+    for _ in range(limit):
+        q = paused(evs)
+        if q is None or (stop is not None and stop(q, seen)):
+            break
+        evs = approve(q)
+        seen += evs
+    return seen, evs

@@ -508,6 +508,11 @@ class Worker:
         kw.setdefault("timeout", REQUEST_TIMEOUT)
         return fcgi_client.request(self.sock, method, uri, **kw)
 
+    def post_json(self, uri, obj, timeout=REQUEST_TIMEOUT):
+        """A POST of obj as JSON: the complete response."""
+        return self.request("POST", uri, body=json.dumps(obj), headers={"Content-Type": "application/json"},
+                            timeout=timeout)
+
     def connect(self, timeout=REQUEST_TIMEOUT):
         return fcgi_client.Connection(self.sock, timeout)
 

@@ -718,3 +718,78 @@ class OrchFake(FakeBase):
         """The calls of a stage, in order."""
         with self._lock:
             return [c for c in self.calls if c["stage"] == stage]
+
+
+# -- the roles of a note workflow run ------------------------------------------------------------
+
+NOTE_WRITER = "文案创作专家"     # words of the writer's system message
+NOTE_REVIEWER = "质量审核员"     # words of the reviewer's
+NOTE_PNG = avpng.solid(12, 16, (90, 160, 220))
+
+
+class NoteDown(Exception):
+    """Raised by NoteFake.answer: the call gets a 500 with this message."""
+
+
+class NoteHandler(HandlerBase):
+    """An OpenAI-compatible service (under /v1) for the note workflow's
+    roles, told apart by their system messages: each chat call gets
+    fake.answer(role, user) as its JSON content, role "writer", "review" or
+    "other", user the content of the call's last message.
+    images/generations answers NOTE_PNG, or a 500 while fake.fail_images
+    is above 0; fake.image_calls counts them."""
+    files = {}
+
+    def post(self, body):
+        if self.path == "/v1/chat/completions":
+            self.note_chat(body)
+        elif self.path == "/v1/images/generations":
+            self.note_image()
+        else:
+            self.send_json(404, {"error": {"message": "not found"}})
+
+    def note_chat(self, body):
+        msgs = body.get("messages") or [{}]
+        system = (msgs[0] or {}).get("content") or ""
+        role = "writer" if NOTE_WRITER in system else "review" if NOTE_REVIEWER in system else "other"
+        try:
+            reply = self.fake.answer(role, (msgs[-1] or {}).get("content") or "")
+        except NoteDown as e:
+            return self.send_json(500, {"error": {"message": str(e)}})
+        self.send_json(200, self.completion(body.get("model"), json.dumps(reply, ensure_ascii=False)))
+
+    def note_image(self):
+        with self.fake._lock:
+            self.fake.image_calls += 1
+            fail = self.fake.fail_images > 0
+            if fail:
+                self.fake.fail_images -= 1
+        if fail:
+            return self.send_json(500, {"error": {"message": "image backend overloaded"}})
+        self.send_json(200, {"created": 1700000000,
+                             "data": [{"b64_json": base64.b64encode(NOTE_PNG).decode()}]})
+
+
+class NoteFake(FakeBase):
+    """The note workflow's model. The writer answers the next of notes and
+    the reviewer the next of reviews (the last one again when they run
+    out, {} when there is none); every other role {}, so the workflow's
+    rules answer for it. A test sets notes and reviews, or overrides
+    answer(role, user) (raising NoteDown for a failing call)."""
+    handler_class = NoteHandler
+
+    def __init__(self, key):
+        super().__init__(key)
+        self.notes, self.reviews, self.image_calls, self.fail_images = [], [], 0, 0
+
+    def provider(self):
+        """A worker's provider section (chat or image) on this service."""
+        return {"kind": "openai", "base_url": self.url + "/v1", "api_key": self.key, "retries": "0",
+                "timeout_ms": "10000"}
+
+    def answer(self, role, user):
+        with self._lock:
+            q = {"writer": self.notes, "review": self.reviews}.get(role)
+            if not q:
+                return {}
+            return q.pop(0) if len(q) > 1 else q[0]

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
+#include "noteask.h"
 #include "kb/kb.h"
 #include "prov/prov.h"
 #include "text/wordcut.h"
@@ -104,24 +105,6 @@ static const struct kb_field fields[] = {
 
 static struct kb *corpus;
 
-/* The offline provider's answer to a task of the workflow. New reference. */
-static json_t *ask(const char *task, json_t *facts)
-{
-	struct chat_call c = { 0 };
-	struct prov_answer a;
-	json_t *j;
-
-	c.task = task;
-	c.rules = note_rules_for(task);
-	c.facts = facts;
-	c.json_mode = 1;
-	prov_answer_init(&a);
-	prov_offline_ops.chat(NULL, NULL, &c, 1, NULL, &a);
-	j = json_incref(a.json);
-	prov_answer_free(&a);
-	return j;
-}
-
 /* The evidence the research step gathers for a topic: the notes with the
  * brief's keywords that are the topic's own, kept by relevance, and
  * their points. New reference. */
@@ -152,11 +135,11 @@ static json_t *evidence_for(const char *topic, const json_t *brief)
 /* The first draft of a topic, as the workflow's writer gets it offline. */
 static json_t *draft_for(const char *topic)
 {
-	json_t *f = json_pack("{s:s}", "topic", topic), *brief = ask("brief", f), *note;
+	json_t *f = json_pack("{s:s}", "topic", topic), *brief = noteask("brief", f), *note;
 
 	json_object_set_new(f, "brief", brief);
 	json_object_set_new(f, "evidence", evidence_for(topic, brief));
-	note = ask("note", f);
+	note = noteask("note", f);
 	json_decref(f);
 	return note;
 }
@@ -346,13 +329,13 @@ static void test_words(void)
 {
 	for (size_t i = 0; i < sizeof word_topics / sizeof word_topics[0]; i++) {
 		const char *topic = word_topics[i];
-		json_t *f = json_pack("{s:s}", "topic", topic), *brief = ask("brief", f), *note, *t;
+		json_t *f = json_pack("{s:s}", "topic", topic), *brief = noteask("brief", f), *note, *t;
 		const char *goal = s(brief, "goal");
 		size_t k;
 		int cut = 0;
 
 		json_object_set_new(f, "brief", brief);
-		note = ask("note", f);
+		note = noteask("note", f);
 		ok(!wordcut_repeats(goal) && !twice(topic, goal) && !strstr(goal, "guide to a weekend guide"),
 		   "%s: the goal says no word twice (%s)", topic, goal);
 		ok(!wordcut_repeats(s(note, "title")) && !twice(topic, s(note, "title")),

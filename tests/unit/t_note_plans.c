@@ -174,6 +174,36 @@ static const struct {
 	{ "不好看", "1 2 3", "0", "「不好看」没有说要怎么改哪张图", "莫干山", NULL },
 };
 
+/* A feedback applied to plans: the paragraphs (pars_json), the plans the
+ * person was shown (shown_plans), the plans changed (a copy of those, or
+ * the plans given), the feedback's items and the report. */
+struct applied {
+	json_t *pars, *shown, *plans, *items, *report;
+};
+
+/* Applies feedback, said in lang, to plans (stolen) or, when NULL, to a
+ * copy of the shown plans. */
+static void applied_run(struct applied *a, json_t *plans, const char *feedback, const char *lang)
+{
+	struct note_plans_fb fb = { NULL, NULL, "周末去莫干山露营", lang, 6 };
+
+	a->pars = json_loads(pars_json, 0, NULL);
+	a->shown = shown_plans();
+	a->plans = plans ? plans : json_deep_copy(a->shown);
+	fb.shown = a->shown, fb.pars = a->pars;
+	a->items = note_plans_feedback_split(feedback);
+	a->report = note_plans_feedback_apply(a->plans, a->items, &fb);
+}
+
+static void applied_free(struct applied *a)
+{
+	json_decref(a->report);
+	json_decref(a->items);
+	json_decref(a->plans);
+	json_decref(a->shown);
+	json_decref(a->pars);
+}
+
 /* The shown numbers of plans, as "3 1 2". */
 static void order_of(const json_t *plans, struct buf *b)
 {
@@ -184,94 +214,80 @@ static void order_of(const json_t *plans, struct buf *b)
 		buf_printf(b, "%s%d", i ? " " : "", (int)json_integer_value(json_object_get(pl, "_from")));
 }
 
-static void test_apply_one(size_t i, const json_t *pars)
+static void test_apply_one(size_t i)
 {
-	json_t *shown = shown_plans(), *plans = json_deep_copy(shown), *items, *report, *v;
-	struct note_plans_fb fb = { shown, pars, "周末去莫干山露营", "zh", 6 };
+	struct applied a;
+	json_t *v;
 	struct buf order, done, said;
 	size_t k;
 	int all = 1;
 
-	items = note_plans_feedback_split(applies[i].feedback);
-	report = note_plans_feedback_apply(plans, items, &fb);
+	applied_run(&a, NULL, applies[i].feedback, "zh");
 	buf_init(&order, 64);
 	buf_init(&done, 16);
 	buf_init(&said, 1024);
 	buf_adds(&done, "");
-	order_of(plans, &order);
-	json_array_foreach(report, k, v) {
+	order_of(a.plans, &order);
+	json_array_foreach(a.report, k, v) {
 		buf_adds(&done, json_is_true(json_object_get(v, "done")) ? "1" : "0");
 		buf_printf(&said, "%s/", json_string_value(json_object_get(v, "said")));
 	}
 	is_str(order.data, applies[i].order, "apply 「%s」: the pictures in order", applies[i].feedback);
 	is_str(done.data, applies[i].done, "  ... each item done or declined (%s)", said.data);
 	ok(strstr(said.data, applies[i].said) != NULL, "  ... and says 「%s」", applies[i].said);
-	ok(strstr(json_string_value(json_object_get(json_array_get(plans, 0), "prompt")), applies[i].cover_has) &&
-	   strcmp(json_string_value(json_object_get(json_array_get(plans, 0), "role")), "cover") == 0,
+	ok(strstr(json_string_value(json_object_get(json_array_get(a.plans, 0), "prompt")), applies[i].cover_has) &&
+	   strcmp(json_string_value(json_object_get(json_array_get(a.plans, 0), "role")), "cover") == 0,
 	   "  ... the first is the cover, with 「%s」", applies[i].cover_has);
-	json_array_foreach(plans, k, v)
+	json_array_foreach(a.plans, k, v)
 		if (applies[i].all_have && !strstr(json_string_value(json_object_get(v, "prompt")), applies[i].all_have))
 			all = 0;
 	ok(all, "  ... every prompt has 「%s」", applies[i].all_have ? applies[i].all_have : "");
 	buf_free(&order);
 	buf_free(&done);
 	buf_free(&said);
-	json_decref(items);
-	json_decref(report);
-	json_decref(plans);
-	json_decref(shown);
+	applied_free(&a);
 }
 
 static void test_apply(void)
 {
-	json_t *pars = json_loads(pars_json, 0, NULL);
-
 	for (size_t i = 0; i < sizeof applies / sizeof applies[0]; i++)
-		test_apply_one(i, pars);
-	json_decref(pars);
+		test_apply_one(i);
 }
 
 /* A model that already moved the third picture to the front and drew it
  * in watercolour: both found done, nothing made twice. */
 static void test_model_did_it(void)
 {
-	json_t *pars = json_loads(pars_json, 0, NULL), *shown = shown_plans(), *plans, *items, *report;
-	struct note_plans_fb fb = { shown, pars, "周末去莫干山露营", "en", 6 };
+	struct applied a;
+	json_t *plans;
 	struct buf order;
 
 	plans = json_pack("[{s:s, s:s, s:s}, {s:s, s:s, s:s}, {s:s, s:s, s:s}]",
 		"role", "cover", "paragraphId", "p2", "prompt", "A winding route through bamboo, watercolour, soft washes",
 		"role", "content", "paragraphId", "p0", "prompt", "Tents on a hill, watercolour",
 		"role", "content", "paragraphId", "p1", "prompt", "A backpack and a map, watercolour");
-	items = note_plans_feedback_split("move the third picture to the front, in watercolour");
-	report = note_plans_feedback_apply(plans, items, &fb);
+	applied_run(&a, plans, "move the third picture to the front, in watercolour", "en");
 	buf_init(&order, 64);
-	order_of(plans, &order);
+	order_of(a.plans, &order);
 	is_str(order.data, "3 1 2", "a model's plans already in the order asked: kept");
-	ok(json_is_true(json_object_get(json_array_get(report, 0), "done")) &&
-	   json_is_true(json_object_get(json_array_get(report, 1), "done")),
+	ok(json_is_true(json_object_get(json_array_get(a.report, 0), "done")) &&
+	   json_is_true(json_object_get(json_array_get(a.report, 1), "done")),
 	   "  ... both items done, said in English (%s)",
-	   json_string_value(json_object_get(json_array_get(report, 0), "said")));
-	is_str(json_string_value(json_object_get(json_array_get(plans, 1), "prompt")), "Tents on a hill, watercolour",
+	   json_string_value(json_object_get(json_array_get(a.report, 0), "said")));
+	is_str(json_string_value(json_object_get(json_array_get(a.plans, 1), "prompt")), "Tents on a hill, watercolour",
 	       "  ... a prompt already in watercolour is left as it is");
 	buf_free(&order);
-	json_decref(items);
-	json_decref(report);
-	json_decref(plans);
-	json_decref(shown);
-	json_decref(pars);
+	applied_free(&a);
 }
 
 /* What was asked of a picture stays when the plans are drawn again. */
 static void test_keep(void)
 {
-	json_t *pars = json_loads(pars_json, 0, NULL), *shown = shown_plans(), *plans = json_deep_copy(shown);
-	struct note_plans_fb fb = { shown, pars, "周末去莫干山露营", "zh", 6 };
-	json_t *items = note_plans_feedback_split("第二张画帐篷，色调暖一点"), *report, *asks = json_object();
-	json_t *again = shown_plans();
+	struct applied a;
+	json_t *asks = json_object(), *again = shown_plans();
 
-	report = note_plans_feedback_apply(plans, items, &fb);
-	note_plans_feedback_remember(asks, plans, items, report);
+	applied_run(&a, NULL, "第二张画帐篷，色调暖一点", "zh");
+	note_plans_feedback_remember(asks, a.plans, a.items, a.report);
 	note_plans_feedback_keep(again, asks);
 	ok(strstr(json_string_value(json_object_get(json_array_get(again, 1), "prompt")), "帐篷") &&
 	   strstr(json_string_value(json_object_get(json_array_get(again, 2), "prompt")), "暖色调"),
@@ -279,11 +295,7 @@ static void test_keep(void)
 	   json_string_value(json_object_get(json_array_get(again, 1), "prompt")));
 	json_decref(again);
 	json_decref(asks);
-	json_decref(report);
-	json_decref(items);
-	json_decref(plans);
-	json_decref(shown);
-	json_decref(pars);
+	applied_free(&a);
 }
 
 /* ---- prompt edits ---- */
@@ -330,16 +342,14 @@ static void test_edits(void)
 
 static void test_rekey(void)
 {
-	json_t *pars = json_loads(pars_json, 0, NULL), *shown = shown_plans(), *plans = json_deep_copy(shown);
-	struct note_plans_fb fb = { shown, pars, "周末去莫干山露营", "zh", 6 };
-	json_t *items = note_plans_feedback_split("把第三张放到第一张，去掉第二张"), *report, *got;
-	json_t *overlays = json_pack("[{s:i, s:s, s:s}, {s:i, s:s, s:s, s:s}, {s:i, s:s, s:s, s:s}]",
+	struct applied a;
+	json_t *got, *overlays = json_pack("[{s:i, s:s, s:s}, {s:i, s:s, s:s, s:s}, {s:i, s:s, s:s, s:s}]",
 		"imageSeq", 1, "titleText", "周末去莫干山露营", "placement", "center",
 		"imageSeq", 2, "titleText", "一、出发前准备", "placement", "bottom", "bodyText", "提前看好天气。",
 		"imageSeq", 3, "titleText", "二、路线怎么排", "placement", "bottom", "bodyText", "一天两三个点就够。");
 
-	report = note_plans_feedback_apply(plans, items, &fb);
-	got = note_plans_feedback_rekey(overlays, plans, pars);
+	applied_run(&a, NULL, "把第三张放到第一张，去掉第二张", "zh");
+	got = note_plans_feedback_rekey(overlays, a.plans, a.pars);
 	is_int(json_array_size(got), 2, "rekey: the dropped picture's caption goes");
 	is_str(json_string_value(json_object_get(json_array_get(got, 0), "titleText")), "周末去莫干山露营",
 	       "  ... the cover line stays on the new cover");
@@ -350,11 +360,7 @@ static void test_rekey(void)
 	   json_string_value(json_object_get(json_array_get(got, 1), "titleText")));
 	json_decref(got);
 	json_decref(overlays);
-	json_decref(report);
-	json_decref(items);
-	json_decref(plans);
-	json_decref(shown);
-	json_decref(pars);
+	applied_free(&a);
 }
 
 /* ---- cover lines and captions ---- */

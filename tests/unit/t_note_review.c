@@ -11,36 +11,16 @@
  * missing; English threads reviewed in English throughout; and the same
  * checks alone (review_checks) bounding a model's scores. */
 #include "config.h"
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
+#include "noteask.h"
 #include "prov/prov.h"
 #include "text/script.h"
 #include "text/seg.h"
 #include "wf/note/note.h"
 #include "wf/note/note_rules.h"
 #include "wf/note/note_rules_reader.h"
-
-/* The offline provider's answer to task with facts (stolen), the call
- * carrying the task's rules as the workflow's does. New reference. */
-static json_t *ask(const char *task, json_t *facts)
-{
-	struct chat_call c = { 0 };
-	struct prov_answer a;
-	json_t *j;
-
-	c.task = task;
-	c.rules = note_rules_for(task);
-	c.facts = facts;
-	c.json_mode = 1;
-	prov_answer_init(&a);
-	prov_offline_ops.chat(NULL, NULL, &c, 1, NULL, &a);
-	j = json_incref(a.json);
-	prov_answer_free(&a);
-	json_decref(facts);
-	return j;
-}
 
 static double num(const json_t *j, const char *k)
 {
@@ -58,19 +38,6 @@ static char *joined(const json_t *list)
 	char *s = json_dumps(list, JSON_COMPACT);
 
 	return s ? s : strdup("");
-}
-
-static int has_han(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
-	uint32_t cp;
-
-	while (p < end) {
-		p += text_utf8_next(p, end, &cp);
-		if (text_is_han(cp))
-			return 1;
-	}
-	return 0;
 }
 
 /* ---- concrete ---- */
@@ -337,7 +304,7 @@ static void test_drafts(void)
 {
 	for (size_t i = 0; i < sizeof draft_cases / sizeof draft_cases[0]; i++) {
 		const struct draft_case *k = &draft_cases[i];
-		json_t *j = ask("review", facts_for(k->topic, k->title, k->body, k->tags, k->keywords, k->more));
+		json_t *j = noteask_new("review", facts_for(k->topic, k->title, k->body, k->tags, k->keywords, k->more));
 		char *why = joined(json_object_get(j, "failReasons"));
 
 		ok(j && json_is_true(json_object_get(j, "approved")) == k->approved,
@@ -377,7 +344,7 @@ static void test_mine(void)
 
 	snprintf(body, sizeof body, "%s\n\n%s", RECIPE_GOOD, mine);
 	snprintf(more, sizeof more, "{\"mine\": [\"%s\"]}", "三、我的心得\\n找到适合自己的节奏最重要，别和别人比较。");
-	j = ask("review", facts_for(RECIPE_TOPIC, "红烧肉家常做法｜肥而不腻", body, TAGS_RECIPE, "[\"红烧肉\"]", more));
+	j = noteask_new("review", facts_for(RECIPE_TOPIC, "红烧肉家常做法｜肥而不腻", body, TAGS_RECIPE, "[\"红烧肉\"]", more));
 	ok(!json_is_true(json_object_get(j, "approved")) && num(j, "overall") < 0.7,
 	   "a hollow paragraph the person wrote: still reviewed, under the bar (%.2f)", num(j, "overall"));
 	ok(reason_has(j, "你写的", "三、我的心得") && reason_has(j, "原样保留", NULL),
@@ -390,7 +357,7 @@ static void test_mine(void)
 	ok(!replace && advice, "  ... no suggestion asks to replace it, one advises the person");
 	json_decref(j);
 	/* A recipe the person wrote, full of numbers and steps, is not hollow. */
-	j = ask("review", facts_for(RECIPE_TOPIC, "红烧肉家常做法", PERSON_RECIPE, TAGS_RECIPE, "[\"红烧肉\"]",
+	j = noteask_new("review", facts_for(RECIPE_TOPIC, "红烧肉家常做法", PERSON_RECIPE, TAGS_RECIPE, "[\"红烧肉\"]",
 		"{\"mine\": [\"材料：五花肉 500 克，冰糖 30 克，生抽 2 勺，老抽 1 勺，料酒 2 勺，姜 3 片。\"]}"));
 	ok(!reason_has(j, "空泛", NULL) && !reason_has(j, "偏离主题", NULL) && !reason_has(j, "你写的", NULL),
 	   "a recipe the person wrote with quantities and steps: neither hollow nor off the topic");
@@ -404,9 +371,9 @@ static void test_banned_keywords(void)
 	static const char body[] = "春天去苏州，三天两晚刚刚好。\n\n一、住哪里\n住在平江路附近，步行 10 分钟到地铁。\n\n"
 		"二、吃什么\n人均 80 元吃一顿苏帮菜，松鼠鳜鱼必点。\n\n三、怎么走\n第一天古城，第二天园林，第三天太湖。\n\n"
 		"你会先去哪？评论区聊聊～";
-	json_t *a = ask("review", facts_for("春天去苏州旅行，带上家里的猫", "春天去苏州旅行｜三天两晚", body,
+	json_t *a = noteask_new("review", facts_for("春天去苏州旅行，带上家里的猫", "春天去苏州旅行｜三天两晚", body,
 		"[\"苏州\", \"旅行\", \"春游\"]", "[\"苏州\", \"猫\", \"旅行\"]", "{\"feedback\": [\"不要提猫\"]}"));
-	json_t *b = ask("review", facts_for("春天去苏州旅行，带上家里的猫", "春天去苏州旅行｜三天两晚", body,
+	json_t *b = noteask_new("review", facts_for("春天去苏州旅行，带上家里的猫", "春天去苏州旅行｜三天两晚", body,
 		"[\"苏州\", \"旅行\", \"春游\"]", "[\"苏州\", \"旅行\"]", "{\"feedback\": [\"不要提猫\"]}"));
 
 	ok(dim(a, "infoDensity") == dim(b, "infoDensity"),
@@ -466,7 +433,7 @@ static const struct {
 static void test_english(void)
 {
 	for (size_t i = 0; i < sizeof english_cases / sizeof english_cases[0]; i++) {
-		json_t *j = ask("review", facts_for("a weekend camping gear checklist", "Gear for 2 nights: camping",
+		json_t *j = noteask_new("review", facts_for("a weekend camping gear checklist", "Gear for 2 nights: camping",
 			english_cases[i].body, "[\"camping\", \"gear\", \"outdoors\"]", "[\"camping\", \"gear\"]",
 			english_cases[i].more));
 		char *r = joined(json_object_get(j, "failReasons")), *s = joined(json_object_get(j, "suggestions"));
@@ -478,7 +445,7 @@ static void test_english(void)
 			ok(reason_has(j, english_cases[i].reason, english_cases[i].named), "  ... a reason says %s%s%s",
 			   english_cases[i].reason, english_cases[i].named ? " and names " : "",
 			   english_cases[i].named ? english_cases[i].named : "");
-		ok(!has_han(r) && !has_han(s) && !has_han(json_string_value(json_object_get(j, "feedback")) ?: ""),
+		ok(!text_has_han(r) && !text_has_han(s) && !text_has_han(json_string_value(json_object_get(j, "feedback")) ?: ""),
 		   "  ... every reason, suggestion and the verdict in English (%s)", s);
 		free(r);
 		free(s);
@@ -490,11 +457,11 @@ static void test_english(void)
 
 static void test_checks(void)
 {
-	json_t *bad = ask("review_checks", facts_for(CAMPING_TOPIC, "周末去莫干山露营装备清单", CAMPING_HOLLOW,
+	json_t *bad = noteask_new("review_checks", facts_for(CAMPING_TOPIC, "周末去莫干山露营装备清单", CAMPING_HOLLOW,
 		TAGS_CAMPING, "[\"露营\"]", NULL));
-	json_t *good = ask("review_checks", facts_for(CAMPING_TOPIC, "莫干山露营装备清单｜新手照着带", CAMPING_GOOD,
+	json_t *good = noteask_new("review_checks", facts_for(CAMPING_TOPIC, "莫干山露营装备清单｜新手照着带", CAMPING_GOOD,
 		TAGS_CAMPING, "[\"露营\"]", NULL));
-	json_t *quanzhou = ask("review_checks", facts_for(PHONE_TOPIC, "学生党手机怎么选", PHONE_QUANZHOU, TAGS_PHONE,
+	json_t *quanzhou = noteask_new("review_checks", facts_for(PHONE_TOPIC, "学生党手机怎么选", PHONE_QUANZHOU, TAGS_PHONE,
 		"[\"手机\"]", PHONE_EVIDENCE));
 
 	ok(num(json_object_get(bad, "caps"), "infoDensity") < 0.6 && num(bad, "overallCap") < 0.7 &&

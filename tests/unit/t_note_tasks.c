@@ -13,29 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
+#include "noteask.h"
 #include "prov/prov.h"
 #include "wf/note/note_rules.h"
-
-/* The offline provider's answer to the workflow's task with facts (JSON
- * text), the call carrying the task's rules as the workflow's does. New
- * reference. */
-static json_t *ask(const char *task, const char *facts)
-{
-	struct chat_call c = { 0 };
-	struct prov_answer a;
-	json_t *f = json_loads(facts, 0, NULL), *j;
-
-	c.task = task;
-	c.rules = note_rules_for(task);
-	c.facts = f;
-	c.json_mode = 1;
-	prov_answer_init(&a);
-	prov_offline_ops.chat(NULL, NULL, &c, 1, NULL, &a);
-	j = json_incref(a.json);
-	prov_answer_free(&a);
-	json_decref(f);
-	return j;
-}
 
 static const char *s(const json_t *j, const char *k)
 {
@@ -71,7 +51,7 @@ static void test_clarity(void)
 {
 	for (size_t i = 0; i < sizeof clarity_cases / sizeof clarity_cases[0]; i++) {
 		const struct clarity_case *k = &clarity_cases[i];
-		json_t *j = ask("clarity", k->facts);
+		json_t *j = noteask_text("clarity", k->facts);
 		double v = n(j, "requirementClarity");
 
 		ok(v >= k->lo && v <= k->hi, "clarity of %s: %.2f in [%.2f, %.2f]", k->facts, v, k->lo, k->hi);
@@ -116,7 +96,7 @@ static void test_layout(void)
 		if (asprintf(&facts, "{\"title\": \"春游攻略\", \"paragraphs\": %s, \"layoutPreference\": \"%s\", "
 			     "\"reference\": %s}", pars, k->pref, k->ref) < 0)
 			return;
-		j = ask("layout", facts);
+		j = noteask_text("layout", facts);
 		specs = json_object_get(j, "layoutSpec");
 		is_int(json_array_size(specs), k->images, "layout %s, reference %s: %d images", k->pref, k->ref,
 		       k->images);
@@ -127,7 +107,7 @@ static void test_layout(void)
 		free(facts);
 	}
 	{
-		json_t *j = ask("layout", "{\"title\": \"x\", \"paragraphs\": []}");
+		json_t *j = noteask_text("layout", "{\"title\": \"x\", \"paragraphs\": []}");
 
 		ok(j == NULL, "layout without paragraphs: no answer");
 		json_decref(j);
@@ -142,13 +122,13 @@ static json_t *plans_with(int attempt, const char *palette, const char *more)
 
 	if (asprintf(&facts, "{\"title\": \"春游攻略\", \"paragraphs\": %s}", pars) < 0)
 		return NULL;
-	lay = ask("layout", facts);
+	lay = noteask_text("layout", facts);
 	free(facts);
 	specs = json_dumps(json_object_get(lay, "layoutSpec"), JSON_COMPACT);
 	if (asprintf(&facts, "{\"title\": \"春游攻略\", \"topic\": \"春游攻略\", \"paragraphs\": %s, "
 		     "\"layoutSpec\": %s, \"attempt\": %d, \"palette\": %s%s}", pars, specs, attempt,
 		     palette, more) >= 0)
-		j = ask("image_plans", facts);
+		j = noteask_text("image_plans", facts);
 	free(facts);
 	free(specs);
 	json_decref(lay);
@@ -242,7 +222,7 @@ static void test_review(void)
 		     "\"done\"}, {\"sequence\": 2, \"status\": \"failed\"}, {\"sequence\": 3, \"status\": \"done\"}], "
 		     "\"keywords\": [\"春游\"]}", body, pars, pl) < 0)
 		return;
-	j = ask("review", facts);
+	j = noteask_text("review", facts);
 	ok(n(json_object_get(j, "scores"), "imageCompleteness") > 0.66 &&
 	   n(json_object_get(j, "scores"), "imageCompleteness") < 0.68, "review: two of three images made");
 	ok(n(json_object_get(j, "scores"), "platformFit") >= 0.9, "  ... a good title, tags and closing fit");
@@ -253,7 +233,7 @@ static void test_review(void)
 	if (asprintf(&facts, "{\"title\": \"一个非常非常非常非常非常非常非常长而且没有重点的标题\", \"body\": \"短。\", "
 		     "\"tags\": [], \"paragraphs\": [], \"imagePlans\": %s, \"images\": []}", pl) < 0)
 		return;
-	j = ask("review", facts);
+	j = noteask_text("review", facts);
 	ok(!json_is_true(json_object_get(j, "approved")) && json_array_size(json_object_get(j, "failReasons")) >= 3,
 	   "a thin note without images fails, with reasons");
 	is_str(s(j, "targetAgent"), "image_agent", "  ... the weakest (no images) goes to image_agent");
@@ -332,7 +312,7 @@ static void test_review_checks(void)
 			     "\"done\"}, {\"sequence\": 3, \"status\": \"done\"}]}", k->topic, k->title, k->body, k->tags,
 			     k->feedback, pars, pl) < 0)
 			break;
-		j = ask("review", facts);
+		j = noteask_text("review", facts);
 		ok(j != NULL && json_is_true(json_object_get(j, "approved")) == k->approved,
 		   "review %s: %s (overall %.2f)", k->name, k->approved ? "approved" : "sent back", n(j, "overall"));
 		if (k->dim) {
@@ -365,7 +345,7 @@ static const struct route_case route_cases[] = {
 static void test_route(void)
 {
 	for (size_t i = 0; i < sizeof route_cases / sizeof route_cases[0]; i++) {
-		json_t *j = ask("note_route", route_cases[i].facts);
+		json_t *j = noteask_text("note_route", route_cases[i].facts);
 
 		is_str(s(j, "nextAgent"), route_cases[i].next, "router: %s -> %s", route_cases[i].facts,
 		       route_cases[i].next);
@@ -375,9 +355,9 @@ static void test_route(void)
 
 static void test_rewrite(void)
 {
-	json_t *a = ask("note", "{\"topic\": \"春游攻略\"}");
-	json_t *b = ask("note", "{\"topic\": \"春游攻略\", \"attempt\": 2}");
-	json_t *c = ask("note", "{\"topic\": \"春游攻略\", \"attempt\": 1}");
+	json_t *a = noteask_text("note", "{\"topic\": \"春游攻略\"}");
+	json_t *b = noteask_text("note", "{\"topic\": \"春游攻略\", \"attempt\": 2}");
+	json_t *c = noteask_text("note", "{\"topic\": \"春游攻略\", \"attempt\": 1}");
 
 	ok(strcmp(s(a, "body"), s(b, "body")) != 0 && strcmp(s(a, "title"), s(b, "title")) != 0,
 	   "note attempt 2: another title and body");
@@ -406,7 +386,7 @@ static const struct {
 static void test_removal(void)
 {
 	for (size_t i = 0; i < sizeof removal_cases / sizeof removal_cases[0]; i++) {
-		json_t *j = ask("note", removal_cases[i].facts), *t;
+		json_t *j = noteask_text("note", removal_cases[i].facts), *t;
 		char *all = json_dumps(json_object_get(j, "tags"), JSON_COMPACT);
 		const char *said = s(j, "feedbackApplied");
 		size_t k;
@@ -472,7 +452,7 @@ static void test_request_subject(void)
 		free(got);
 	}
 	{
-		json_t *note = ask("note", "{\"topic\": \"写一篇杭州西湖春季一日游的小红书笔记\"}");
+		json_t *note = noteask_text("note", "{\"topic\": \"写一篇杭州西湖春季一日游的小红书笔记\"}");
 		const char *title = s(note, "title"), *body = s(note, "body");
 
 		ok(title && strstr(title, "杭州西湖春季一日游") && !strstr(title, "写一篇") &&
@@ -496,7 +476,7 @@ static void test_templates(void)
 		int in_range = 1;
 
 		snprintf(facts, sizeof facts, "{\"topic\": \"%s\"}", tc->topic);
-		j = ask("templates", facts);
+		j = noteask_text("templates", facts);
 		list = json_object_get(j, "templates");
 		is_str(s(j, "chosen"), tc->chosen, "templates %s: %s chosen", tc->topic, tc->chosen);
 		is_str(s(json_array_get(list, 0), "template"), tc->chosen, "templates %s: it is first", tc->topic);
@@ -510,7 +490,7 @@ static void test_templates(void)
 			in_range &= n(json_array_get(list, k), "score") >= 0 && n(json_array_get(list, k), "score") <= 1;
 		ok(in_range, "templates %s: scores in [0, 1]", tc->topic);
 		snprintf(facts, sizeof facts, "{\"topic\": \"%s\", \"brief\": {\"goal\": \"讲清楚\"}}", tc->topic);
-		note = ask("note", facts);
+		note = noteask_text("note", facts);
 		ok(note && strstr(s(note, "body"), json_string_value(json_array_get(json_object_get(
 		   json_array_get(list, 0), "headings"), 0))), "templates %s: the writer uses the chosen one",
 		   tc->topic);

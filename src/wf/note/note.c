@@ -186,12 +186,11 @@ static void note_paragraph_add(json_t *out, const char *p, size_t n)
 	free(head);
 }
 
-json_t *note_paragraphs(const char *body)
+size_t note_paragraph_len(const char *p, const char **next)
 {
-	json_t *out = json_array();
-	const char *p = body ? body : "", *start = p;
+	const char *start = p;
 
-	while (*p) {
+	for (; *p; p++) {
 		/* A blank line ends a paragraph ("\n\n", or with "\r" or spaces). */
 		if (*p == '\n') {
 			const char *q = p + 1;
@@ -199,14 +198,22 @@ json_t *note_paragraphs(const char *body)
 			while (*q == ' ' || *q == '\t' || *q == '\r')
 				q++;
 			if (*q == '\n') {
-				note_paragraph_add(out, start, (size_t)(p - start));
-				start = p = q;
-				continue;
+				*next = q;
+				return (size_t)(p - start);
 			}
 		}
-		p++;
 	}
-	note_paragraph_add(out, start, (size_t)(p - start));
+	*next = NULL;
+	return (size_t)(p - start);
+}
+
+json_t *note_paragraphs(const char *body)
+{
+	json_t *out = json_array();
+	const char *p = body ? body : "", *next;
+
+	for (; p; p = next)
+		note_paragraph_add(out, p, note_paragraph_len(p, &next));
 	return out;
 }
 

@@ -64,6 +64,14 @@ const char *note_route_check(const json_t *state, const char *target, const char
 			     char *why, size_t whylen);
 /* Clears the completion flags of agent and of every stage after it. */
 void note_route_reset_from(json_t *state, const char *agent);
+/* The review's dimensions, each with the stage that owns it (where the
+ * quality loop sends a draft that fails it). */
+struct note_dim {
+	const char *dim;
+	const char *agent;
+};
+#define NOTE_NDIMS 6
+extern const struct note_dim note_dims[NOTE_NDIMS];
 /* The stage that owns a review dimension, or NULL. Static. */
 const char *note_dim_owner(const char *dim);
 /* The failing dimension to fix first (the lowest under NOTE_PASS_DIM; with
@@ -112,6 +120,11 @@ json_t *note_user_replies(const json_t *state);
 /* The paragraphs of a body: blank-line separated, each {id, index, text,
  * heading} (heading: a short first line above more text). New reference. */
 json_t *note_paragraphs(const char *body);
+/* The length of the paragraph that starts at p: up to a blank line ("\n\n",
+ * or with "\r" or spaces between) or the end of the string. *next is where
+ * the next paragraph starts (the blank line's last "\n"), NULL after the
+ * last one. */
+size_t note_paragraph_len(const char *p, const char **next);
 /* Copies the current content and images into state.creative. */
 void note_creative_sync(json_t *state);
 /* A new creative record: a fresh creativeId, status draft, empty. New

@@ -5,7 +5,6 @@
  * every claim against the draft once all are done, so a report never
  * says a change was made that is not in the draft. */
 #include "config.h"
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,21 +25,6 @@ json_t *note_feedback_said(int done, char *said)
 
 	free(said);
 	return e;
-}
-
-char *note_feedback_msg(const struct note_feedback_run *r, const char *id, ...)
-{
-	va_list ap;
-	char *s = NULL;
-
-	va_start(ap, id);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	if (vasprintf(&s, msg_get(r->lang, id), ap) < 0)
-		s = NULL;
-#pragma GCC diagnostic pop
-	va_end(ap);
-	return s ? s : xstrdup("");
 }
 
 size_t note_feedback_draft_chars(const json_t *draft)

@@ -9,6 +9,7 @@
 #include "text/phrase.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
+#include "wf/note/note.h"
 #include "wf/note/note_feedback.h"
 
 #define NOTE_FEEDBACK_HEADING_MAX 30   /* characters of a heading line */
@@ -54,25 +55,11 @@ static void note_feedback_body_add(struct note_feedback_body *b, const char *p, 
 
 void note_feedback_body_read(struct note_feedback_body *b, const char *body, const json_t *locked)
 {
-	const char *p = body ? body : "", *start = p;
+	const char *p = body ? body : "", *next;
 
 	memset(b, 0, sizeof *b);
-	while (*p) {
-		/* A blank line ends a paragraph ("\n\n", or with "\r" or spaces). */
-		if (*p == '\n') {
-			const char *q = p + 1;
-
-			while (*q == ' ' || *q == '\t' || *q == '\r')
-				q++;
-			if (*q == '\n') {
-				note_feedback_body_add(b, start, (size_t)(p - start), locked);
-				start = p = q;
-				continue;
-			}
-		}
-		p++;
-	}
-	note_feedback_body_add(b, start, (size_t)(p - start), locked);
+	for (; p; p = next)
+		note_feedback_body_add(b, p, note_paragraph_len(p, &next), locked);
 }
 
 char *note_feedback_body_text(const struct note_feedback_body *b)

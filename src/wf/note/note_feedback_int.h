@@ -4,6 +4,7 @@
 #define AV_WF_NOTE_FEEDBACK_INT_H
 #include <stddef.h>
 #include <jansson.h>
+#include "text/msg.h"
 #include "wf/note/note_feedback.h"
 
 struct note_feedback_run {
@@ -21,9 +22,9 @@ struct note_feedback_run {
 
 /* One entry of the report: {done, said}; said is stolen. New reference. */
 json_t *note_feedback_said(int done, char *said);
-/* The catalogue's text id in the run's language, formatted. The caller
- * frees it. */
-char *note_feedback_msg(const struct note_feedback_run *r, const char *id, ...);
+/* The catalogue's text id in the run's language, formatted (msg_fmt):
+ * note_feedback_msg(r, id, ...). The caller frees it. */
+#define note_feedback_msg(r, ...) msg_fmt((r)->lang, __VA_ARGS__)
 /* The body of a draft ({title, body, tags}) in characters; 0 for NULL. */
 size_t note_feedback_draft_chars(const json_t *draft);
 /* 1 when the draft (title, body or tags) has word, ASCII case ignored. */

@@ -17,7 +17,6 @@
  * What it says is in the thread's language: in an English thread a
  * model's reasons written in Chinese are left out. */
 #include "config.h"
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +24,6 @@
 #include "text/msg.h"
 #include "text/script.h"
 #include "wf/note/note.h"
-
-static const char *const note_dim_names[] = {
-	"infoDensity", "readability", "platformFit", "textImageAlignment", "styleConsistency",
-	"imageCompleteness",
-};
-#define NOTE_NDIMS (sizeof note_dim_names / sizeof note_dim_names[0])
 
 /* The texts of the evidence points (state.evidencePack.points). New
  * reference. */
@@ -117,18 +110,18 @@ static json_t *note_scores(struct step_ctx *c, const json_t *answer, const json_
 	double sum = 0;
 
 	for (size_t i = 0; i < NOTE_NDIMS; i++) {
-		const json_t *v = json_object_get(given, note_dim_names[i]);
+		const json_t *v = json_object_get(given, note_dims[i].dim);
 
 		if (!json_is_number(v)) {
 			if (rules == NULL)
 				rules = note_rules(c, "review", facts, err, sizeof err);
-			v = json_object_get(json_object_get(rules, "scores"), note_dim_names[i]);
+			v = json_object_get(json_object_get(rules, "scores"), note_dims[i].dim);
 		}
-		json_object_set_new(scores, note_dim_names[i], json_real(note_unit(json_number_value(v))));
+		json_object_set_new(scores, note_dims[i].dim, json_real(note_unit(json_number_value(v))));
 	}
 	json_object_set_new(scores, "imageCompleteness", json_real(note_completeness(c->state)));
 	for (size_t i = 0; i < NOTE_NDIMS; i++)
-		sum += json_number_value(json_object_get(scores, note_dim_names[i]));
+		sum += json_number_value(json_object_get(scores, note_dims[i].dim));
 	*overall = (double)(long)(sum / NOTE_NDIMS * 100 + 0.5) / 100;
 	json_decref(rules);
 	return scores;
@@ -156,19 +149,6 @@ static void note_review_cap(const json_t *checks, double *overall)
 		*overall = json_number_value(cap);
 }
 
-static int note_review_has_han(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
-	uint32_t cp;
-
-	while (p < end) {
-		p += text_utf8_next(p, end, &cp);
-		if (text_is_han(cp))
-			return 1;
-	}
-	return 0;
-}
-
 /* In an English thread, a model's reasons and suggestions written in
  * Chinese are left out (the checks' own, in English, are added after). */
 static void note_review_in_lang(const struct step_ctx *c, json_t *answer)
@@ -182,7 +162,7 @@ static void note_review_in_lang(const struct step_ctx *c, json_t *answer)
 		size_t i;
 
 		json_array_foreach(json_object_get(answer, keys[k]), i, v)
-			if (json_is_string(v) && !note_review_has_han(json_string_value(v)))
+			if (json_is_string(v) && !text_has_han(json_string_value(v)))
 				json_array_append(kept, v);
 		json_object_set_new(answer, keys[k], kept);
 	}
@@ -199,12 +179,12 @@ static void note_review_say_dims(const struct step_ctx *c, json_t *answer, const
 		return;
 	reasons = json_array();
 	for (size_t i = 0; i < NOTE_NDIMS; i++) {
-		double v = json_number_value(json_object_get(scores, note_dim_names[i]));
+		double v = json_number_value(json_object_get(scores, note_dims[i].dim));
 
 		if (v >= NOTE_PASS_DIM)
 			continue;
-		snprintf(id, sizeof id, "note.review.dim.%s", note_dim_names[i]);
-		r = msg_fmt(step_lang(c), id, note_dim_names[i], v);
+		snprintf(id, sizeof id, "note.review.dim.%s", note_dims[i].dim);
+		r = msg_fmt(step_lang(c), id, note_dims[i].dim, v);
 		json_array_append_new(reasons, json_string(r));
 		free(r);
 	}
@@ -238,7 +218,7 @@ static json_t *note_review_bound(struct step_ctx *c, const json_t *facts, json_t
 	if (json_is_array(json_object_get(checks, "suggestions")))
 		note_lead_with(answer, "suggestions", json_object_get(checks, "suggestions"));
 	for (size_t i = 0; i < NOTE_NDIMS; i++)
-		sum += json_number_value(json_object_get(scores, note_dim_names[i]));
+		sum += json_number_value(json_object_get(scores, note_dims[i].dim));
 	*overall = (double)(long)(sum / NOTE_NDIMS * 100 + 0.5) / 100;
 	note_review_cap(checks, overall);
 	json_decref(checks);

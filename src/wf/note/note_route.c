@@ -33,7 +33,7 @@ const struct note_stage note_stages[NOTE_NSTAGES] = {
 	{ "review_agent", "reviewComplete", "review", 0.9, "质量审核" },
 };
 
-static const struct { const char *dim, *agent; } note_dims[] = {
+const struct note_dim note_dims[NOTE_NDIMS] = {
 	{ "infoDensity", "writer_agent" },
 	{ "readability", "writer_agent" },
 	{ "platformFit", "writer_agent" },
@@ -104,7 +104,7 @@ void note_route_reset_from(json_t *state, const char *agent)
 
 const char *note_dim_owner(const char *dim)
 {
-	for (size_t i = 0; dim && i < sizeof note_dims / sizeof note_dims[0]; i++)
+	for (size_t i = 0; dim && i < NOTE_NDIMS; i++)
 		if (strcmp(dim, note_dims[i].dim) == 0)
 			return note_dims[i].agent;
 	return NULL;

@@ -660,6 +660,15 @@ char *nrk_head_of(const struct nrk_out *o, const char *zh, const char *en)
 	return o->k->zh ? wordcut_join(o->subject, zh) : xstrdup(en);
 }
 
+size_t nrk_section_of(struct nrk_out *o, const char *zh, const char *en, struct nrk_sec *s)
+{
+	char *h = nrk_head_of(o, zh, en);
+	size_t kept = nrk_section(o, h, s);
+
+	free(h);
+	return kept;
+}
+
 /* ---- the body ---- */
 
 /* The subject words joined (without a space in Chinese); the places of
@@ -693,16 +702,13 @@ static void nrk_about_lines(struct nrk *r)
 {
 	struct nrk_sec s = { 0 };
 	int best = 0;
-	char *h;
 
 	for (size_t i = 0; i < r->n; i++)
 		best = r->pt[i].hits > best ? r->pt[i].hits : best;
 	for (size_t i = 0; i < r->n && s.n < 4; i++)
 		if (r->pt[i].hits == best)
 			nrk_add(&s, nrk_untip(r->pt[i].text), r->pt[i].src, r->pt[i].likes, 0);
-	h = nrk_head_of(r->o, "：笔记里的经验", "What notes about it say");
-	nrk_section(r->o, h, &s);
-	free(h);
+	nrk_section_of(r->o, "：笔记里的经验", "What notes about it say", &s);
 }
 
 void note_rules_kind_body(struct buf *b, const struct note_rules_kind_note *k, size_t *sources, int *shaped)

@@ -105,6 +105,8 @@ const char *nrk_untip(const char *s);
 /* A heading: the subject and a word of the kind, joined without saying a
  * word twice ("露营装备" + "清单"); in English the word alone. */
 char *nrk_head_of(const struct nrk_out *o, const char *zh, const char *en);
+/* nrk_section under the heading nrk_head_of(o, zh, en). */
+size_t nrk_section_of(struct nrk_out *o, const char *zh, const char *en, struct nrk_sec *s);
 
 /* ---- the kinds' bodies (note_rules_kind_shape.c) ---- */
 

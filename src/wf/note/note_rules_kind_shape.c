@@ -19,7 +19,6 @@ int nrk_checklist(struct nrk *r)
 	struct nrk_sec s = { 0 };
 	char *dear = NULL;
 	size_t priced = 0, shown, i;   /* the budget is of the items shown */
-	char *h;
 
 	if (lead < 0)
 		return 0;
@@ -31,9 +30,7 @@ int nrk_checklist(struct nrk *r)
 			nrk_add(&s, line, r->pt[i].src, r->pt[i].likes, 0);
 			free(line);
 		}
-	h = nrk_head_of(r->o, "清单", "The checklist");
-	nrk_section(r->o, h, &s);
-	free(h);
+	nrk_section_of(r->o, "清单", "The checklist", &s);
 	for (i = 0, shown = 0; i < r->n; i++)
 		if ((long)r->pt[i].note == lead && r->pt[i].role == NRK_ITEM && shown++ < 8 &&
 		    (v = nrk_price(r->pt[i].text)) >= 0 && !phrase_has_any(r->pt[i].text, r->o->k->banned)) {
@@ -56,15 +53,11 @@ int nrk_checklist(struct nrk *r)
 
 		nrk_add(&s, line, NULL, 0, 0);
 		free(line);
-		h = nrk_head_of(r->o, "预算", "Budget");
-		nrk_section(r->o, h, &s);
-		free(h);
+		nrk_section_of(r->o, "预算", "Budget", &s);
 	}
 	free(dear);
 	nrk_tips(r, lead, &s, 3);
-	h = nrk_head_of(r->o, "小贴士", "Tips");
-	nrk_section(r->o, h, &s);
-	free(h);
+	nrk_section_of(r->o, "小贴士", "Tips", &s);
 	return 1;
 }
 
@@ -347,27 +340,20 @@ int nrk_compare(struct nrk *r)
 {
 	long lead = nrk_lead(r, NRK_OPTION, NRK_OPTION, 2);
 	struct nrk_sec s = { 0 };
-	char *h;
 
 	if (lead < 0)
 		return 0;
 	nrk_role_lines(r, lead, NRK_CRIT, &s, 4);
-	h = nrk_head_of(r->o, "先看懂这几项", "What to look at");
-	nrk_section(r->o, h, &s);
-	free(h);
+	nrk_section_of(r->o, "先看懂这几项", "What to look at", &s);
 	nrk_table(r, lead, &s);
-	h = nrk_head_of(r->o, "对比", "Side by side");
-	nrk_section(r->o, h, &s);
-	free(h);
+	nrk_section_of(r->o, "对比", "Side by side", &s);
 	for (size_t i = 0; i < r->n && s.n < 2; i++)
 		if ((long)r->pt[i].note == lead && r->pt[i].role == NRK_CHOOSE)
 			nrk_add(&s, nrk_unlabel(r->pt[i].text, NRK_CHOOSE_LABELS), r->pt[i].src, r->pt[i].likes, 0);
 	for (size_t i = 0; i < r->n && s.n < 3; i++)
 		if ((long)r->pt[i].note == lead && r->pt[i].role == NRK_TIP)
 			nrk_add(&s, nrk_untip(r->pt[i].text), r->pt[i].src, r->pt[i].likes, 0);
-	h = nrk_head_of(r->o, "怎么选", "How to choose");
-	nrk_section(r->o, h, &s);
-	free(h);
+	nrk_section_of(r->o, "怎么选", "How to choose", &s);
 	return 1;
 }
 
@@ -375,7 +361,6 @@ int nrk_howto(struct nrk *r)
 {
 	long lead = nrk_lead(r, NRK_STEP, NRK_STEP, 2);
 	struct nrk_sec s = { 0 };
-	char *h;
 	size_t k = 0;
 
 	if (lead < 0) {
@@ -395,13 +380,9 @@ int nrk_howto(struct nrk *r)
 	} else {
 		nrk_role_lines(r, lead, NRK_STEP, &s, 8);
 	}
-	h = nrk_head_of(r->o, "的步骤", "Steps");
-	nrk_section(r->o, h, &s);
-	free(h);
+	nrk_section_of(r->o, "的步骤", "Steps", &s);
 	nrk_tips(r, lead, &s, 3);
-	h = nrk_head_of(r->o, "要注意", "Watch out for");
-	nrk_section(r->o, h, &s);
-	free(h);
+	nrk_section_of(r->o, "要注意", "Watch out for", &s);
 	return 1;
 }
 

@@ -420,19 +420,6 @@ static int note_rules_reader_en_number(const char *text)
 
 /* ---- enumerations and names ---- */
 
-static int note_rules_reader_has_han(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
-	uint32_t cp;
-
-	while (p < end) {
-		p += text_utf8_next(p, end, &cp);
-		if (text_is_han(cp))
-			return 1;
-	}
-	return 0;
-}
-
 /* A clause (between ，。；：！？ and line breaks) of three things or more:
  * A、B、C, or A、B和C. */
 static int note_rules_reader_zh_list(const char *text)
@@ -550,7 +537,7 @@ int note_rules_reader_aside(const char *line, size_t n)
 static int note_rules_reader_short_item(const char *s, size_t n)
 {
 	char *item = xstrndup(s, n);
-	int han = note_rules_reader_has_han(item);
+	int han = text_has_han(item);
 	int fits = han ? phrase_chars(item) <= 10 : note_rules_reader_words_in(item, item + n) <= 4;
 
 	free(item);
@@ -586,7 +573,7 @@ static int note_rules_reader_named(const char *text)
 {
 	if (note_rules_reader_zh_number(text) || note_rules_reader_thing(text) || strstr(text, "《"))
 		return 1;
-	if (note_rules_reader_has_han(text))
+	if (text_has_han(text))
 		return note_rules_reader_zh_list(text) || note_rules_reader_latin_name(text);
 	return note_rules_reader_en_number(text) || note_rules_reader_en_list(text) ||
 	       note_rules_reader_en_name(text);

@@ -29,6 +29,7 @@
 #include "text/script.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
+#include "wf/note/note.h"
 #include "wf/note/note_rules.h"
 #include "wf/note/note_rules_reader.h"
 
@@ -556,15 +557,6 @@ static void note_rules_found_init(struct note_rules_found *f, const json_t *fact
 	f->overall = 1;
 }
 
-static const struct { const char *dim, *agent; } note_rules_dims[] = {
-	{ "infoDensity", "writer_agent" },
-	{ "readability", "writer_agent" },
-	{ "platformFit", "writer_agent" },
-	{ "textImageAlignment", "image_planner_agent" },
-	{ "styleConsistency", "image_agent" },
-	{ "imageCompleteness", "image_agent" },
-};
-
 /* The verdict on the scores; steals scores and f's lists. */
 static json_t *note_rules_review_verdict(json_t *scores, struct note_rules_found *f)
 {
@@ -572,21 +564,21 @@ static json_t *note_rules_review_verdict(json_t *scores, struct note_rules_found
 	const char *target = NULL;
 	json_t *out;
 
-	for (size_t i = 0; i < OFFLINE_N(note_rules_dims); i++) {
-		double v = json_number_value(json_object_get(scores, note_rules_dims[i].dim));
+	for (size_t i = 0; i < NOTE_NDIMS; i++) {
+		double v = json_number_value(json_object_get(scores, note_dims[i].dim));
 		char id[64];
 
 		sum += v;
 		if (v >= OFFLINE_PASS_DIM)
 			continue;
-		snprintf(id, sizeof id, "note.review.dim.%s", note_rules_dims[i].dim);
-		note_rules_said(f, msg_fmt(f->lang, id, note_rules_dims[i].dim, v), NULL);
-		snprintf(id, sizeof id, "note.review.hint.%s", note_rules_dims[i].dim);
+		snprintf(id, sizeof id, "note.review.dim.%s", note_dims[i].dim);
+		note_rules_said(f, msg_fmt(f->lang, id, note_dims[i].dim, v), NULL);
+		snprintf(id, sizeof id, "note.review.hint.%s", note_dims[i].dim);
 		json_array_append_new(f->sugg, json_string(msg_get(f->lang, id)));
 		if (v < low)
-			low = v, target = note_rules_dims[i].agent;
+			low = v, target = note_dims[i].agent;
 	}
-	sum = note_rules_round2(sum / (double)OFFLINE_N(note_rules_dims));
+	sum = note_rules_round2(sum / (double)NOTE_NDIMS);
 	if (f->overall < sum)
 		sum = f->overall;
 	if (target == NULL && sum < OFFLINE_PASS_OVERALL)
