@@ -8,15 +8,16 @@
 // size; pictures can be attached (chosen, pasted or dropped); a reply can
 // be stopped, and a failed one sent again.
 import { h, uid, safeImageURL } from './dom.js';
-import { t, tx, setT, setAttrT, onLang } from './i18n.js';
-import { ApiError, getThread, byteLength, request, problemOf } from './api.js';
-import { ThreadStream } from './stream.js';
-import { saveThread, setThreadStatus, turnsOf, saveTurn, forgetThread } from './store.js';
-import { openFailed as openThreadFailed } from './threads.js';
-import { streamStatus, errorBox } from './ui.js';
+import { t, tx, setT, setAttrT, onLang, addWords } from './i18n.js';
+import * as words from './i18n-chat.js';
+import { request, problemOf } from './api.js';
+import { turnsOf, saveTurn } from './store.js';
+import { createView, textLimit, sendOnEnter } from './view.js';
 import { examples } from './empty.js';
 import { filePicker, readImage } from './files.js';
 import { openViewer, offlineChip } from './viewer.js';
+
+addWords('chat', words);
 
 const MAX_TEXT_BYTES = 8000;        // the server's limit on a message, in UTF-8 bytes
 const MAX_PICTURES = 4;             // pictures one message may carry
@@ -24,13 +25,15 @@ const MAX_PICTURE_BYTES = 1500000;  // larger pictures are scaled down first
 export const ROUTE_ICONS = { image_gen: '🎨', web_search: '🔍', time_query: '🕒', chat: '💬' };
 
 export function createChat(root, app) {
-  const stream = new ThreadStream({ onEvent, onState });
-  const status = streamStatus();
-  const errors = errorBox();
+  const view = createView(app, {
+    id: 'chat', workflow: 'chat', onEvent, onState, ended, started, opening, opened, reset: forget,
+    inUse: () => turns.length > 0, focus: () => input.focus(),
+  });
+  const { stream, errors } = view;
   const conversation = h('ol', { class: 'conversation chat-list', 'aria-live': 'polite' });
   const empty = examples('chat', (text) => {
     input.value = text;
-    count();
+    limit.count();
     form.requestSubmit();
   });
 
@@ -38,16 +41,7 @@ export function createChat(root, app) {
   const textId = uid('chat-text');
   const input = h('textarea', { id: textId, rows: 2, 'aria-describedby': `${textId}-hint ${textId}-count` });
   setAttrT(input, 'placeholder', 'chat.placeholder');
-  const counter = h('span', { id: `${textId}-count`, class: 'counter muted', 'aria-live': 'polite' });
-  setAttrT(counter, 'title', 'composer.count.title');
-  // What the server counts: bytes of UTF-8 (a Chinese character is 3).
-  function count() {
-    const n = byteLength(input.value);
-    counter.textContent = `${n} / ${MAX_TEXT_BYTES}`;
-    counter.dataset.over = String(n > MAX_TEXT_BYTES);
-    return n;
-  }
-  input.addEventListener('input', count);
+  const limit = textLimit(input, MAX_TEXT_BYTES, errors);
   const hint = setT(h('span', { id: `${textId}-hint`, class: 'muted hint' }), 'chat.hint');
   const sendBtn = setT(h('button', { type: 'submit', class: 'primary chat-send' }), 'chat.send');
   const stopBtn = setT(h('button', { type: 'button', class: 'chat-stop', hidden: true }), 'chat.stop');
@@ -64,18 +58,14 @@ export function createChat(root, app) {
   });
   picker.el.classList.add('chat-picker');
   form.append(setT(h('label', { for: textId, class: 'visually-hidden' }), 'chat.prompt'), thumbs, input,
-    h('div', { class: 'composer-row' }, picker.el, hint, counter, sendBtn, stopBtn));
-  count();
+    h('div', { class: 'composer-row' }, picker.el, hint, limit.el, sendBtn, stopBtn));
 
-  const newBtn = setT(h('button', { type: 'button', onclick: () => app.go('chat') }), 'chat.new');
-  const title = setT(h('h2', {}), 'chat.title');
   root.classList.add('chat-view');
-  root.append(h('div', { class: 'view-head' }, title, status.el, newBtn), errors.el, empty, conversation, form);
+  root.append(view.head, errors.el, empty, conversation, form);
 
   // The badges' sentences name routes inside them: written again.
   onLang(() => { for (const x of turns) if (x.intent || x.done) showRoute(x); });
 
-  let threadId = null;
   let turns = [];
   let current = null;
   let pictures = [];        // to send with the next message: [{name, dataUrl, mimeType}]
@@ -117,22 +107,13 @@ export function createChat(root, app) {
     e.preventDefault();
     if (stream.busy) return;
     const text = input.value.trim();
-    if (!text && !pictures.length) {
-      errors.say('chat.need_text', null);
-      input.focus();
-      return;
-    }
-    if (count() > MAX_TEXT_BYTES) {
-      errors.say('err.too_long', 'err.too_long.next', [], { max: MAX_TEXT_BYTES });
-      input.focus();
-      return;
-    }
+    if (!limit.check(text || pictures.length, 'chat.need_text')) return;
     // The box empties at once; a message the server refuses comes back.
     const sent = pictures;
     input.value = '';
     pictures = [];
     showPictures();
-    count();
+    limit.count();
     send({ text, pictures: sent }).then((ok) => {
       if (ok) return;
       if (!input.value) input.value = text;
@@ -140,34 +121,25 @@ export function createChat(root, app) {
         pictures = sent;
         showPictures();
       }
-      count();
+      limit.count();
     });
   });
-  input.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
-      e.preventDefault();
-      form.requestSubmit();
-    }
-  });
+  sendOnEnter(input, form);
 
-  function reset() {
-    stream.reset();
-    threadId = null;
+  function forget() {
     turns = [];
     current = null;
     known = [];
     replayTo = 0;
     lastText = null;
     conversation.replaceChildren();
-    errors.hide();
-    status.set('idle');
     empty.hidden = false;
     busy(false);
   }
 
   function busy(on) {
     sendBtn.hidden = on;
-    stopBtn.hidden = !on || !threadId;
+    stopBtn.hidden = !on || !view.threadId;
     stopBtn.disabled = false;
     setT(stopBtn, 'chat.stop');
   }
@@ -288,19 +260,18 @@ export function createChat(root, app) {
     if (r.top < innerHeight + 200) turn.el.scrollIntoView?.({ block: 'end' });
   }
 
+  // A new thread: its first message is remembered here (the server's log
+  // does not repeat the pictures).
+  function started(ev) {
+    if (current?.asked && !known[0]) {
+      known[0] = { text: current.asked.text, pictures: current.asked.dataUrls?.length || 0 };
+      saveTurn(ev.threadId, 0, known[0]);
+    }
+    return { title: titleOf(known[0]?.text ?? lastText) };
+  }
+
   function onEvent(ev, meta = {}) {
     if (ev.type === 'thread_start') {
-      threadId = ev.threadId;
-      if (ev.workflow && ev.workflow !== 'chat') {
-        app.go(app.viewOf(ev.workflow), threadId);
-        return;
-      }
-      if (current?.asked && !known[0]) {
-        known[0] = { text: current.asked.text, pictures: current.asked.dataUrls?.length || 0 };
-        saveTurn(threadId, 0, known[0]);
-      }
-      saveThread(threadId, { workflow: 'chat', title: titleOf(known[0]?.text ?? lastText), status: 'running' });
-      app.setThread('chat', threadId);
       busy(stream.busy);
       return;
     }
@@ -385,33 +356,25 @@ export function createChat(root, app) {
     }
   }
 
-  function onState(state, info) {
-    const last = current;
-    const stopped = last?.el.dataset.state === 'stopped';
-    status.set(state === 'done' && last?.failed ? 'error' : state === 'done' && stopped ? 'stopped' : state, info);
-    busy(stream.busy);
-    if (threadId) {
-      const s = { connecting: 'running', streaming: 'running', reconnecting: 'running', offline: 'running', paused: 'paused', done: 'done' }[state];
-      if (s) setThreadStatus(threadId, s === 'done' && last?.failed ? 'error' : s === 'done' && stopped ? 'aborted' : s);
-    }
-    if (state === 'done' && last && !last.ended) endTurn(last, last.failed ? 'failed' : 'done');
-    if (state === 'failed') errors.show(info.error, [{ key: 'stream.retry', onclick: () => resume() }]);
-    if (state === 'streaming' || state === 'connecting') errors.hide();
+  // A run that failed, or was stopped, is not "done", whatever the stream says.
+  function ended() {
+    if (current?.failed) return 'error';
+    return current?.el.dataset.state === 'stopped' ? 'stopped' : null;
   }
 
-  async function resume() {
-    errors.hide();
-    await stream.join().catch((e) => openFailed(e));
+  function onState(state) {
+    busy(stream.busy);
+    if (state === 'done' && current && !current.ended) endTurn(current, current.failed ? 'failed' : 'done');
   }
 
   // POST /api/threads/{id}/cancel: the run stops at its next safe point and
   // keeps what was said; its stream then ends by itself.
   async function cancel() {
-    if (!threadId) return;
+    if (!view.threadId) return;
     stopBtn.disabled = true;
     setT(stopBtn, 'chat.stopping');
     try {
-      const res = await request(`threads/${encodeURIComponent(threadId)}/cancel`, { method: 'POST' });
+      const res = await request(`threads/${encodeURIComponent(view.threadId)}/cancel`, { method: 'POST' });
       if (!res.ok) {
         const e = await problemOf(res);
         if (e.code !== 'not_running') errors.show(e);
@@ -431,28 +394,26 @@ export function createChat(root, app) {
     const i = turns.length;
     const turn = newTurn({ text: asked.text, dataUrls: asked.pictures.map((p) => p.dataUrl) });
     current = turn;
-    if (threadId) {
+    if (view.threadId) {
       known[i] = { text: asked.text, pictures: asked.pictures.length };
-      saveTurn(threadId, i, known[i]);
+      saveTurn(view.threadId, i, known[i]);
     }
     turn.sent = { text: asked.text };
     if (asked.pictures.length) turn.sent.attachments = asked.pictures.map((p) => ({ name: p.name, data: p.dataUrl, mimeType: p.mimeType }));
     turn.pictures = asked.pictures;
     busy(true);
     try {
-      if (!threadId) await stream.start('chat', turn.sent);
-      else await stream.turn(turn.sent);
+      await view.send(turn.sent);
     } catch (e) {
       turn.el.remove();
       turns.pop();
       current = turns[turns.length - 1] || null;
       if (!turns.length) empty.hidden = false;
-      errors.show(e, e.code === 'thread_busy' ? [{ key: 'stream.follow', onclick: () => resume() }] : []);
-      status.set(threadId ? 'done' : 'idle');
+      view.refused(e);
       busy(false);
       return false;
     }
-    if (!turn.events && threadId) errors.say('chat.not_received', 'chat.not_received.next');
+    if (!turn.events && view.threadId) errors.say('chat.not_received', 'chat.not_received.next');
     return true;
   }
 
@@ -464,48 +425,22 @@ export function createChat(root, app) {
     else errors.say('chat.need_text', null);
   }
 
-  function openFailed(e) {
-    openThreadFailed(e, { view: 'chat', threadId, errors, status, resume, go: (w) => app.go(w) });
-  }
-
-  // A thread from the start: its whole log replayed, then live.
-  async function open(id) {
-    reset();
-    threadId = id;
+  // A thread opened: what this browser asked in it, and, from the
+  // thread's state, the last turn's text and where the log replayed ends.
+  function opening(id) {
     empty.hidden = true;
     known = turnsOf(id);
-    stream.reset(id, 0);
-    try {
-      const th = await getThread(id);
-      if (th.workflow && th.workflow !== 'chat') {
-        app.go(app.viewOf(th.workflow), id);
-        return;
-      }
-      const text = th.state?.userInput?.text;
-      lastText = typeof text === 'string' ? text : null;
-      replayTo = Number(th.lastEventId) || 0;
-      const firstUser = (th.state?.messages || []).find((m) => m?.role === 'user')?.content;
-      saveThread(id, { workflow: 'chat', status: th.status, updatedAt: th.updatedAt, title: titleOf(known[0]?.text ?? firstUser ?? lastText) });
-    } catch (e) {
-      if (e instanceof ApiError && !e.transient) {
-        openFailed(e);
-        return;
-      }
-    }
-    if (threadId !== id) return;
-    await stream.join().catch((e) => openFailed(e));
   }
 
-  return {
-    show(id) {
-      if (id && id === threadId) return;
-      if (id) open(id);
-      else if (threadId || turns.length) reset();
-    },
-    focus() { input.focus(); },
-    get threadId() { return threadId; },
-    stream,
-  };
+  function opened(th) {
+    const text = th.state?.userInput?.text;
+    lastText = typeof text === 'string' ? text : null;
+    replayTo = Number(th.lastEventId) || 0;
+    const firstUser = (th.state?.messages || []).find((m) => m?.role === 'user')?.content;
+    return { title: titleOf(known[0]?.text ?? firstUser ?? lastText) };
+  }
+
+  return view.face;
 }
 
 function titleOf(text) {

@@ -6,24 +6,27 @@
 // server answers each turn with the new workflow (workflow_update) or the
 // reasons it refused the change (patch_rejected).
 import { h, uid, pretty } from './dom.js';
-import { t, tx, setT, setAttrT, onLang, getLang } from './i18n.js';
-import { ApiError, getJSON, getThread, byteLength } from './api.js';
-import { ThreadStream } from './stream.js';
-import { Timeline, stepsDone } from './timeline.js';
-import { pauseCard } from './hitl.js';
-import { saveThread, setThreadStatus, turnsOf, saveTurn, forgetThread } from './store.js';
-import { openFailed as openThreadFailed } from './threads.js';
-import { streamStatus, errorBox, toast } from './ui.js';
+import { t, tx, setT, setAttrT, onLang, getLang, addWords } from './i18n.js';
+import * as words from './i18n-graph.js';
+import { getJSON } from './api.js';
+import { stepsTurn, endStepsTurn } from './timeline.js';
+import { turnsOf, saveTurn } from './store.js';
+import { toast } from './ui.js';
+import { createView, textLimit, sendOnEnter } from './view.js';
 import { examples } from './empty.js';
 import { createCanvas, nameOf, nodeTitle, nodeSize, TYPE_COLOURS } from './graphcanvas.js';
+
+addWords('graph', words);
 
 const MAX_TEXT_BYTES = 4000;
 const EMPTY = () => ({ name: 'untitled', nodes: [], edges: [], viewport: { x: 24, y: 24, zoom: 1 } });
 
 export function createGraphEditor(root, app) {
-  const stream = new ThreadStream({ onEvent, onState });
-  const status = streamStatus();
-  const errors = errorBox();
+  const view = createView(app, {
+    id: 'graph', workflow: 'graph_edit', onEvent, onState, ended, started, opening, opened, reset: forget,
+    inUse: () => turns.length > 0, onShow: () => loadLibrary(), focus: () => input.focus(),
+  });
+  const { stream, errors } = view;
   const defs = new Map();
   let library = [];                  // the definitions in the library's order
 
@@ -64,7 +67,7 @@ export function createGraphEditor(root, app) {
   const legendBox = h('details', { class: 'gv-legend-box' }, setT(h('summary', {}), 'graph.legend'), legend);
   const empty = examples('graph', (text) => {
     input.value = text;
-    count();
+    limit.count();
     form.requestSubmit();
   });
   empty.classList.add('gv-empty');
@@ -87,18 +90,10 @@ export function createGraphEditor(root, app) {
   const inputId = uid('graph-text');
   const input = h('textarea', { id: inputId, rows: 2, 'aria-describedby': `${inputId}-count` });
   setAttrT(input, 'placeholder', 'graph.placeholder');
-  const counter = h('span', { id: `${inputId}-count`, class: 'counter muted' });
-  function count() {
-    const n = byteLength(input.value);
-    counter.textContent = `${n} / ${MAX_TEXT_BYTES}`;
-    counter.dataset.over = String(n > MAX_TEXT_BYTES);
-    return n;
-  }
-  input.addEventListener('input', count);
+  const limit = textLimit(input, MAX_TEXT_BYTES, errors);
   const sendBtn = setT(h('button', { type: 'submit', class: 'primary' }), 'graph.send');
   const form = h('form', { class: 'composer gv-composer', novalidate: true },
-    setT(h('label', { for: inputId }), 'graph.prompt'), input, h('div', { class: 'composer-row' }, counter, sendBtn));
-  count();
+    setT(h('label', { for: inputId }), 'graph.prompt'), input, h('div', { class: 'composer-row' }, limit.el, sendBtn));
   const chatPanel = h('div', { class: 'gv-panel', dataset: { panel: 'chat' } }, conversation, form);
 
   const searchId = uid('graph-search');
@@ -118,13 +113,9 @@ export function createGraphEditor(root, app) {
   const side = h('aside', { class: 'gv-side' }, h('div', { class: 'gv-tabs' }, ...tabs, closeBtn), chatPanel, nodesPanel);
   setAttrT(side, 'aria-label', 'graph.side');
 
-  // -- the head -----------------------------------------------------------------
-  // A new workflow starts from an empty canvas, whatever was imported.
-  const newBtn = tool('graph.new', null, () => { reset(); app.go('graph'); }, '');
-  const title = setT(h('h2', {}), 'graph.title');
-  root.append(h('div', { class: 'view-head' }, title, status.el, newBtn), errors.el, h('div', { class: 'gv-layout' }, stage, side));
+  // -- the head ------------------------------------------------------------------
+  root.append(view.head, errors.el, h('div', { class: 'gv-layout' }, stage, side));
 
-  let threadId = null;
   let turns = [];
   let current = null;
   let known = [];           // what each turn asked, from this browser
@@ -291,32 +282,19 @@ export function createGraphEditor(root, app) {
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const text = input.value.trim();
-    if (!text) {
-      errors.say('graph.need_text', null);
-      input.focus();
-      return;
-    }
-    if (count() > MAX_TEXT_BYTES) {
-      errors.say('err.too_long', 'err.too_long.next', [], { max: MAX_TEXT_BYTES });
-      return;
-    }
+    if (!limit.check(text, 'graph.need_text')) return;
     if (stream.busy) {
       errors.say('err.thread_busy', 'err.thread_busy.next');
       return;
     }
     input.value = '';
-    count();
+    limit.count();
     send({ text }, null).then((ok) => {
       if (!ok && !input.value) input.value = text;
-      count();
+      limit.count();
     });
   });
-  input.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
-      e.preventDefault();
-      form.requestSubmit();
-    }
-  });
+  sendOnEnter(input, form);
 
   function sendPatch(patch, said) {
     return send({ patch }, said);
@@ -325,32 +303,21 @@ export function createGraphEditor(root, app) {
   // A turn: what the person asked (words, or a hand edit said in words),
   // the steps, and the answer.
   function newTurn(asked) {
-    const timeline = new Timeline();
     const user = h('div', { class: 'bubble user' });
     if (asked?.text) user.append(h('p', {}, asked.text));
     else if (asked?.said) user.append(setT(h('p', { class: 'gv-hand' }), asked.said[0], asked.said[1] || undefined));
     else user.append(tx('graph.request_unknown', null, 'p'));
-    const stepsLine = setT(h('summary', { class: 'steps-line' }), 'steps.running', { n: 0 });
-    const results = h('div', { class: 'results' });
     const progress = h('div', { class: 'turn-progress', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), tx('graph.working'));
-    const el = h('li', { class: 'turn', dataset: { state: 'running' } }, user,
-      h('div', { class: 'bubble agent' }, h('details', { class: 'thoughts steps' }, stepsLine, timeline.el), progress, results));
-    conversation.append(el);
+    const turn = { ...stepsTurn(user, progress), asked, said: new Set() };
+    conversation.append(turn.el);
     conversation.scrollTop = conversation.scrollHeight;
     empty.hidden = true;
-    const turn = { el, asked, timeline, results, stepsLine, progress, steps: 0, t0: null, t1: null, ended: false, failed: null, said: new Set(), events: 0 };
     turns.push(turn);
     return turn;
   }
 
   function endTurn(turn, state) {
-    if (!turn || turn.ended) return;
-    turn.ended = true;
-    turn.el.dataset.state = state;
-    turn.timeline.settle(state === 'failed' ? 'stopped' : 'done');
-    turn.progress.hidden = true;
-    setT(turn.stepsLine, ...stepsDone(turn.t0, turn.t1, turn.steps));
-    conversation.scrollTop = conversation.scrollHeight;
+    if (endStepsTurn(turn, state)) conversation.scrollTop = conversation.scrollHeight;
   }
 
   function say(turn, text, cls = 'gv-reply') {
@@ -391,20 +358,17 @@ export function createGraphEditor(root, app) {
         h('pre', { class: 'muted' }, (ev.errors || []).map((e) => `${e?.path ?? ''}: ${e?.message ?? ''}`).join('\n')))));
   }
 
-  function onEvent(ev) {
-    if (ev.type === 'thread_start') {
-      threadId = ev.threadId;
-      if (ev.workflow && ev.workflow !== 'graph_edit') {
-        app.go(app.viewOf(ev.workflow), threadId);
-        return;
-      }
-      if (current?.asked && !known[0]) {
-        known[0] = current.asked;
-        saveTurn(threadId, 0, known[0]);
-      }
-      saveThread(threadId, { workflow: 'graph_edit', title: threadTitle(), status: 'running' });
-      app.setThread('graph', threadId);
+  // A new thread: its first request is remembered here (the server's log
+  // does not repeat it).
+  function started(ev) {
+    if (current?.asked && !known[0]) {
+      known[0] = current.asked;
+      saveTurn(ev.threadId, 0, known[0]);
     }
+    return { title: threadTitle() };
+  }
+
+  function onEvent(ev) {
     if (!current || current.ended) current = newTurn(known[turns.length] || null);
     const turn = current;
     turn.events++;
@@ -443,14 +407,9 @@ export function createGraphEditor(root, app) {
         turn.failed = ev;
         say(turn, ev.message || t('err.unknown'), 'error-text');
         break;
-      case 'ask_user': {
-        const card = pauseCard(ev, { onAnswer: (a, p, hk) => stream.confirm(ev.interruptId, a, p, hk) });
-        turn.pause = card;
-        turn.results.append(card.el);
-        break;
-      }
+      case 'ask_user':
       case 'thought_log':
-        if (ev.decision && turn.pause) turn.pause.answered(ev.decision);
+        view.turnPause(turn, ev);
         break;
       case 'workflow_complete':
         endTurn(turn, turn.failed ? 'failed' : 'done');
@@ -470,22 +429,19 @@ export function createGraphEditor(root, app) {
   function buttons() {
     const busy = stream.busy;
     sendBtn.disabled = busy;
-    undoBtn.disabled = !threadId || busy;
-    redoBtn.disabled = !threadId || busy || redoable === 0;
+    undoBtn.disabled = !view.threadId || busy;
+    redoBtn.disabled = !view.threadId || busy || redoable === 0;
   }
 
-  function onState(state, info) {
-    status.set(state === 'done' && current?.failed ? 'error' : state, info);
-    if (threadId) {
-      const s = { connecting: 'running', streaming: 'running', reconnecting: 'running', offline: 'running', paused: 'paused', done: 'done' }[state];
-      if (s) setThreadStatus(threadId, current?.failed && s === 'done' ? 'error' : s);
-    }
+  // A run that ended with an error is not "done", whatever the stream says.
+  function ended() {
+    return current?.failed ? 'error' : null;
+  }
+
+  function onState(state) {
     if (state === 'done' || state === 'failed' || state === 'paused') {
       if (current && !current.ended && state === 'done') endTurn(current, current.failed ? 'failed' : 'done');
-      if (state === 'failed') {
-        current?.timeline.settle('stopped');
-        errors.show(info.error, [{ key: 'stream.retry', onclick: () => resume() }]);
-      }
+      if (state === 'failed') current?.timeline.settle('stopped');
       movedNow = new Map();
       // Hand edits made meanwhile go now, one turn each.
       if (state === 'done' && queue.length) setTimeout(() => {
@@ -493,13 +449,7 @@ export function createGraphEditor(root, app) {
         send(next, said);
       }, 0);
     }
-    if (state === 'streaming' || state === 'connecting') errors.hide();
     buttons();
-  }
-
-  async function resume() {
-    errors.hide();
-    await stream.join().catch((e) => openFailed(e));
   }
 
   // Sends a turn: {text} | {patch} | {command}, with the canvas when it
@@ -516,39 +466,31 @@ export function createGraphEditor(root, app) {
     const asked = req.text ? { text: req.text } : { said };
     const turn = newTurn(asked);
     current = turn;
-    if (threadId) {
+    if (view.threadId) {
       known[i] = asked;
-      saveTurn(threadId, i, asked);
+      saveTurn(view.threadId, i, asked);
     }
     const body = { ...req };
     const wasDirty = dirty;
-    if (dirty || (!threadId && canvas.workflow.nodes.length)) body.workflow = structuredClone(canvas.workflow);
+    if (dirty || (!view.threadId && canvas.workflow.nodes.length)) body.workflow = structuredClone(canvas.workflow);
     dirty = false;
     buttons();
     try {
-      if (!threadId) await stream.start('graph_edit', body);
-      else await stream.turn(body, req.patch ? { multitask: 'enqueue' } : {});
+      await view.send(body, { multitask: req.patch ? 'enqueue' : undefined });
     } catch (e) {
       dirty = wasDirty;
       turn.el.remove();
       turns.pop();
       current = turns[turns.length - 1] || null;
       empty.hidden = canvas.workflow.nodes.length > 0 || turns.length > 0;
-      errors.show(e, e.code === 'thread_busy' ? [{ key: 'stream.follow', onclick: () => resume() }] : []);
-      status.set(threadId ? 'done' : 'idle');
+      view.refused(e);
       buttons();
       return false;
     }
     return true;
   }
 
-  function openFailed(e) {
-    openThreadFailed(e, { view: 'graph', threadId, errors, status, resume, go: (w) => app.go(w) });
-  }
-
-  function reset() {
-    stream.reset();
-    threadId = null;
+  function forget() {
     turns = [];
     current = null;
     known = [];
@@ -557,52 +499,26 @@ export function createGraphEditor(root, app) {
     redoable = 0;
     movedNow = new Map();
     conversation.replaceChildren();
-    errors.hide();
-    status.set('idle');
     showWorkflow(EMPTY(), false);
     buttons();
   }
 
-  // A thread from the start: its log replayed, then live.
-  async function open(id) {
-    reset();
-    threadId = id;
+  // A thread opened: what this browser asked in it, and the node library.
+  function opening(id) {
     known = turnsOf(id);
     empty.hidden = true;
-    stream.reset(id, 0);
     loadLibrary();
-    try {
-      const th = await getThread(id);
-      if (th.workflow && th.workflow !== 'graph_edit') {
-        app.go(app.viewOf(th.workflow), id);
-        return;
-      }
-      saveThread(id, { workflow: 'graph_edit', status: th.status, updatedAt: th.updatedAt, title: threadTitle() });
-    } catch (e) {
-      if (e instanceof ApiError && !e.transient) {
-        openFailed(e);
-        return;
-      }
-    }
-    if (threadId !== id) return;
-    await stream.join().catch((e) => openFailed(e));
+  }
+
+  function opened() {
+    return { title: threadTitle() };
   }
 
   onLang(() => {
     canvas.render();
     if (library.length) renderPalette(shown);
   });
-  reset();
+  view.reset();
 
-  return {
-    show(id) {
-      loadLibrary();
-      if (id && id === threadId) return;
-      if (id) open(id);
-      else if (threadId || turns.length) reset();
-    },
-    focus() { input.focus(); },
-    get threadId() { return threadId; },
-    stream,
-  };
+  return view.face;
 }

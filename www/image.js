@@ -3,43 +3,35 @@
 // painted for inpainting, the agent's buttons and the critic's verdict;
 // further turns continue the same thread.
 import { h, uid } from './dom.js';
-import { tx, setT, setAttrT, getLang, nodeLabel } from './i18n.js';
-import { ApiError, getThread, byteLength } from './api.js';
-import { ThreadStream } from './stream.js';
-import { Timeline, stepsDone } from './timeline.js';
+import { t, tx, setT, setAttrT, nodeLabel, addWords } from './i18n.js';
+import * as words from './i18n-image.js';
+import { stepsTurn, endStepsTurn } from './timeline.js';
 import { renderComponent } from './components.js';
-import { pauseCard } from './hitl.js';
-import { saveThread, setThreadStatus, turnsOf, saveTurn, forgetThread } from './store.js';
-import { openFailed as openThreadFailed } from './threads.js';
-import { streamStatus, errorBox } from './ui.js';
+import { turnsOf, saveTurn } from './store.js';
+import { createView, textLimit, sendOnEnter } from './view.js';
 import { examples } from './empty.js';
+
+addWords('image', words);
 
 const SIZES = [[1024, 1024], [1024, 768], [768, 1024], [1280, 720]];
 const MAX_TEXT_BYTES = 4000;        // the server's limit on a request's text, in UTF-8 bytes
 
 export function createImageStudio(root, app) {
-  const stream = new ThreadStream({ onEvent, onState });
-  const status = streamStatus();
-  const errors = errorBox();
+  const view = createView(app, {
+    id: 'image', workflow: 'image', onEvent, onState, ended, started, opening, opened, reset: forget,
+    inUse: () => turns.length > 0, focus: () => prompt.focus(),
+  });
+  const { stream, errors } = view;
   const conversation = h('ol', { class: 'conversation' });
   const empty = examples('image', (text) => {
     prompt.value = text;
-    count();
+    limit.count();
     form.requestSubmit();
   });
 
   const textId = uid('prompt');
   const prompt = h('textarea', { id: textId, rows: 3, required: true, 'aria-describedby': `${textId}-hint ${textId}-count` });
-  // What the server counts: bytes of UTF-8 (a Chinese character is 3).
-  const counter = h('span', { id: `${textId}-count`, class: 'counter muted', 'aria-live': 'polite' });
-  setAttrT(counter, 'title', 'composer.count.title');
-  function count() {
-    const n = byteLength(prompt.value);
-    counter.textContent = `${n} / ${MAX_TEXT_BYTES}`;
-    counter.dataset.over = String(n > MAX_TEXT_BYTES);
-    return n;
-  }
-  prompt.addEventListener('input', count);
+  const limit = textLimit(prompt, MAX_TEXT_BYTES, errors);
   setAttrT(prompt, 'placeholder', 'image.placeholder');
   const promptLabel = h('label', { for: textId });
   setT(promptLabel, 'image.prompt');
@@ -53,16 +45,9 @@ export function createImageStudio(root, app) {
   const sendBtn = h('button', { type: 'submit', class: 'primary' });
   setT(sendBtn, 'image.send');
   const form = h('form', { class: 'composer', novalidate: true },
-    promptLabel, prompt, h('div', { class: 'composer-row' }, hint, counter, sizeBox, sendBtn));
-  count();
+    promptLabel, prompt, h('div', { class: 'composer-row' }, hint, limit.el, sizeBox, sendBtn));
+  root.append(view.head, errors.el, empty, conversation, form);
 
-  const newBtn = h('button', { type: 'button', onclick: () => app.go('image') });
-  setT(newBtn, 'image.new');
-  const title = h('h2', {});
-  setT(title, 'image.title');
-  root.append(h('div', { class: 'view-head' }, title, status.el, newBtn), errors.el, empty, conversation, form);
-
-  let threadId = null;
   let turns = [];
   let current = null;
   let known = [];           // requests of the thread's turns, from this browser
@@ -71,41 +56,23 @@ export function createImageStudio(root, app) {
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const text = prompt.value.trim();
-    if (!text) {
-      errors.say('image.need_text', null);
-      prompt.focus();
-      return;
-    }
-    if (count() > MAX_TEXT_BYTES) {
-      errors.say('err.too_long', 'err.too_long.next', [], { max: MAX_TEXT_BYTES });
-      prompt.focus();
-      return;
-    }
+    if (!limit.check(text, 'image.need_text')) return;
     // The box empties at once; a request the server refuses comes back.
     prompt.value = '';
-    count();
+    limit.count();
     send({ text }).then((ok) => {
       if (!ok && !prompt.value) prompt.value = text;
-      count();
+      limit.count();
     });
   });
-  prompt.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
-      e.preventDefault();
-      form.requestSubmit();
-    }
-  });
+  sendOnEnter(prompt, form);
 
-  function reset() {
-    stream.reset();
-    threadId = null;
+  function forget() {
     turns = [];
     current = null;
     known = [];
     fallback = [];
     conversation.replaceChildren();
-    errors.hide();
-    status.set('idle');
     sizeBox.hidden = false;
     empty.hidden = false;
     sendBtn.disabled = false;
@@ -113,7 +80,6 @@ export function createImageStudio(root, app) {
 
   // A turn: the request, the timeline, the progress and the result.
   function newTurn(input) {
-    const timeline = new Timeline();
     const user = h('div', { class: 'bubble user' });
     if (input?.text) user.append(h('p', {}, input.text));
     else if (!input) user.append(h('p', { class: 'muted' }, tx('image.request_unknown')));
@@ -127,26 +93,15 @@ export function createImageStudio(root, app) {
     setT(stepText, 'image.working');
     const bar = h('progress', { max: 100, hidden: true });
     const progress = h('div', { class: 'turn-progress', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), stepText, bar);
-    // The agent's steps: one line that opens ("Thought for 0.5 s · 5 steps").
-    const stepsLine = h('summary', { class: 'steps-line' });
-    setT(stepsLine, 'steps.running', { n: 0 });
-    const results = h('div', { class: 'results' });
-    const el = h('li', { class: 'turn', dataset: { state: 'running' } }, user,
-      h('div', { class: 'bubble agent' }, h('details', { class: 'thoughts steps' }, stepsLine, timeline.el), progress, results));
-    conversation.append(el);
+    const turn = { ...stepsTurn(user, progress), input, stepText, bar, canvas: null, score: null, agentMessage: false };
+    conversation.append(turn.el);
     empty.hidden = true;
-    const turn = { el, input, timeline, progress, stepText, bar, results, stepsLine, t0: null, t1: null, steps: 0, ended: false, canvas: null, score: null, failed: null, agentMessage: false, events: 0 };
     turns.push(turn);
     return turn;
   }
 
   function endTurn(turn, state) {
-    if (!turn || turn.ended) return;
-    turn.ended = true;
-    turn.el.dataset.state = state;
-    turn.timeline.settle(state === 'failed' ? 'stopped' : 'done');
-    turn.progress.hidden = true;
-    setT(turn.stepsLine, ...stepsDone(turn.t0, turn.t1, turn.steps));
+    if (!endStepsTurn(turn, state)) return;
     if (state === 'done') {
       // What a turn said while it worked (a reconnect, a note) is over now.
       errors.hide();
@@ -169,21 +124,18 @@ export function createImageStudio(root, app) {
     return null;
   }
 
-  function onEvent(ev) {
-    if (ev.type === 'thread_start') {
-      threadId = ev.threadId;
-      if (ev.workflow && ev.workflow !== 'image') {
-        app.go(app.viewOf(ev.workflow), threadId);
-        return;
-      }
-      sizeBox.hidden = true;
-      if (current && current.input && !known[0]) {
-        known[0] = { text: current.input.text, mask: !!current.input.mask };
-        saveTurn(threadId, 0, known[0]);
-      }
-      saveThread(threadId, { workflow: 'image', title: (known[0]?.text || fallback[0] || '').slice(0, 80), status: 'running' });
-      app.setThread('image', threadId);
+  // A new thread: its first request is remembered here (the server's log
+  // does not repeat it).
+  function started(ev) {
+    sizeBox.hidden = true;
+    if (current && current.input && !known[0]) {
+      known[0] = { text: current.input.text, mask: !!current.input.mask };
+      saveTurn(ev.threadId, 0, known[0]);
     }
+    return { title: (known[0]?.text || fallback[0] || '').slice(0, 80) };
+  }
+
+  function onEvent(ev) {
     if (!current || (current.ended && ev.type === 'agent_start')) current = newTurn(turnInput(turns.length));
     const turn = current;
     turn.events++;
@@ -225,14 +177,9 @@ export function createImageStudio(root, app) {
         turn.results.append(c.el);
         break;
       }
-      case 'ask_user': {
-        const card = pauseCard(ev, { onAnswer: (a, p, hk) => answer(ev, a, p, hk) });
-        turn.pause = card;
-        turn.results.append(card.el);
-        break;
-      }
+      case 'ask_user':
       case 'thought_log':
-        if (ev.decision && turn.pause) turn.pause.answered(ev.decision);
+        view.turnPause(turn, ev);
         break;
       case 'error':
         turn.failed = ev;
@@ -245,30 +192,18 @@ export function createImageStudio(root, app) {
     }
   }
 
-  function onState(state, info) {
-    // A run that ended with an error is not "done", whatever the stream says.
-    status.set(state === 'done' && current?.failed ? 'error' : state, info);
-    sendBtn.disabled = stream.busy;
-    if (threadId) {
-      const s = { connecting: 'running', streaming: 'running', reconnecting: 'running', offline: 'running', paused: 'paused', done: 'done' }[state];
-      if (s) setThreadStatus(threadId, current?.failed && s === 'done' ? 'error' : s);
-    }
-    if (state === 'done') {
-      if (current && !current.ended) endTurn(current, current.failed ? 'failed' : 'done');
-      if (current?.failed && !current.agentMessage) {
-        errors.show(new ApiError(500, 'workflow_error', `${current.failed.code ?? ''}: ${current.failed.message ?? ''}`), [{ key: 'image.retry', onclick: () => retryLast() }]);
-      }
-    }
-    if (state === 'failed') {
-      current?.timeline.settle('stopped');
-      errors.show(info.error, [{ key: 'stream.retry', onclick: () => resume() }]);
-    }
-    if (state === 'streaming' || state === 'connecting') errors.hide();
+  // A run that ended with an error is not "done", whatever the stream says.
+  function ended() {
+    return current?.failed ? 'error' : null;
   }
 
-  async function resume() {
-    errors.hide();
-    await stream.join().catch((e) => openFailed(e));
+  function onState(state) {
+    sendBtn.disabled = stream.busy;
+    if (state === 'done') {
+      if (current && !current.ended) endTurn(current, current.failed ? 'failed' : 'done');
+      if (current?.failed && !current.agentMessage) view.runFailed(current.failed, [{ key: 'image.send_again', onclick: () => retryLast() }]);
+    }
+    if (state === 'failed') current?.timeline.settle('stopped');
   }
 
   async function send(input) {
@@ -277,29 +212,24 @@ export function createImageStudio(root, app) {
     const i = turns.length;
     const turn = newTurn({ text: input.text, mask: !!input.mask, maskData: input.maskData });
     current = turn;
-    if (threadId) {
+    if (view.threadId) {
       known[i] = { text: input.text, mask: !!input.mask };
-      saveTurn(threadId, i, known[i]);
+      saveTurn(view.threadId, i, known[i]);
     }
     turn.sent = { text: input.text, ...(input.maskData ? { maskData: input.maskData } : {}) };
+    const [w, hh] = size.value.split('x').map(Number);
     try {
-      if (!threadId) {
-        const [w, hh] = size.value.split('x').map(Number);
-        await stream.start('image', { ...turn.sent, width: w, height: hh });
-      } else {
-        await stream.turn(turn.sent);
-      }
+      await view.send(turn.sent, { start: { ...turn.sent, width: w, height: hh } });
     } catch (e) {
       turn.el.remove();
       turns.pop();
       current = turns[turns.length - 1] || null;
       if (!turns.length) empty.hidden = false;
-      errors.show(e, e.code === 'thread_busy' ? [{ key: 'stream.follow', onclick: () => resume() }] : []);
-      status.set(threadId ? (current?.failed ? 'error' : 'done') : 'idle');
+      view.refused(e, current?.failed ? 'error' : 'done');
       sendBtn.disabled = false;
       return false;
     }
-    if (!turn.events && threadId) {
+    if (!turn.events && view.threadId) {
       errors.say('image.not_received', 'image.not_received.next');
     }
     return true;
@@ -363,9 +293,7 @@ export function createImageStudio(root, app) {
     f.addEventListener('submit', (e) => {
       e.preventDefault();
       const extra = note.value.trim();
-      const text = getLang() === 'zh'
-        ? `再调整一下，风格强度 ${strength.value}${extra ? `，${extra}` : ''}`
-        : `Adjust again: style strength ${strength.value}${extra ? `, ${extra}` : ''}`;
+      const text = t(extra ? 'image.adjust.request.note' : 'image.adjust.request', { n: strength.value, note: extra });
       close();
       send({ text });
     });
@@ -374,49 +302,19 @@ export function createImageStudio(root, app) {
     strength.focus();
   }
 
-  async function answer(ev, act, payload, hooks) {
-    await stream.confirm(ev.interruptId, act, payload, hooks);
-  }
-
-  function openFailed(e) {
-    openThreadFailed(e, { view: 'image', threadId, errors, status, resume, go: (w) => app.go(w) });
-  }
-
-  // Shows a thread from the start: its whole log replayed, then live.
-  async function open(id) {
-    reset();
-    threadId = id;
+  // A thread opened: the requests this browser sent, else the user's
+  // messages from the server's state.
+  function opening(id) {
     sizeBox.hidden = true;
     empty.hidden = true;
     known = turnsOf(id);
-    stream.reset(id, 0);
-    try {
-      const th = await getThread(id);
-      if (th.workflow && th.workflow !== 'image') {
-        app.go(app.viewOf(th.workflow), id);
-        return;
-      }
-      const msgs = th.state?.messages;
-      if (Array.isArray(msgs)) fallback = msgs.filter((m) => m?.role === 'user').map((m) => String(m.content ?? ''));
-      saveThread(id, { workflow: 'image', status: th.status, updatedAt: th.updatedAt, title: (known[0]?.text || fallback[0] || '').slice(0, 80) });
-    } catch (e) {
-      if (e instanceof ApiError && !e.transient) {
-        openFailed(e);
-        return;
-      }
-    }
-    if (threadId !== id) return;
-    await stream.join().catch((e) => openFailed(e));
   }
 
-  return {
-    show(id) {
-      if (id && id === threadId) return;
-      if (id) open(id);
-      else if (threadId || turns.length) reset();
-    },
-    focus() { prompt.focus(); },
-    get threadId() { return threadId; },
-    stream,
-  };
+  function opened(th) {
+    const msgs = th.state?.messages;
+    if (Array.isArray(msgs)) fallback = msgs.filter((m) => m?.role === 'user').map((m) => String(m.content ?? ''));
+    return { title: (known[0]?.text || fallback[0] || '').slice(0, 80) };
+  }
+
+  return view.face;
 }

@@ -3,17 +3,17 @@
 // pauses where the person approves, rejects or edits, the images arriving,
 // the quality scores, and the finished note, which can be copied.
 import { h, pretty, safeImageURL, uid } from './dom.js';
-import { t, tx, setT, setAttrT, nodeLabel, label } from './i18n.js';
-import { ApiError, getThread, assetURL, assetId, pngURL, byteLength } from './api.js';
-import { ThreadStream } from './stream.js';
+import { t, tx, setT, setAttrT, nodeLabel, label, addWords } from './i18n.js';
+import * as words from './i18n-note.js';
+import { assetURL, assetId, pngURL } from './api.js';
 import { Timeline, stepsDone } from './timeline.js';
 import { pauseCard } from './hitl.js';
-import { saveThread, setThreadStatus, forgetThread } from './store.js';
-import { openFailed as openThreadFailed } from './threads.js';
-import { streamStatus, errorBox } from './ui.js';
+import { createView, textLimit } from './view.js';
 import { examples } from './empty.js';
 import { filePicker, readImage } from './files.js';
 import { openViewer, offlineChip } from './viewer.js';
+
+addWords('note', words);
 
 const MAX_REFS = 4;
 const MAX_TOPIC_BYTES = 2000;       // the server's limit on a topic, in UTF-8 bytes
@@ -22,23 +22,16 @@ const PIPELINE = ['supervisor', 'brief_compiler', 'research_evidence', 'referenc
   'layout_planner', 'image_planner', 'image', 'review'];
 
 export function createNoteWriter(root, app) {
-  const stream = new ThreadStream({ onEvent, onState });
-  const status = streamStatus();
-  const errors = errorBox();
+  const view = createView(app, {
+    id: 'note', workflow: 'note', onEvent, onState, ended, started, opening, opened, reset: forget,
+    inUse: () => !layout.hidden, focus: () => (form.hidden ? view.newBtn : topic).focus(),
+  });
+  const { stream, errors } = view;
 
   // The form that starts a note.
   const topicId = uid('topic');
   const topic = h('textarea', { id: topicId, rows: 3, 'aria-describedby': `${topicId}-count` });
-  const counter = h('span', { id: `${topicId}-count`, class: 'counter muted', 'aria-live': 'polite' });
-  setAttrT(counter, 'title', 'composer.count.title');
-  function count() {
-    const n = byteLength(topic.value);
-    counter.textContent = `${n} / ${MAX_TOPIC_BYTES}`;
-    counter.dataset.over = String(n > MAX_TOPIC_BYTES);
-    return n;
-  }
-  topic.addEventListener('input', count);
-  count();
+  const limit = textLimit(topic, MAX_TOPIC_BYTES, errors);
   setAttrT(topic, 'placeholder', 'note.topic.ph');
   const topicLabel = h('label', { for: topicId });
   setT(topicLabel, 'note.topic');
@@ -61,11 +54,11 @@ export function createNoteWriter(root, app) {
     return o;
   }));
   const layoutLabel = h('label', { for: layoutId });
-  setT(layoutLabel, 'note.layout');
+  setT(layoutLabel, 'note.layout.label');
   const startBtn = h('button', { type: 'submit', class: 'primary' });
   setT(startBtn, 'note.start');
   const form = h('form', { class: 'note-form', novalidate: true },
-    h('div', { class: 'field' }, topicLabel, topic, h('div', { class: 'composer-row' }, counter)),
+    h('div', { class: 'field' }, topicLabel, topic, h('div', { class: 'composer-row' }, limit.el)),
     h('div', { class: 'field' }, picker.el, previews),
     h('div', { class: 'field' }, urlLabel, refUrl),
     h('div', { class: 'composer-row' }, h('span', { class: 'inline-field' }, layoutLabel, layoutPick), startBtn));
@@ -87,18 +80,13 @@ export function createNoteWriter(root, app) {
   let t1 = null;
   let steps = 0;
 
-  const newBtn = h('button', { type: 'button', onclick: () => app.go('note') });
-  setT(newBtn, 'note.new');
-  const title = h('h2', {});
-  setT(title, 'note.title');
   const empty = examples('note', (text) => {
     topic.value = text;
-    count();
+    limit.count();
     form.requestSubmit();
   });
-  root.append(h('div', { class: 'view-head' }, title, status.el, newBtn), errors.el, empty, form, layout);
+  root.append(view.head, errors.el, empty, form, layout);
 
-  let threadId = null;
   let cards = {};
   let pauses = [];
   let done = new Set();
@@ -138,16 +126,7 @@ export function createNoteWriter(root, app) {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const text = topic.value.trim();
-    if (!text) {
-      errors.say('note.need_topic', null);
-      topic.focus();
-      return;
-    }
-    if (count() > MAX_TOPIC_BYTES) {
-      errors.say('err.too_long', 'err.too_long.next', [], { max: MAX_TOPIC_BYTES });
-      topic.focus();
-      return;
-    }
+    if (!limit.check(text, 'note.need_topic')) return;
     const input = { topic: text, layoutPreference: layoutPick.value };
     if (refs.length) input.referenceImages = refs.map((r) => r.dataUrl);
     const u = refUrl.value.trim();
@@ -155,9 +134,7 @@ export function createNoteWriter(root, app) {
     await start(input);
   });
 
-  function reset() {
-    stream.reset();
-    threadId = null;
+  function forget() {
     cards = {};
     pauses = [];
     done = new Set();
@@ -177,8 +154,6 @@ export function createNoteWriter(root, app) {
     t0 = null;
     t1 = null;
     steps = 0;
-    errors.hide();
-    status.set('idle');
     form.hidden = false;
     empty.hidden = false;
     layout.hidden = true;
@@ -204,7 +179,7 @@ export function createNoteWriter(root, app) {
     layout.hidden = false;
     setProgress(0, 'note.starting');
     try {
-      await stream.start('note', input);
+      await view.start(input);
     } catch (e) {
       form.hidden = false;
       empty.hidden = false;
@@ -243,18 +218,6 @@ export function createNoteWriter(root, app) {
     pendingEdit = null;
     const name = String(ev.agent || ev.node || '').replace(/_agent$/, '');
     switch (ev.type) {
-      case 'thread_start':
-        threadId = ev.threadId;
-        if (ev.workflow && ev.workflow !== 'note') {
-          app.go(app.viewOf(ev.workflow), threadId);
-          return;
-        }
-        form.hidden = true;
-        empty.hidden = true;
-        layout.hidden = false;
-        saveThread(threadId, { workflow: 'note', status: 'running', ...(topicText ? { title: topicText.slice(0, 80) } : {}) });
-        app.setThread('note', threadId);
-        break;
       case 'agent_start':
         setProgress(agentProgress(), 'note.running', { agent: nodeLabel(ev.agent || ev.node || '') });
         break;
@@ -270,7 +233,7 @@ export function createNoteWriter(root, app) {
         break;
       }
       case 'brief_ready': {
-        const c = card('brief', 'note.brief', 'brief');
+        const c = card('brief', 'note.card.brief', 'brief');
         c.body.replaceChildren(fields(unwrap(strip(ev))));
         break;
       }
@@ -325,7 +288,7 @@ export function createNoteWriter(root, app) {
   }
 
   function showDraft(d) {
-    const c = card('draft', 'note.draft', 'draft');
+    const c = card('draft', 'note.card.draft', 'draft');
     c.body.replaceChildren(noteView(d));
     c.el.dataset.version = String(Number(c.el.dataset.version || 0) + 1);
     draft = { title: d.title, body: d.body, tags: d.tags };
@@ -398,13 +361,21 @@ export function createNoteWriter(root, app) {
     requestAnimationFrame(() => c.el.scrollIntoView?.({ block: 'start' }));
   }
 
-  function onState(state, info) {
-    // A run that ended with an error is not "done", whatever the stream says.
-    status.set(state === 'done' && failed && !cards.final ? 'error' : state, info);
+  // A new thread: the form gives way to the run.
+  function started() {
+    form.hidden = true;
+    empty.hidden = true;
+    layout.hidden = false;
+    return topicText ? { title: topicText.slice(0, 80) } : {};
+  }
+
+  // A run that ended with an error is not "done", whatever the stream says.
+  function ended() {
+    return failed && !cards.final ? 'error' : null;
+  }
+
+  function onState(state) {
     startBtn.disabled = stream.busy;
-    const setStatus = (s) => { if (threadId) setThreadStatus(threadId, s); };
-    const s = { connecting: 'running', streaming: 'running', reconnecting: 'running', offline: 'running', paused: 'paused', done: 'done' }[state];
-    if (s) setStatus(s);
     if (state === 'paused') {
       const p = pauses[pauses.length - 1];
       if (p && p.el.dataset.state !== 'answered') {
@@ -417,17 +388,9 @@ export function createNoteWriter(root, app) {
     }
     if (state === 'done') {
       timeline.settle('done');
-      if (failed && !cards.final) {
-        errors.show(new ApiError(500, 'workflow_error', `${failed.code ?? ''}: ${failed.message ?? ''}`),
-          [{ key: 'note.new', onclick: () => app.go('note') }]);
-        setStatus('error');
-      }
+      if (failed && !cards.final) view.runFailed(failed, [{ key: 'note.new', onclick: () => app.go('note') }]);
     }
-    if (state === 'failed') {
-      timeline.settle('stopped');
-      errors.show(info.error, [{ key: 'stream.retry', onclick: () => resume() }]);
-    }
-    if (state === 'streaming') errors.hide();
+    if (state === 'failed') timeline.settle('stopped');
   }
 
   async function answer(ev, act, payload, hooks) {
@@ -443,51 +406,21 @@ export function createNoteWriter(root, app) {
     }
   }
 
-  async function resume() {
-    errors.hide();
-    await stream.join().catch((e) => openFailed(e));
-  }
-
-  function openFailed(e) {
-    openThreadFailed(e, { view: 'note', threadId, errors, status, resume, go: (w) => app.go(w) });
-  }
-
-  async function open(id) {
-    reset();
-    threadId = id;
+  // A thread opened: the run in place of the form, its topic from the
+  // thread's state.
+  function opening() {
     form.hidden = true;
     empty.hidden = true;
     layout.hidden = false;
-    stream.reset(id, 0);
-    try {
-      const th = await getThread(id);
-      if (th.workflow && th.workflow !== 'note') {
-        app.go(app.viewOf(th.workflow), id);
-        return;
-      }
-      const s = th.state || {};
-      topicText = String(s.topic ?? s.text ?? '');
-      saveThread(id, { workflow: 'note', status: th.status, updatedAt: th.updatedAt, ...(topicText ? { title: topicText.slice(0, 80) } : {}) });
-    } catch (e) {
-      if (e instanceof ApiError && !e.transient) {
-        openFailed(e);
-        return;
-      }
-    }
-    if (threadId !== id) return;
-    await stream.join().catch((e) => openFailed(e));
   }
 
-  return {
-    show(id) {
-      if (id && id === threadId) return;
-      if (id) open(id);
-      else if (threadId || !layout.hidden) reset();
-    },
-    focus() { (form.hidden ? newBtn : topic).focus(); },
-    get threadId() { return threadId; },
-    stream,
-  };
+  function opened(th) {
+    const s = th.state || {};
+    topicText = String(s.topic ?? s.text ?? '');
+    return topicText ? { title: topicText.slice(0, 80) } : {};
+  }
+
+  return view.face;
 }
 
 // An event's own fields (without type, timestamp, agent, node).

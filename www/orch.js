@@ -5,16 +5,17 @@
 // text, structured data and pictures (an annotated picture beside its
 // original), and the files of the run's workspace to view and download.
 import { h, uid, pretty, safeImageURL } from './dom.js';
-import { t, tx, setT, setAttrT, onLang, getLang } from './i18n.js';
-import { ApiError, getJSON, getThread, byteLength, assetURL, pngURL } from './api.js';
-import { ThreadStream } from './stream.js';
+import { t, tx, setT, setAttrT, onLang, addWords } from './i18n.js';
+import * as words from './i18n-orch.js';
+import { ApiError, getJSON, assetURL, pngURL } from './api.js';
 import { pauseCard } from './hitl.js';
-import { saveThread, setThreadStatus, turnsOf, saveTurn, forgetThread } from './store.js';
-import { openFailed as openThreadFailed } from './threads.js';
-import { streamStatus, errorBox } from './ui.js';
+import { turnsOf, saveTurn } from './store.js';
+import { createView, textLimit } from './view.js';
 import { examples } from './empty.js';
 import { filePicker } from './files.js';
 import { openViewer } from './viewer.js';
+
+addWords('orch', words);
 
 const MAX_TASK_BYTES = 4000;
 const MAX_FILES = 10;
@@ -32,9 +33,11 @@ const ACCEPT = 'image/png,image/jpeg,image/webp,image/gif,.c,.h,.cc,.cpp,.js,.mj
 const TEXTY = /^(text\/|application\/(json|javascript|xml)|image\/svg\+xml)/;
 
 export function createOrchestrator(root, app) {
-  const stream = new ThreadStream({ onEvent, onState });
-  const status = streamStatus();
-  const errors = errorBox();
+  const view = createView(app, {
+    id: 'orch', workflow: 'orchestrate', onEvent, onState, ended, started, opening, opened, reset: forget,
+    inUse: () => false, onShow: () => loadAgents(), focus: () => task.focus(),
+  });
+  const { stream, status, errors } = view;
   const agents = new Map();          // id → the registry's entry
   let agentsLoading = null;
 
@@ -42,14 +45,7 @@ export function createOrchestrator(root, app) {
   const taskId = uid('orch-task');
   const task = h('textarea', { id: taskId, rows: 3, 'aria-describedby': `${taskId}-count` });
   setAttrT(task, 'placeholder', 'orch.task.ph');
-  const counter = h('span', { id: `${taskId}-count`, class: 'counter muted', 'aria-live': 'polite' });
-  const count = () => {
-    const n = byteLength(task.value);
-    counter.textContent = `${n} / ${MAX_TASK_BYTES}`;
-    counter.dataset.over = String(n > MAX_TASK_BYTES);
-    return n;
-  };
-  task.addEventListener('input', count);
+  const limit = textLimit(task, MAX_TASK_BYTES, errors);
   const picker = filePicker({ labelKey: 'orch.files', hintKey: 'orch.files.hint', hintParams: { n: MAX_FILES }, accept: ACCEPT, pasteTarget: root, onFiles: (l) => addFiles(l) });
   const previews = h('ul', { class: 'ref-previews ov-attach' });
   const tplId = uid('orch-tpl');
@@ -64,20 +60,19 @@ export function createOrchestrator(root, app) {
   tplPick.addEventListener('change', () => setT(tplAbout, `orch.template.about.${tplPick.value || 'none'}`));
   const startBtn = setT(h('button', { type: 'submit', class: 'primary' }), 'orch.start');
   const form = h('form', { class: 'note-form ov-form', novalidate: true },
-    h('div', { class: 'field' }, setT(h('label', { for: taskId }), 'orch.task'), task, h('div', { class: 'composer-row' }, counter)),
+    h('div', { class: 'field' }, setT(h('label', { for: taskId }), 'orch.task'), task, h('div', { class: 'composer-row' }, limit.el)),
     h('div', { class: 'field' }, picker.el, previews),
     h('div', { class: 'composer-row ov-options' },
       h('span', { class: 'inline-field' }, setT(h('label', { for: tplId }), 'orch.template'), tplPick),
       h('span', { class: 'inline-field' }, setT(h('label', { for: stratId }), 'orch.strategy'), stratPick)),
     tplAbout,
     h('div', { class: 'composer-row' }, h('span', { class: 'hint' }), startBtn));
-  count();
   let files = [];                    // [{name, type, size, data (data URL), thumb}]
 
   const empty = examples('orch', (text, i) => {
     const tpl = TEMPLATES[i - 1];
     task.value = text;
-    count();
+    limit.count();
     if (tpl) {
       tplPick.value = tpl.id;
       setT(tplAbout, `orch.template.about.${tpl.id}`);
@@ -101,11 +96,8 @@ export function createOrchestrator(root, app) {
   const filesBox = h('section', { class: 'card ov-workspace', hidden: true }, setT(h('h3', {}), 'orch.workspace'),
     setT(h('p', { class: 'muted' }, ''), 'orch.workspace.about'), fileList);
 
-  const newBtn = setT(h('button', { type: 'button', onclick: () => { reset(); app.go('orch'); } }), 'orch.new');
-  root.append(h('div', { class: 'view-head' }, setT(h('h2', {}), 'orch.title'), status.el, newBtn),
-    errors.el, empty, form, request, plans, board, filesBox);
+  root.append(view.head, errors.el, empty, form, request, plans, board, filesBox);
 
-  let threadId = null;
   let plan = null;                   // the plan being run (the last plan_ready)
   let stages = new Map();            // stage id → its card
   let workspace = {};                // path → {assetId, mimeType, size, stage?}
@@ -155,16 +147,7 @@ export function createOrchestrator(root, app) {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const text = task.value.trim();
-    if (!text) {
-      errors.say('orch.need_task', null);
-      task.focus();
-      return;
-    }
-    if (count() > MAX_TASK_BYTES) {
-      errors.say('err.too_long', 'err.too_long.next', [], { max: MAX_TASK_BYTES });
-      task.focus();
-      return;
-    }
+    if (!limit.check(text, 'orch.need_task')) return;
     const tpl = TEMPLATES.find((x) => x.id === tplPick.value);
     if (tpl?.needs === 'image' && !files.some((f) => f.type.startsWith('image/'))) {
       errors.say('orch.need_image', null, [], { template: t(`orch.template.${tpl.id}`) });
@@ -193,7 +176,7 @@ export function createOrchestrator(root, app) {
     sent = { task: input.task, template: input.template || null, files: files.map((f) => ({ name: f.name, thumb: f.thumb })) };
     showRequest(sent);
     try {
-      await stream.start('orchestrate', input);
+      await view.start(input);
     } catch (e) {
       request.hidden = true;
       form.hidden = false;
@@ -230,7 +213,7 @@ export function createOrchestrator(root, app) {
   // An agent's name in the page's language: the page's word for the
   // registry's agents, else the name the registry gives it.
   function agentName(id) {
-    const key = `agent.${id}`;
+    const key = `orch.agent.${id}`;
     if (t(key) !== key) return t(key);
     return String(agents.get(id)?.name || t('orch.agent.unknown'));
   }
@@ -324,7 +307,7 @@ export function createOrchestrator(root, app) {
   }
 
   function toolWord(name) {
-    const key = `tool.${name}`;
+    const key = `orch.tool.${name}`;
     return t(key) !== key ? setT(h('span', { class: 'ov-tool', dataset: { tool: name } }), key) : h('span', { class: 'ov-tool' }, t('orch.tool.other'));
   }
 
@@ -487,7 +470,7 @@ export function createOrchestrator(root, app) {
     const fields = planEditor(ev.editable || {}, { agentName, agentIds: () => [...agents.keys()] });
     const card = pauseCard(ev, {
       fields,
-      onAnswer: (a, p, hk) => stream.confirm(ev.interruptId, a, p, hk),
+      onAnswer: view.answer(ev),
     });
     card.el.classList.add('ov-plan');
     const note = card.el.querySelector(':scope > .field textarea');
@@ -498,18 +481,16 @@ export function createOrchestrator(root, app) {
   }
 
   // -- events --------------------------------------------------------------------------------------
+  // A new thread: what was asked is remembered here (the server's log does
+  // not repeat the attachments).
+  function started(ev) {
+    const id = ev.threadId;
+    if (sent && !turnsOf(id)[0]) saveTurn(id, 0, { task: sent.task, template: sent.template, files: sent.files.map((f) => ({ name: f.name })) });
+    return { title: (sent?.task || turnsOf(id)[0]?.task || '').slice(0, 80) };
+  }
+
   function onEvent(ev) {
     switch (ev.type) {
-      case 'thread_start':
-        threadId = ev.threadId;
-        if (ev.workflow && ev.workflow !== 'orchestrate') {
-          app.go(app.viewOf(ev.workflow), threadId);
-          return;
-        }
-        if (sent && !turnsOf(threadId)[0]) saveTurn(threadId, 0, { task: sent.task, template: sent.template, files: sent.files.map((f) => ({ name: f.name })) });
-        saveThread(threadId, { workflow: 'orchestrate', title: (sent?.task || turnsOf(threadId)[0]?.task || '').slice(0, 80), status: 'running' });
-        app.setThread('orch', threadId);
-        break;
       case 'plan_ready':
         showPlan(ev);
         break;
@@ -517,7 +498,7 @@ export function createOrchestrator(root, app) {
         if (ev.context?.kind === 'plan') {
           planPause(ev);
         } else {
-          const card = pauseCard(ev, { onAnswer: (a, p, hk) => stream.confirm(ev.interruptId, a, p, hk) });
+          const card = pauseCard(ev, { onAnswer: view.answer(ev) });
           pauses.push(card);
           plans.append(card.el);
         }
@@ -595,31 +576,18 @@ export function createOrchestrator(root, app) {
     }
   }
 
-  function onState(state, info) {
-    status.set(state === 'done' && failed ? 'error' : state, info);
-    if (threadId) {
-      const s = { connecting: 'running', streaming: 'running', reconnecting: 'running', offline: 'running', paused: 'paused', done: 'done' }[state];
-      if (s) setThreadStatus(threadId, failed && s === 'done' ? 'error' : s);
-    }
-    if (state === 'failed') errors.show(info.error, [{ key: 'stream.retry', onclick: () => resume() }]);
+  // A run that ended with an error is not "done", whatever the stream says.
+  function ended() {
+    return failed ? 'error' : null;
+  }
+
+  function onState(state) {
     if (state === 'done' && !finished && !failed && stages.size) {
       for (const c of stages.values()) if (c.state === 'running') setState(c, 'failed');
     }
-    if (state === 'streaming' || state === 'connecting') errors.hide();
   }
 
-  async function resume() {
-    errors.hide();
-    await stream.join().catch((e) => openFailed(e));
-  }
-
-  function openFailed(e) {
-    openThreadFailed(e, { view: 'orch', threadId, errors, status, resume, go: (w) => app.go(w) });
-  }
-
-  function reset() {
-    stream.reset();
-    threadId = null;
+  function forget() {
     plan = null;
     stages = new Map();
     workspace = {};
@@ -630,7 +598,7 @@ export function createOrchestrator(root, app) {
     files = [];
     showFiles();
     task.value = '';
-    count();
+    limit.count();
     plans.replaceChildren();
     columns.replaceChildren();
     fileList.replaceChildren();
@@ -640,56 +608,31 @@ export function createOrchestrator(root, app) {
     request.hidden = true;
     form.hidden = false;
     empty.hidden = false;
-    errors.hide();
-    status.set('idle');
   }
 
-  // A thread from the start: its log replayed, then live.
-  async function open(id) {
-    reset();
-    threadId = id;
+  // A thread opened: what was asked, as this browser sent it, else the
+  // task from the thread's state.
+  function opening(id) {
     form.hidden = true;
     empty.hidden = true;
     const asked = turnsOf(id)[0] || null;
     sent = asked ? { task: asked.task, template: asked.template, files: asked.files || [] } : null;
     showRequest(sent);
-    stream.reset(id, 0);
-    try {
-      const th = await getThread(id);
-      if (th.workflow && th.workflow !== 'orchestrate') {
-        app.go(app.viewOf(th.workflow), id);
-        return;
-      }
-      const taskText = typeof th.state?.task === 'string' ? th.state.task : '';
-      if (!asked && taskText) {
-        sent = { task: taskText, template: null, files: [] };
-        showRequest(sent);
-      }
-      saveThread(id, { workflow: 'orchestrate', status: th.status, updatedAt: th.updatedAt, title: (sent?.task || '').slice(0, 80) });
-    } catch (e) {
-      if (e instanceof ApiError && !e.transient) {
-        openFailed(e);
-        return;
-      }
+  }
+
+  function opened(th) {
+    const taskText = typeof th.state?.task === 'string' ? th.state.task : '';
+    if (!sent && taskText) {
+      sent = { task: taskText, template: null, files: [] };
+      showRequest(sent);
     }
-    if (threadId !== id) return;
-    await stream.join().catch((e) => openFailed(e));
+    return { title: (sent?.task || '').slice(0, 80) };
   }
 
   onLang(() => renameAgents());
-  reset();
+  view.reset();
 
-  return {
-    show(id) {
-      loadAgents();
-      if (id && id === threadId) return;
-      if (id) open(id);
-      else if (threadId) reset();
-    },
-    focus() { task.focus(); },
-    get threadId() { return threadId; },
-    stream,
-  };
+  return view.face;
 }
 
 // The plan's editor for the pause card (hitl.js): the plan as its groups
@@ -838,8 +781,7 @@ export function planEditor(values, { agentName, agentIds }) {
 function sizeText(n) {
   const b = Number(n);
   if (!Number.isFinite(b) || b < 0) return '';
-  const lang = getLang();
-  if (b < 1024) return lang === 'zh' ? `${b} 字节` : `${b} B`;
+  if (b < 1024) return t('orch.size.bytes', { n: b });
   if (b < 1048576) return `${(b / 1024).toFixed(1)} KB`;
   return `${(b / 1048576).toFixed(1)} MB`;
 }

@@ -71,12 +71,3 @@ export function createThreadList(root, app) {
     },
   };
 }
-
-// A thread that cannot be opened: one gone or not ours is forgotten and
-// the view offers a new one; another failure offers to try again.
-export function openFailed(e, { view, threadId, errors, status, resume, go }) {
-  const gone = e instanceof ApiError && [403, 404, 410].includes(e.status);
-  if (gone && threadId) forgetThread(threadId);
-  errors.show(e, gone ? [{ key: `${view}.new`, onclick: () => go(view) }] : [{ key: 'stream.retry', onclick: () => resume() }]);
-  status.set('failed');
-}

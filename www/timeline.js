@@ -17,6 +17,31 @@ export function stepsDone(t0, t1, n) {
   return s < 0.1 ? ['steps.done_fast', { n }] : ['steps.done', { s: s.toFixed(1), n }];
 }
 
+// A conversation's turn whose answer is worked out in steps: the
+// request's bubble, then the agent's, with the steps behind one line
+// ("Thought for 0.5 s · 5 steps"), the progress while it works, and the
+// results. The view adds its own fields to what this returns.
+export function stepsTurn(user, progress) {
+  const timeline = new Timeline();
+  const stepsLine = setT(h('summary', { class: 'steps-line' }), 'steps.running', { n: 0 });
+  const results = h('div', { class: 'results' });
+  const el = h('li', { class: 'turn', dataset: { state: 'running' } }, user,
+    h('div', { class: 'bubble agent' }, h('details', { class: 'thoughts steps' }, stepsLine, timeline.el), progress, results));
+  return { el, timeline, stepsLine, progress, results, t0: null, t1: null, steps: 0, ended: false, failed: null, events: 0 };
+}
+
+// The turn is over (state: done, failed…): its steps settle and fold to
+// their one line. False when it was over already.
+export function endStepsTurn(turn, state) {
+  if (!turn || turn.ended) return false;
+  turn.ended = true;
+  turn.el.dataset.state = state;
+  turn.timeline.settle(state === 'failed' ? 'stopped' : 'done');
+  turn.progress.hidden = true;
+  setT(turn.stepsLine, ...stepsDone(turn.t0, turn.t1, turn.steps));
+  return true;
+}
+
 export class Timeline {
   constructor() {
     this.el = h('ol', { class: 'timeline' });
