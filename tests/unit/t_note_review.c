@@ -162,8 +162,13 @@ static json_t *facts_for(const char *topic, const char *title, const char *body,
 	f = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:[]}", "topic", topic, "title", title,
 		      "body", body, "tags", json_loads(tags, 0, NULL), "keywords", json_loads(keywords, 0, NULL),
 		      "paragraphs", pars, "imagePlans", plans, "images", images, "feedback");
-	if (more)
-		json_object_update(f, json_loads(more, 0, NULL) ?: json_object());
+	if (more) {
+		json_t *m = json_loads(more, 0, NULL);
+
+		if (m)
+			json_object_update(f, m);
+		json_decref(m);
+	}
 	return f;
 }
 

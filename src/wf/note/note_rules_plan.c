@@ -273,11 +273,12 @@ static void note_rules_words_into(json_t *out, const char *text, size_t take, si
 static char *note_rules_focus(const json_t *par, const char *fallback, int en)
 {
 	const char *head = note_rules_unnumbered(note_rules_par_str(par, "heading"));
-	json_t *w = json_array();
+	json_t *w;
 	char *out;
 
 	if (*head && phrase_chars(head) <= note_rules_fit(8, en))
 		return xstrdup(head);
+	w = json_array();
 	note_rules_words_into(w, *head ? head : note_rules_par_str(par, "text"), 1, note_rules_fit(6, en) * 2, 1);
 	if (json_array_size(w) == 0)
 		note_rules_words_into(w, note_rules_par_str(par, "text"), 1, note_rules_fit(6, en) * 2, 1);

@@ -202,12 +202,13 @@ static double note_rules_alignment(const json_t *facts)
 static double note_rules_consistency(const json_t *facts)
 {
 	const json_t *plans = json_object_get(facts, "imagePlans"), *plan;
-	json_t *counts = json_object(), *c;
+	json_t *counts, *c;
 	size_t i, best = 0, n = json_array_size(plans);
 	const char *k;
 
 	if (n == 0)
 		return 0.4;
+	counts = json_object();
 	json_array_foreach(plans, i, plan) {
 		json_t *mine = json_object();
 		char *p = xstrdup(json_string_value(json_object_get(plan, "prompt")) ?: ""), *save = NULL;
