@@ -33,7 +33,7 @@
 #include "json/jalloc.h"
 #include "app.h"
 #include "fcgi/req.h"
-#include "graph/engine.h"
+#include "engine/engine.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/log.h"

@@ -18,8 +18,8 @@
 #include <jansson.h>
 #include <sodium.h>
 #include "json/dump.h"
-#include "wf/graph/graph_apply.h"
-#include "wf/graph/graph_layout.h"
+#include "wf/graph_edit/graph_apply.h"
+#include "wf/graph_edit/graph_layout.h"
 
 struct bench_type {
 	const char *type, *in, *out;   /* borrowed from the library */

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "inproc.h"
-#include "graph/graph.h"
+#include "engine/graph.h"
 #include "prov/prov.h"
 #include "store/store.h"
 #include "util/log.h"

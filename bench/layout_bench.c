@@ -16,7 +16,7 @@
 #include <time.h>
 #include <jansson.h>
 #include "json/dump.h"
-#include "wf/graph/graph_layout.h"
+#include "wf/graph_edit/graph_layout.h"
 #include "../tests/unit/gen_dag.h"
 
 static json_t *bench_defs;

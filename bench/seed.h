@@ -9,7 +9,7 @@
 #define AV_BENCH_SEED_H
 #include <jansson.h>
 #include "app.h"
-#include "graph/tid.h"
+#include "engine/tid.h"
 
 struct seed_tpl {
 	char tid[TID_LEN + 1];  /* the template's ID */

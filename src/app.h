@@ -3,7 +3,7 @@
 #ifndef AV_APP_H
 #define AV_APP_H
 #include "conf/conf.h"
-#include "graph/tid.h"
+#include "engine/tid.h"
 #include "kb/shelf.h"
 
 struct store;

@@ -24,7 +24,7 @@
 #include "fcgi/req.h"
 #include "fcgi/wtimeout.h"
 #include "store/store.h"
-#include "graph/engine.h"
+#include "engine/engine.h"
 #include "util/budget.h"
 #include "util/clock.h"
 #include "util/curlonce.h"

@@ -15,7 +15,7 @@
 #include <sodium.h>
 #include "admin/admin.h"
 #include "store/store.h"
-#include "graph/tid.h"
+#include "engine/tid.h"
 #include "util/xmalloc.h"
 
 #define KEY_B64 sodium_base64_VARIANT_URLSAFE_NO_PADDING

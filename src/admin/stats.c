@@ -9,7 +9,7 @@
 #include <time.h>
 #include <jansson.h>
 #include "admin/admin.h"
-#include "graph/tid.h"
+#include "engine/tid.h"
 #include "store/backends.h"
 #include "store/store.h"
 

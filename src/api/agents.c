@@ -8,7 +8,7 @@
 #include "app.h"
 #include "fcgi/req.h"
 #include "kb/kb.h"
-#include "wf/orch/orch.h"
+#include "wf/orchestrate/orch.h"
 
 enum problem api_agents(struct req *r)
 {

@@ -2,7 +2,7 @@
 #include "config.h"
 #include "api/api.h"
 #include "fcgi/req.h"
-#include "graph/engine.h"
+#include "engine/engine.h"
 
 enum problem api_confirm(struct req *r)
 {

@@ -1,5 +1,5 @@
 /* GET /api/nodes: the node definitions a graph_edit workflow may use
- * (wf/graph/graph_nodes.h), for the app's palette; with ?q=TEXT, the
+ * (wf/graph_edit/graph_nodes.h), for the app's palette; with ?q=TEXT, the
  * definitions that best fit TEXT with their scores, as the workflow's
  * retrieval step finds them. Answered like every library
  * (kb_answer.h), once the query is well formed. */
@@ -10,7 +10,7 @@
 #include "api/kb_answer.h"
 #include "app.h"
 #include "fcgi/req.h"
-#include "wf/graph/graph_nodes.h"
+#include "wf/graph_edit/graph_nodes.h"
 
 /* 1 when every '%' of the query starts an escape of two hex digits:
  * libcurl's decoder keeps a malformed one as it is, and "?q=%zz" would

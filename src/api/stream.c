@@ -6,7 +6,7 @@
 #include "json/dump.h"
 #include "api/api.h"
 #include "fcgi/req.h"
-#include "graph/engine.h"
+#include "engine/engine.h"
 #include "util/xmalloc.h"
 
 /* The body as a JSON object. *out: new reference. */

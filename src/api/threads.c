@@ -7,7 +7,7 @@
 #include "api/api.h"
 #include "app.h"
 #include "fcgi/req.h"
-#include "graph/engine.h"
+#include "engine/engine.h"
 
 static json_t *api_thread_view(const char *id, const json_t *rec)
 {

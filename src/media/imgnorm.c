@@ -18,7 +18,7 @@
 #include "util/safename.h"
 #include "util/pngio.h"
 #include "util/xmalloc.h"
-#include "wf/orch/orch_ws.h"
+#include "wf/orchestrate/orch_ws.h"
 
 void imgnorm_free(struct imgnorm *out)
 {

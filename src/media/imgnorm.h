@@ -27,7 +27,7 @@
 #define AV_IMGNORM_H
 #include <stddef.h>
 #include <jansson.h>
-#include "graph/graph.h"
+#include "engine/graph.h"
 
 struct imgnorm {
 	unsigned char *data;   /* malloc'd, owned by the struct (imgnorm_free) */

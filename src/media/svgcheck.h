@@ -15,7 +15,7 @@
 #define AV_SVGCHECK_H
 #include <stddef.h>
 #include "conf/conf.h"
-#include "graph/graph.h"
+#include "engine/graph.h"
 
 #define SVGCHECK_MAX_DEPTH 256
 

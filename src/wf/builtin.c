@@ -1,12 +1,12 @@
 /* The workflows this product runs, registered at start-up. */
 #include "config.h"
-#include "graph/graph.h"
+#include "engine/graph.h"
 #include "wf/builtin.h"
-#include "wf/graph/graph_edit.h"
+#include "wf/graph_edit/graph_edit.h"
 #include "wf/chat/chat.h"
 #include "wf/image/image.h"
 #include "wf/note/note.h"
-#include "wf/orch/orch.h"
+#include "wf/orchestrate/orch.h"
 
 void wf_builtin_register(void)
 {

@@ -1,6 +1,6 @@
 /* The test worker: the product's worker with the test workflow added. */
 #include "config.h"
-#include "graph/graph.h"
+#include "engine/graph.h"
 #include "worker.h"
 
 extern const struct workflow wf_test;

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "graph/graph.h"
+#include "engine/graph.h"
 #include "util/clock.h"
 
 static json_int_t wt_int(const json_t *state, const char *key)

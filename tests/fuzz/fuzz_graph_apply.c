@@ -1,4 +1,4 @@
-/* graph_edit's apply and validation (wf/graph/graph_apply.h) on hostile
+/* graph_edit's apply and validation (wf/graph_edit/graph_apply.h) on hostile
  * patches: the input is a JSON patch in the graph editor's dialect
  * (localIds, ids in paths, new nodes and edges), applied to a small fixed
  * workflow against the shipped node library (etc/nodes.json: from
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <jansson.h>
 #include <sodium.h>
-#include "wf/graph/graph_apply.h"
+#include "wf/graph_edit/graph_apply.h"
 
 static const char fz_wf[] = "{\"name\": \"w\", \"nodes\": ["
 	"{\"id\": \"n_text\", \"type\": \"core:TextInput\", \"position\": {\"x\": 0, \"y\": 0}},"

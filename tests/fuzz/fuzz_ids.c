@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sodium.h>
-#include "graph/engine.h"
-#include "graph/tid.h"
+#include "engine/engine.h"
+#include "engine/tid.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -62,7 +62,7 @@ class Instance(quickstart.Instance):
 
 
 def raw_hex(tid):
-    """The store key of a thread ID: its random part (src/graph/tid.h)."""
+    """The store key of a thread ID: its random part (src/engine/tid.h)."""
     part = tid.split(".")[1]
     return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)).hex()
 

@@ -12,7 +12,7 @@
 #include "teststore.h"
 #include "app.h"
 #include "conf/conf.h"
-#include "graph/run.h"
+#include "engine/run.h"
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/pngio.h"

@@ -1,4 +1,4 @@
-/* The engine (src/graph/) on a real store in a fresh directory under
+/* The engine (src/engine/) on a real store in a fresh directory under
  * /tmp (or a fresh PostgreSQL database under make check-postgresql:
  * teststore.h), with a workflow of its own and requests written to memory:
  * routing between nodes (next, end, an unknown node, a node that fails,
@@ -22,8 +22,8 @@
 #include "app.h"
 #include "conf/conf.h"
 #include "fcgi/req.h"
-#include "graph/engine.h"
-#include "graph/run.h"
+#include "engine/engine.h"
+#include "engine/run.h"
 #include "store/store.h"
 #include "util/xmalloc.h"
 

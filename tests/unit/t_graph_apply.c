@@ -1,4 +1,4 @@
-/* Applying graph_edit patches (wf/graph/graph_apply.h), as tables: each
+/* Applying graph_edit patches (wf/graph_edit/graph_apply.h), as tables: each
  * case is a patch over one small workflow and what must come of it (how
  * many nodes and edges, the edges removed with their nodes, or the first
  * error's index, op, path and code). Then the ids: random ones are unique,
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sodium.h>
 #include "tap.h"
-#include "wf/graph/graph_apply.h"
+#include "wf/graph_edit/graph_apply.h"
 
 static const char defs_json[] = "{"
 	"\"core:Text\": {\"type\": \"core:Text\", \"inputs\": {},"

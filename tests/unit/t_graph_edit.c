@@ -4,8 +4,8 @@
 #include "config.h"
 #include <stdlib.h>
 #include "tap.h"
-#include "wf/graph/graph_apply.h"
-#include "wf/graph/graph_edit.h"
+#include "wf/graph_edit/graph_apply.h"
+#include "wf/graph_edit/graph_edit.h"
 
 struct scase {
 	struct graph_apply_counts n;   /* nodes added, removed, changed; edges added, removed */

@@ -1,4 +1,4 @@
-/* The offline planner of graph_edit (wf/graph/graph_rules.h), as tables:
+/* The offline planner of graph_edit (wf/graph_edit/graph_rules.h), as tables:
  * requests in Chinese and English against small canvases built from the
  * shipped node library (etc/nodes.json), each with the operations it
  * must give (op, path and the value members that matter) or an empty
@@ -13,8 +13,8 @@
 #include <string.h>
 #include "tap.h"
 #include "json/patch.h"
-#include "wf/graph/graph_rules.h"
-#include "wf/graph/graph_validate.h"
+#include "wf/graph_edit/graph_rules.h"
+#include "wf/graph_edit/graph_validate.h"
 
 static json_t *defs;     /* the library, in file order */
 

@@ -12,7 +12,7 @@
 #include "orchfix.h"
 #include "media/imgnorm.h"
 #include "media/imgsize.h"
-#include "wf/orch/orch_ws.h"
+#include "wf/orchestrate/orch_ws.h"
 
 static const unsigned char jpeg[] = { 0xff, 0xd8, 0xff, 0xe0, 0, 16, 'J', 'F', 'I', 'F', 0 };
 static const unsigned char gif[] = "GIF89a\x01\x00\x01\x00\x00\x00\x00;";

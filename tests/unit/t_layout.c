@@ -12,7 +12,7 @@
 #include <time.h>
 #include <jansson.h>
 #include "tap.h"
-#include "wf/graph/graph_layout.h"
+#include "wf/graph_edit/graph_layout.h"
 #include "gen_dag.h"
 
 /* Definitions the size function looks types up in (gen_dag.h). */

@@ -1,4 +1,4 @@
-/* The node library (wf/graph/graph_nodes.h), as tables: the shipped
+/* The node library (wf/graph_edit/graph_nodes.h), as tables: the shipped
  * etc/nodes.json loads and passes its own check (at least 40 definitions
  * in at least 5 namespaces) and its search finds what people ask for, in
  * Chinese and English; each broken definition is refused with a message
@@ -14,7 +14,7 @@
 #include "conf/conf.h"
 #include "kb/kb.h"
 #include "kb/shelf.h"
-#include "wf/graph/graph_nodes.h"
+#include "wf/graph_edit/graph_nodes.h"
 
 /* A good definition; each broken case changes one member of it. */
 static const char base_def[] =

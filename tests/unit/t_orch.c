@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
-#include "wf/orch/orch.h"
+#include "wf/orchestrate/orch.h"
 
 static int known(void *ctx, const char *agent)
 {

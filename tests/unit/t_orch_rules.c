@@ -14,8 +14,8 @@
 #include "util/pngio.h"
 #include "media/ocr.h"
 #include "media/raster.h"
-#include "wf/orch/orch_rules.h"
-#include "wf/orch/orch_rules_int.h"
+#include "wf/orchestrate/orch_rules.h"
+#include "wf/orchestrate/orch_rules_int.h"
 
 /* ---- the registry ---- */
 

@@ -9,8 +9,8 @@
 #include "config.h"
 #include "orchfix.h"
 #include "media/raster.h"
-#include "wf/orch/orch_tools.h"
-#include "wf/orch/orch_ws.h"
+#include "wf/orchestrate/orch_tools.h"
+#include "wf/orchestrate/orch_ws.h"
 
 /* The tool's result; "" when it is an error, else the error's code. */
 static json_t *run(struct ofx *f, const char *tool, const char *args)

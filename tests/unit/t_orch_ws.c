@@ -5,7 +5,7 @@
  * the quotas (200 files, [store] max_asset_bytes of them). */
 #include "config.h"
 #include "orchfix.h"
-#include "wf/orch/orch_ws.h"
+#include "wf/orchestrate/orch_ws.h"
 
 struct path_case {
 	const char *path;

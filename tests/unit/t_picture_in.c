@@ -11,7 +11,7 @@
 #include "wf/chat/chat.h"
 #include "wf/image/image.h"
 #include "wf/note/note.h"
-#include "wf/orch/orch.h"
+#include "wf/orchestrate/orch.h"
 
 struct pic_case {
 	const struct workflow *wf;

@@ -8,7 +8,7 @@
 #include "tap.h"
 #include "api/api.h"
 #include "util/safename.h"
-#include "wf/orch/orch_ws.h"
+#include "wf/orchestrate/orch_ws.h"
 
 struct name_case {
 	const char *name;

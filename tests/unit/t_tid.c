@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tap.h"
-#include "graph/tid.h"
+#include "engine/tid.h"
 
 #define TID_B64 sodium_base64_VARIANT_URLSAFE_NO_PADDING
 #define TID_FORKS 20

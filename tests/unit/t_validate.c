@@ -1,4 +1,4 @@
-/* Workflow validation (wf/graph/graph_validate.h), as tables: a valid workflow
+/* Workflow validation (wf/graph_edit/graph_validate.h), as tables: a valid workflow
  * has no errors; each rule broken once gives its code at its path; a
  * CONVERTIBLE_ANY slot takes the type of its first edge, keeps it while
  * connected and refuses edges of another type; the number of errors is
@@ -12,7 +12,7 @@
 #include <string.h>
 #include "tap.h"
 #include "json/patch.h"
-#include "wf/graph/graph_validate.h"
+#include "wf/graph_edit/graph_validate.h"
 
 static const char defs_json[] = "{"
 	"\"core:Text\": {\"type\": \"core:Text\", \"inputs\": {},"

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <time.h>
 #include <jansson.h>
-#include "graph/graph.h"
+#include "engine/graph.h"
 
 extern const struct workflow wf_chat;
 

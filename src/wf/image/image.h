@@ -6,7 +6,7 @@
 #ifndef AV_WF_IMAGE_H
 #define AV_WF_IMAGE_H
 #include <jansson.h>
-#include "graph/graph.h"
+#include "engine/graph.h"
 
 extern const struct workflow wf_image;
 

@@ -22,7 +22,7 @@
 #define AV_WF_NOTE_H
 #include <stddef.h>
 #include <jansson.h>
-#include "graph/graph.h"
+#include "engine/graph.h"
 
 extern const struct workflow wf_note;
 

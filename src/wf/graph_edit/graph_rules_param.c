@@ -1,0 +1,235 @@
+/* Setting a parameter, offline: "把 temperature 设为 0.3", "温度改成0.5",
+ * "set the width of the image generator to 1024". The parameter is found
+ * by its name or its Chinese or English name among the configValues of
+ * the node named, or of the only node that has it; the value is read as
+ * the declared type and checked against its range or options before it
+ * goes into the patch. */
+#include "config.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "json/dump.h"
+#include "json/pointer.h"
+#include "util/xmalloc.h"
+#include "wf/graph_edit/graph_nodes.h"
+#include "wf/graph_edit/graph_rules_int.h"
+
+static const char *const gr_true_words[] = { "true", "on", "yes", "开", "打开", "开启", "是",
+					      "启用", NULL };
+static const char *const gr_false_words[] = { "false", "off", "no", "关", "关闭", "否", "不",
+					       "停用", "禁用", NULL };
+
+static int gr_word_of(const char *s, const char *const *list)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (strcasecmp(s, list[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *gr_pname(const struct gr_plan *p, const char *param, const json_t *decl)
+{
+	const char *n = json_string_value(json_object_get(decl, p->zh ? "name_zh" : "name_en"));
+
+	return n && *n ? n : param;
+}
+
+static json_t *gr_number(const char *text, int integer)
+{
+	const char *s = text;
+	char *end;
+	double v;
+
+	while (*s && !isdigit((unsigned char)*s) && *s != '-' && *s != '.')
+		s++;
+	v = strtod(s, &end);
+	if (end == s)
+		return NULL;
+	if (integer)
+		return v == (double)(json_int_t)v ? json_integer((json_int_t)v) : NULL;
+	return json_real(v);
+}
+
+/* The sentence for a value that does not fit decl. */
+static void gr_value_why(struct gr_plan *p, const char *param, const json_t *decl,
+			 const char *text, int parsed)
+{
+	const char *t = json_string_value(json_object_get(decl, "type")), *name = gr_pname(p, param, decl);
+	const json_t *mn = json_object_get(decl, "min"), *mx = json_object_get(decl, "max");
+
+	if (t && !strcmp(t, "ENUM")) {
+		char *opts = jtext(json_object_get(decl, "options"), JSON_COMPACT);
+
+		gr_fail(p, "「%s」只能是 %s 之一，不能设为「%s」。", "\"%s\" must be one of %s, not \"%s\".",
+			name, opts, text);
+		free(opts);
+	} else if (!parsed) {
+		gr_fail(p, "「%s」要一个 %s 类型的值，「%s」不是。", "\"%s\" takes a value of type %s; "
+			"\"%s\" is not one.", name, t ? t : "?", text);
+	} else if (json_is_number(mn) && json_is_number(mx)) {
+		gr_fail(p, "「%s」的范围是 %g 到 %g，不能设为 %s。", "\"%s\" ranges from %g to %g; %s is "
+			"outside.", name, json_number_value(mn), json_number_value(mx), text);
+	} else if (json_is_number(mn) || json_is_number(mx)) {
+		gr_fail(p, "「%s」的%s是 %g，不能设为 %s。", "\"%s\" has a %s of %g; %s is outside.", name,
+			json_is_number(mn) ? (p->zh ? "最小值" : "minimum") : (p->zh ? "最大值" : "maximum"),
+			json_number_value(json_is_number(mn) ? mn : mx), text);
+	} else {
+		gr_fail(p, "「%s」要一个 %s 类型的值，「%s」不是。", "\"%s\" takes a value of type %s; "
+			"\"%s\" is not one.", name, t ? t : "?", text);
+	}
+}
+
+json_t *gr_param_value(struct gr_plan *p, const char *param, const json_t *decl,
+		       const char *text)
+{
+	const char *t = json_string_value(json_object_get(decl, "type"));
+	json_t *v = NULL, *o;
+	size_t i;
+	char why[256];
+
+	if (!t || !strcmp(t, "STRING"))
+		v = json_string(text);
+	else if (!strcmp(t, "INTEGER") || !strcmp(t, "FLOAT"))
+		v = gr_number(text, !strcmp(t, "INTEGER"));
+	else if (!strcmp(t, "BOOLEAN"))
+		v = gr_word_of(text, gr_true_words) ? json_true() :
+		    gr_word_of(text, gr_false_words) ? json_false() : NULL;
+	else if (!strcmp(t, "ENUM"))
+		json_array_foreach(json_object_get(decl, "options"), i, o)
+			if (!v && json_is_string(o) && strcasecmp(json_string_value(o), text) == 0)
+				v = json_string(json_string_value(o));
+	if (v && graph_param_check(decl, v, why, sizeof why) == NULL)
+		return v;
+	gr_value_why(p, param, decl, text, v != NULL);
+	json_decref(v);
+	return NULL;
+}
+
+/* The node a parameter belongs to when none is named: the only one that
+ * has it, or the only one this patch added. */
+static int gr_param_node(struct gr_plan *p, const char *name, size_t *out, const char **param)
+{
+	size_t idx[16], k = 0, added = 0, pick = 0;
+
+	for (size_t i = p->nn; i-- > 0 && k < 16;) {
+		const char *pm = p->nodes[i].removed ? NULL : gr_param_find(p->nodes[i].def, name);
+
+		if (pm) {
+			if (p->nodes[i].added && !added++)
+				pick = k;
+			idx[k++] = i;
+		}
+	}
+	if (!k)
+		return gr_fail(p, "画布上没有哪个节点有参数「%s」。", "No node on the canvas has a "
+			       "parameter \"%s\".", name);
+	if (k > 1 && added != 1) {
+		struct buf b;
+
+		buf_init(&b, 2048);
+		gr_node_list(p, idx, k, &b);
+		gr_fail(p, "%s 都有参数「%s」，请说明是哪一个，例如“把%s的%s设为…”。",
+			"%s all have \"%s\": say which one, as in \"set the %s's %s to ...\".", b.data,
+			name, gr_node_label(p, idx[0]), name);
+		buf_free(&b);
+		return -1;
+	}
+	*out = idx[k > 1 ? pick : 0];
+	*param = gr_param_find(p->nodes[*out].def, name);
+	return 0;
+}
+
+/* Splits "大模型的温度", "the chat's temperature", "temperature of the chat"
+ * into the node's name and the parameter's. */
+static void gr_param_split(const char *s, size_t n, const char **node, size_t *nn,
+			   const char **par, size_t *pn)
+{
+	static const char *const poss[] = { "的", "'s", NULL };
+	static const char *const of[] = { "of", "on", "for", "in", NULL };
+
+	*node = NULL, *nn = 0, *par = s, *pn = n;
+	if (gr_split2_last(s, n, poss, node, nn, par, pn))
+		return;
+	if (gr_split2(s, n, of, par, pn, node, nn))
+		return;
+	*node = NULL, *nn = 0, *par = s, *pn = n;
+	gr_trim(par, pn);
+}
+
+/* A parameter of a node this patch adds goes into its "add" operation:
+ * the node has no data to add a member to until it exists. Steals v. */
+static void gr_set_new(struct gr_plan *p, const char *lid, const char *param, json_t *v)
+{
+	json_t *o, *val, *data, *cv;
+	size_t i;
+
+	json_array_foreach(p->patch, i, o) {
+		val = json_object_get(o, "value");
+		if (!json_is_object(val) || strcmp(json_string_value(json_object_get(val, "localId")) ?: "",
+						   lid) != 0)
+			continue;
+		if (!json_is_object(data = json_object_get(val, "data")))
+			json_object_set_new(val, "data", data = json_object());
+		if (!json_is_object(cv = json_object_get(data, "configValues")))
+			json_object_set_new(data, "configValues", cv = json_object());
+		json_object_set_new(cv, param, v);
+		return;
+	}
+	json_decref(v);
+}
+
+static int gr_set(struct gr_plan *p, const char *s, size_t n, const char *val, size_t vn)
+{
+	const char *ns, *ps, *param = NULL;
+	size_t nn, pn, k;
+	char *name, *text, *path, *sub;
+	json_t *v;
+	int rc = -1;
+
+	gr_param_split(s, n, &ns, &nn, &ps, &pn);
+	name = gr_name_clean(ps, pn, NULL);
+	gr_trim(&val, &vn);
+	text = xstrndup(val, vn);
+	if (nn) {
+		if (gr_pick(p, ns, nn, &k) == 0 && !(param = gr_param_find(p->nodes[k].def, name)))
+			gr_fail(p, "「%s」没有参数「%s」。", "\"%s\" has no parameter \"%s\".",
+				gr_node_label(p, k), name);
+	} else {
+		gr_param_node(p, name, &k, &param);
+	}
+	if (param && (v = gr_param_value(p, param, json_object_get(json_object_get(
+				p->nodes[k].def, "configValues"), param), text))) {
+		sub = xasprintf("/data/configValues/%s", param);
+		path = gr_path("nodes", p->nodes[k].id, sub);
+		if (p->nodes[k].added)
+			gr_set_new(p, p->nodes[k].id, param, v);
+		else
+			json_array_append_new(p->patch, json_pack("{s:s, s:s, s:o}", "op", "add", "path",
+								  path, "value", v));
+		gr_done(p, "把「%s」的%s设为 %s", "set \"%s\" %s to %s", gr_node_label(p, k),
+			gr_pname(p, param, json_object_get(json_object_get(p->nodes[k].def,
+								     "configValues"), param)), text);
+		free(sub);
+		free(path);
+		rc = 0;
+	}
+	free(name);
+	free(text);
+	return rc;
+}
+
+int gr_op_set(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t an)
+{
+	static const char *const to[] = { "为", "成", "到", "=", "to", "as", NULL };
+	const char *l, *r;
+	size_t ln, rn;
+
+	if (bn && an)
+		return gr_set(p, b, bn, a, an);
+	if (an && gr_split2_last(a, an, to, &l, &ln, &r, &rn))
+		return gr_set(p, l, ln, r, rn);
+	return gr_fail(p, "要把哪个参数设成什么？例如“把温度设为0.3”。",
+		       "Set which parameter to what? For example \"set temperature to 0.3\".");
+}

@@ -1,0 +1,356 @@
+/* The orchestrate workflow (seed 003): the run's input, the plan (the
+ * planner agent, or a template's plan) with its checks and one repair
+ * round, the pause on the plan (approve / reject with feedback / modify,
+ * re-checked), the execution (orch_exec.c) and the result. */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "json/dump.h"
+#include "app.h"
+#include "conf/conf.h"
+#include "kb/kb.h"
+#include "text/msg.h"
+#include "util/buf.h"
+#include "util/xmalloc.h"
+#include "media/imgnorm.h"
+#include "wf/orchestrate/orch.h"
+#include "wf/orchestrate/orch_ws.h"
+
+#define ORCH_TASK_MAX 8000
+#define ORCH_REPLANS_MAX 3
+#define ORCH_ATTACH_MAX 8
+
+static int orch_known(void *ctx, const char *agent)
+{
+	return kb_find(ctx, agent) != NULL;
+}
+
+static const json_t *orch_template(struct step_ctx *c, const char *id)
+{
+	char err[160];
+	struct kb *t = id ? orch_templates(step_app(c), err, sizeof err) : NULL;
+
+	return t ? kb_find(t, id) : NULL;
+}
+
+/* The attachments of the input, checked by their bytes (normalizeImageData,
+ * any file allowed) and landed in the workspace under their names; the
+ * state lists them {path, mimeType, size}. The workspace lives in the
+ * state, so it is the new state while they land. 0, or -1 with err. */
+static int orch_land(struct step_ctx *c, json_t *state, const json_t *atts, char *err,
+		     size_t errlen)
+{
+	json_t *saved = c->state, *a;
+	size_t i;
+	int rc = 0;
+
+	if (atts && !json_is_null(atts) && (!json_is_array(atts) ||
+					    json_array_size(atts) > ORCH_ATTACH_MAX))
+		return snprintf(err, errlen, "attachments: a list of at most %d files", ORCH_ATTACH_MAX),
+		       -1;
+	c->state = state;
+	json_array_foreach(atts, i, a) {
+		struct imgnorm im;
+		char why[256];
+
+		if (imgnorm_attachment_flags(c, a, IMGNORM_ANY_FILE, &im, why, sizeof why) < 0) {
+			snprintf(err, errlen, "attachments[%zu]: %s", i, why);
+			rc = -1;
+			break;
+		}
+		rc = orch_ws_put(c, im.name, im.mime, im.data, im.len, NULL, why, sizeof why);
+		if (rc == 0)
+			json_array_append_new(json_object_get(state, "attachments"), json_pack(
+				"{s:s, s:s, s:I}", "path", im.name, "mimeType", im.mime, "size",
+				(json_int_t)im.len));
+		else
+			snprintf(err, errlen, "attachments[%zu]: %s", i, why);
+		imgnorm_free(&im);
+		if (rc < 0)
+			break;
+	}
+	c->state = saved;
+	return rc;
+}
+
+static json_t *orch_init(struct step_ctx *c, const json_t *input, char *err, size_t errlen)
+{
+	const char *task = json_string_value(json_object_get(input, "task"));
+	const char *tpl = json_string_value(json_object_get(input, "template"));
+	const char *es = json_string_value(json_object_get(input, "errorStrategy"));
+	const json_t *t = orch_template(c, tpl);
+	json_t *st;
+
+	if (task == NULL || *task == '\0' || strlen(task) > ORCH_TASK_MAX)
+		return snprintf(err, errlen, "task: a text of 1 to %d bytes is required", ORCH_TASK_MAX),
+		       NULL;
+	if (tpl && t == NULL)
+		return snprintf(err, errlen, "template: no template %s", tpl), NULL;
+	if (es && strcmp(es, "retry") && strcmp(es, "skip") && strcmp(es, "abort"))
+		return snprintf(err, errlen, "errorStrategy: retry, skip or abort"), NULL;
+	if (es == NULL)
+		es = t ? json_string_value(json_object_get(t, "errorStrategy")) : NULL;
+	st = json_pack("{s:s, s:s?, s:s, s:[], s:{}, s:{}, s:i, s:i}", "task", task, "template", tpl,
+		       "errorStrategy", es ? es : "abort", "attachments", "stages", "workspace",
+		       "groupIndex", 0, "replans", 0);
+	if (orch_land(c, st, json_object_get(input, "attachments"), err, errlen) < 0) {
+		json_decref(st);
+		return NULL;
+	}
+	return st;
+}
+
+static json_t *orch_plan_facts(struct step_ctx *c, struct kb *agents, struct kb *templates,
+			       const json_t *errors)
+{
+	json_t *as = json_array(), *ts = json_array(), *d;
+	size_t i;
+
+	json_array_foreach(kb_items(agents), i, d)
+		if (strcmp(json_string_value(json_object_get(d, "id")), "planner") != 0)
+			json_array_append_new(as, json_pack("{s:O, s:O}", "id", json_object_get(d, "id"),
+							    "description", json_object_get(d, "description")));
+	json_array_foreach(templates ? kb_items(templates) : NULL, i, d)
+		json_array_append(ts, d);
+	return json_pack("{s:O, s:O, s:o, s:o, s:O?, s:O?}", "task", json_object_get(c->state, "task"),
+			 "attachments", json_object_get(c->state, "attachments"), "agents", as,
+			 "templates", ts, "errors", errors, "feedback",
+			 json_object_get(c->state, "feedback"));
+}
+
+/* One planner call; the plan or NULL with the answer's status. */
+static json_t *orch_plan_ask(struct step_ctx *c, struct kb *agents, struct kb *templates,
+			     const json_t *errors, char *why, size_t n)
+{
+	json_t *facts = orch_plan_facts(c, agents, templates, errors);
+	const json_t *planner = kb_find(agents, "planner");
+	char *text = jtext(facts, JSON_COMPACT);
+	json_t *msgs = json_pack("[{s:s, s:O}, {s:s, s:s}]", "role", "system", "content",
+				 json_object_get(planner, "systemPrompt"), "role", "user", "content",
+				 text ? text : "{}");
+	struct chat_call call = { .task = "plan", .rules = orch_plan_rules, .messages = msgs,
+				  .facts = facts, .json_mode = 1, .temperature = 0.2 };
+	struct prov_answer a;
+	json_t *plan = NULL;
+
+	if (step_chat(c, &call, &a) == 0)
+		plan = json_incref(a.json);
+	else
+		snprintf(why, n, "%s", prov_status_name(a.status));
+	prov_answer_free(&a);
+	json_decref(msgs);
+	json_decref(facts);
+	free(text);
+	return plan;
+}
+
+static void orch_plan_set(struct step_ctx *c, json_t *plan, struct kb *agents)
+{
+	json_t *stages = json_object(), *grp, *v;
+	size_t g, k;
+
+	json_object_set_new(c->state, "plan", plan);
+	json_array_foreach(json_object_get(plan, "executionOrder"), g, grp)
+		json_array_foreach(grp, k, v) {
+			size_t i;
+			json_t *s;
+
+			json_array_foreach(json_object_get(plan, "subtasks"), i, s)
+				if (json_equal(json_object_get(s, "id"), v))
+					json_object_set_new(stages, json_string_value(v), json_pack(
+						"{s:s, s:O, s:I, s:i, s:i, s:[], s:[]}", "status", "waiting",
+						"agent", json_object_get(s, "agent"), "group", (json_int_t)g + 1,
+						"iteration", 0, "attempts", 0, "toolsUsed", "toolResults"));
+		}
+	json_object_set_new(c->state, "stages", stages);
+	json_object_set_new(c->state, "groupIndex", json_integer(0));
+}
+
+static enum node_rc orch_plan_ready(struct step_ctx *c)
+{
+	json_t *plan = json_object_get(c->state, "plan"), *ev = step_event(c, "plan_ready");
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(plan, k, v)
+		json_object_set(ev, k, v);
+	step_emit(c, ev);
+	c->next = step_conf(c)->orch_confirm_plan ? "approve" : "execute";
+	return NODE_NEXT;
+}
+
+static enum node_rc orch_plan_node(struct step_ctx *c)
+{
+	char err[160] = "", why[64] = "";
+	struct kb *agents = orch_agents(step_app(c), err, sizeof err);
+	struct kb *templates = orch_templates(step_app(c), err, sizeof err);
+	const json_t *tpl = orch_template(c, json_string_value(json_object_get(c->state, "template")));
+	json_t *errors = json_array(), *plan;
+
+	if (agents == NULL)
+		return json_decref(errors), step_fail(c, "internal", "%s", err);
+	plan = tpl ? json_pack("{s:O, s:O, s:O, s:s, s:O}", "analysis", json_object_get(tpl, "description"),
+			       "subtasks", json_object_get(tpl, "subtasks"), "executionOrder",
+			       json_object_get(tpl, "executionOrder"), "estimatedComplexity", "low",
+			       "template", json_object_get(tpl, "id"))
+		   : orch_plan_ask(c, agents, templates, NULL, why, sizeof why);
+	if (plan && orch_plan_check(plan, orch_known, agents, errors) && !tpl) {
+		json_decref(plan);
+		plan = orch_plan_ask(c, agents, templates, errors, why, sizeof why);
+		json_array_clear(errors);
+		if (plan)
+			orch_plan_check(plan, orch_known, agents, errors);
+	}
+	if (plan == NULL || json_array_size(errors)) {
+		char *e = jtext(errors, JSON_COMPACT);
+
+		snprintf(err, sizeof err, "%.150s", e && plan ? e : why);
+		free(e);
+		json_decref(plan);
+		json_decref(errors);
+		{
+			char *m = msg_fmt(step_lang(c), "orch.error.bad_plan", err);
+			enum node_rc rc = step_fail(c, "bad_plan", "%s", m);
+
+			free(m);
+			return rc;
+		}
+	}
+	json_decref(errors);
+	orch_plan_set(c, plan, agents);
+	return orch_plan_ready(c);
+}
+
+/* The errors' messages joined, for the question. New string. */
+static char *orch_error_list(const json_t *errors)
+{
+	struct buf b;
+	size_t i;
+	json_t *e;
+	char *out;
+
+	buf_init(&b, 1 << 14);
+	json_array_foreach(errors, i, e)
+		buf_printf(&b, "%s%s", i ? "; " : "", json_string_value(json_object_get(e, "message")) ?: "");
+	out = xstrdup(b.data ? b.data : "");
+	buf_free(&b);
+	return out;
+}
+
+/* The pause on the plan; with errors (an edit that did not pass), the
+ * question says them and the interrupt carries them. */
+static enum node_rc orch_pause(struct step_ctx *c, const json_t *errors)
+{
+	json_t *plan = json_object_get(c->state, "plan");
+	char *list = errors ? orch_error_list(errors) : NULL;
+	char *q = list ? msg_fmt(step_lang(c), "orch.ask.plan_again", list)
+		       : xstrdup(msg_get(step_lang(c), "orch.ask.plan"));
+
+	c->interrupt = step_interrupt_new("plan", q, "approve",
+					  json_pack("{s:O, s:O}", "subtasks", json_object_get(plan, "subtasks"),
+						    "executionOrder", json_object_get(plan, "executionOrder")));
+	if (errors)
+		json_object_set(c->interrupt, "errors", (json_t *)errors);
+	free(q);
+	free(list);
+	return NODE_INTERRUPT;
+}
+
+/* A modify: the edited fields over the plan, checked again. */
+static enum node_rc orch_modify(struct step_ctx *c, const json_t *payload)
+{
+	char err[160];
+	struct kb *agents = orch_agents(step_app(c), err, sizeof err);
+	json_t *plan = json_deep_copy(json_object_get(c->state, "plan")), *errors = json_array();
+	enum node_rc rc;
+
+	if (agents == NULL)
+		return json_decref(plan), json_decref(errors), step_fail(c, "internal", "%s", err);
+	if (json_object_get(payload, "subtasks"))
+		json_object_set(plan, "subtasks", json_object_get(payload, "subtasks"));
+	if (json_object_get(payload, "executionOrder"))
+		json_object_set(plan, "executionOrder", json_object_get(payload, "executionOrder"));
+	if (orch_plan_check_lang(plan, orch_known, agents, step_lang(c), errors)) {
+		json_decref(plan);
+		rc = orch_pause(c, errors);
+	} else {
+		orch_plan_set(c, plan, agents);
+		rc = orch_plan_ready(c);
+		c->next = "execute";
+	}
+	json_decref(errors);
+	return rc;
+}
+
+static enum node_rc orch_approve(struct step_ctx *c)
+{
+	const char *action = json_string_value(json_object_get(c->resume, "action"));
+	const json_t *payload = json_object_get(c->resume, "payload");
+	const char *fb = json_string_value(json_object_get(payload, "feedback"));
+	json_int_t n = json_integer_value(json_object_get(c->state, "replans"));
+
+	if (c->resume == NULL || action == NULL)
+		return orch_pause(c, NULL);
+	if (strcmp(action, "reject") == 0) {
+		if (n >= ORCH_REPLANS_MAX)
+		{
+			char *m = msg_fmt(step_lang(c), "orch.error.replan_limit", ORCH_REPLANS_MAX);
+			enum node_rc rc = step_fail(c, "replan_limit", "%s", m);
+
+			free(m);
+			return rc;
+		}
+		json_object_set_new(c->state, "replans", json_integer(n + 1));
+		json_object_set_new(c->state, "feedback", json_string(fb ? fb : ""));
+		json_object_del(c->state, "template");
+		c->next = "plan";
+		return NODE_NEXT;
+	}
+	if (strcmp(action, "modify") == 0)
+		return orch_modify(c, payload);
+	c->next = "execute";
+	return NODE_NEXT;
+}
+
+static enum node_rc orch_complete(struct step_ctx *c)
+{
+	json_t *res = json_object(), *stages = json_object(), *st;
+	const char *id;
+	int failed = 0;
+
+	json_object_foreach(json_object_get(c->state, "stages"), id, st) {
+		const json_t *why = json_object_get(st, "skipReason");
+		json_t *one = json_pack("{s:O, s:O?, s:O?}", "status", json_object_get(st, "status"),
+					"context", json_object_get(st, "context"), "reason",
+					json_object_get(why ? why : json_object_get(st, "error"), "code"));
+
+		/* A stage skipped by its condition did what the plan says. */
+		failed |= strcmp(json_string_value(json_object_get(st, "status")) ?: "", "done") != 0 &&
+			  why == NULL;
+		json_object_set_new(stages, id, one);
+	}
+	json_object_set_new(res, "stages", stages);
+	json_object_set(res, "plan", json_object_get(c->state, "plan"));
+	json_object_set_new(res, "files", json_copy(json_object_get(c->state, "workspace")));
+	json_object_set_new(res, "success", json_boolean(!failed));
+	/* The engine's workflow_complete carries state.result: one event. */
+	json_object_set_new(c->state, "result", res);
+	return NODE_END;
+}
+
+static const struct wf_node orch_nodes[] = {
+	{ "plan", orch_plan_node, 0 },
+	{ "approve", orch_approve, 0 },
+	{ "execute", orch_execute, 0 },
+	{ "complete", orch_complete, 0 },
+};
+
+const struct workflow wf_orchestrate = {
+	.name = "orchestrate",
+	.nodes = orch_nodes,
+	.nnodes = sizeof orch_nodes / sizeof orch_nodes[0],
+	.start = "plan",
+	.init = orch_init,
+	.turn = NULL,
+};
