@@ -1,0 +1,3 @@
+## src/conf: the configuration.
+libaivista_a_SOURCES += \
+	%D%/conf.h %D%/conf.c
