@@ -18,6 +18,7 @@
 #include "inproc.h"
 #include "text/rules.h"
 #include "wf/chat/chat.h"
+#include "wf/intents.h"
 
 static const char *const chat_texts[] = {
 	"帮我画一只在月光下奔跑的狐狸", "生成美少女", "画饼图", "老板又在画饼了", "生成一份会议纪要",
@@ -70,6 +71,7 @@ static int chat_rules(long rounds)
 	       chat_rate(n, t2 - t1) / chat_rate(n, t1 - t0));
 	printf("  the keyword scan agrees with the rules on %ld of %zu sentences (%ld image hits)\n",
 	       agree / rounds, CHAT_NTEXTS, images / rounds);
+	intents_free();
 	rules_free();
 	return 0;
 }

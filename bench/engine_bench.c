@@ -100,7 +100,7 @@ static int bench_inproc(const char *dir, int threads, const char *durability)
 			fprintf(stderr, "thread did not finish: %.300s\n", out.b.data);
 			return 1;
 		}
-		tid_verify(&app.keys, tid, raw);
+		tid_verify(app.keys, tid, raw);
 		ckpt_bytes += store_ckpt_bytes(app.store, raw);
 		steps += 7; /* prepare, count x3, draft, review, finish */
 		store_maintain(app.store); /* as the worker does between requests */

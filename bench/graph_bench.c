@@ -150,7 +150,7 @@ static int bench_one(int n, int repeats)
 {
 	json_t *wf = bench_workflow(n, 7u + (unsigned)n), *patch = bench_patch(n);
 	struct graph_defs defs = { bench_find, bench_lib };
-	struct graph_apply_opts o = { &defs, 0, NULL, NULL };
+	struct graph_apply_opts o = { .defs = &defs };
 	double *turn = calloc((size_t)repeats, sizeof *turn), *base = calloc((size_t)repeats, sizeof *base);
 	double tm, tp, bm, bp;
 	int failed = 0;

@@ -17,6 +17,7 @@
 #include "api/api.h"
 #include "http_load.h"
 #include "inproc.h"
+#include "engine/tid.h"
 #include "store/store.h"
 
 #define IMAGE_STEPS 5
@@ -39,7 +40,7 @@ static long long image_stored(struct store *s, const char *tid_text, struct app 
 {
 	uint8_t tid[TID_RAW];
 
-	if (tid_verify(&app->keys, tid_text, tid) < 0)
+	if (tid_verify(app->keys, tid_text, tid) < 0)
 		return 0;
 	return store_ckpt_bytes(s, tid) + store_events_bytes(s, tid);
 }

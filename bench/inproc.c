@@ -6,9 +6,11 @@
 #include <time.h>
 #include "inproc.h"
 #include "engine/graph.h"
+#include "engine/tid.h"
 #include "prov/prov.h"
 #include "store/store.h"
 #include "util/log.h"
+#include "util/xmalloc.h"
 #include "wf/builtin.h"
 
 extern const struct workflow wf_test;
@@ -103,6 +105,9 @@ int bench_field(const char *text, const char *key, char *out, size_t n)
 
 int bench_open(struct app *app, const char *dir, const char *durability)
 {
+	/* The workflows (and their [workflow.*] keys) before the configuration. */
+	wf_register(&wf_test);
+	wf_builtin_register();
 	conf_init(&app->conf);
 	free(app->conf.store_dir);
 	app->conf.store_dir = strdup(dir);
@@ -118,13 +123,13 @@ int bench_open(struct app *app, const char *dir, const char *durability)
 		app->conf.kb_styles = strdup(getenv("AIVISTA_KB_STYLES"));
 	}
 	app->store = store_open(&app->conf, app->store_err, sizeof app->store_err);
-	if (app->store == NULL || tid_keys_load(&app->keys, app->conf.key_file, app->store_err,
+	if (app->keys == NULL)
+		app->keys = xcalloc(1, sizeof *app->keys);
+	if (app->store == NULL || tid_keys_load(app->keys, app->conf.key_file, app->store_err,
 						sizeof app->store_err) < 0) {
 		fprintf(stderr, "%s\n", app->store_err);
 		return -1;
 	}
-	wf_register(&wf_test);
-	wf_builtin_register();
 	app->prov = prov_new(&app->conf);
 	log_set_level(LOG_LV_WARN);
 	return 0;

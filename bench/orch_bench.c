@@ -28,6 +28,7 @@
 #include "inproc.h"
 #include "prov/prov.h"
 #include "store/store.h"
+#include "wf/orchestrate/orch.h"
 
 static const char orch_c_file[] =
 	"#include <stdlib.h>\n#include <string.h>\n\nchar *dup(const char *s)\n{\n"
@@ -166,7 +167,7 @@ static int orch_open(struct app *app, const char *dir, int real)
 
 	if (bench_open(app, dir, "write_nosync") < 0)
 		return -1;
-	app->conf.orch_confirm_plan = 0;
+	((struct orch_conf *)conf_section_values(&app->conf, &orch_conf_section))->confirm_plan = 0;
 	if (agents) {
 		free(app->conf.kb_agents);
 		app->conf.kb_agents = strdup(agents);

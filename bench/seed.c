@@ -5,6 +5,7 @@
 #include <string.h>
 #include "json/dump.h"
 #include "seed.h"
+#include "engine/tid.h"
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/jnum.h"
@@ -16,7 +17,7 @@ int seed_load(struct app *app, const char *tid, struct seed_tpl *t)
 	long last;
 
 	memset(t, 0, sizeof *t);
-	if (tid_verify(&app->keys, tid, raw) < 0 || store_thread_get(app->store, NULL, raw, &rec, 0))
+	if (tid_verify(app->keys, tid, raw) < 0 || store_thread_get(app->store, NULL, raw, &rec, 0))
 		return -1;
 	snprintf(t->tid, sizeof t->tid, "%s", tid);
 	last = (long)json_integer_value(json_object_get(rec, "step"));
@@ -116,7 +117,7 @@ static int seed_batch_fn(struct store *s, struct store_txn *txn, void *ctx)
 	for (int i = b->from; i < b->from + b->n && rc == 0; i++) {
 		uint8_t raw[TID_RAW];
 
-		if (tid_verify(&b->app->keys, b->ids[i], raw) < 0)
+		if (tid_verify(b->app->keys, b->ids[i], raw) < 0)
 			return -1;
 		rc = seed_one(s, txn, b->t, b->ids[i], raw);
 	}
@@ -139,7 +140,7 @@ int seed_copy(struct app *app, const struct seed_tpl *t, int n, int batch, char 
 	randombytes_buf(raw, (size_t)n * TID_RAW);
 	qsort(raw, (size_t)n, TID_RAW, seed_raw_cmp);
 	for (int i = 0; i < n; i++)
-		tid_format(&app->keys, raw[i], ids[i]);
+		tid_format(app->keys, raw[i], ids[i]);
 	free(raw);
 	for (b.from = 0; b.from < n; b.from += b.n) {
 		b.n = n - b.from < batch ? n - b.from : batch;

@@ -31,6 +31,7 @@
 #include "util/log.h"
 #include "worker.h"
 #include "kb/kb.h"
+#include "kb/shelf.h"
 #include "prov/prov.h"
 #include "heir.h"
 #include "json/jalloc.h"
@@ -117,7 +118,7 @@ static void main_ensure_store(struct app *app)
 	last_try = now;
 	app->store = store_open(&app->conf, app->store_err, sizeof app->store_err);
 	if (app->store &&
-	    tid_keys_load(&app->keys, app->conf.key_file, app->store_err, sizeof app->store_err) < 0) {
+	    tid_keys_load(app->keys, app->conf.key_file, app->store_err, sizeof app->store_err) < 0) {
 		store_close(app->store);
 		app->store = NULL;
 	}
@@ -314,11 +315,13 @@ static int main_listen(const char *listen_addr, int backlog, const struct main_s
 int worker_main(int argc, char **argv)
 {
 	static struct app app;
+	static struct tid_keys keys;
 	const char *conf_path = NULL, *listen_addr = NULL;
 	int opt, check_only = 0, backlog = 128, fd = 0, rc, workers = 0, is_child = 0;
 	struct main_sock sock = { 0, 0, 0, 0 };
 
 	jalloc_install();
+	app.keys = &keys;
 	while ((opt = getopt(argc, argv, "c:l:b:w:M:G:tVh")) != -1) {
 		switch (opt) {
 		case 'c': conf_path = optarg; break;
@@ -355,6 +358,8 @@ int worker_main(int argc, char **argv)
 		fprintf(stderr, "aivista.fcgi: -M and -G go with -l PATH (a unix socket)\n");
 		return 2;
 	}
+	/* The workflows declare their own configuration keys. */
+	wf_builtin_register();
 	if (main_config(&app, conf_path, check_only) < 0)
 		return 1;
 	if (check_only)
@@ -378,14 +383,13 @@ int worker_main(int argc, char **argv)
 	}
 	app.start_ms = clock_mono_ms();
 	main_words(&app.conf);
-	wf_builtin_register();
 	app.prov = prov_new(&app.conf);
 	main_ensure_store(&app);
 	log_info("worker ready (%s)", listen_addr ? listen_addr : "socket from the web server");
 	rc = main_loop(&app, fd);
 	store_close(app.store);
 	prov_free(app.prov);
-	kb_shelf_free(&app.kbs);
+	kb_shelf_free(app.kbs);
 	conf_free(&app.conf);
 	curlonce_cleanup();
 	if (main_heir)

@@ -6,7 +6,9 @@
 // whole. Every answer carries a badge saying which way it went, whether the
 // model or the keyword rules chose it, and why; a picture made opens full
 // size; pictures can be attached (chosen, pasted or dropped); a reply can
-// be stopped, and a failed one sent again.
+// be stopped, and a failed one sent again. A reply may suggest another view
+// by a code (suggest: "note" for a request for a Xiaohongshu note): the
+// page words it and links to the view.
 import { h, uid, safeImageURL } from './dom.js';
 import { t, tx, setT, setAttrT, onLang, addWords } from './i18n.js';
 import * as words from './i18n-chat.js';
@@ -23,6 +25,9 @@ const MAX_TEXT_BYTES = 8000;        // the server's limit on a message, in UTF-8
 const MAX_PICTURES = 4;             // pictures one message may carry
 const MAX_PICTURE_BYTES = 1500000;  // larger pictures are scaled down first
 export const ROUTE_ICONS = { image_gen: '🎨', web_search: '🔍', time_query: '🕒', chat: '💬' };
+// The views a reply may suggest, by the reply's code: the words, and the
+// view's own name as the link.
+const SUGGESTIONS = { note: { words: 'chat.suggest.note', view: 'note' } };
 
 export function createChat(root, app) {
   const view = createView(app, {
@@ -151,13 +156,14 @@ export function createChat(root, app) {
     const progress = h('div', { class: 'turn-progress', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), progressText);
     const reply = h('p', { class: 'chat-text' });
     const media = h('div', { class: 'chat-media' });
+    const suggest = h('p', { class: 'chat-suggest', hidden: true });
     const note = h('div', { class: 'chat-note', hidden: true });
     const route = h('div', { class: 'route-line', hidden: true });
     const el = h('li', { class: 'turn chat-turn', dataset: { state: 'running' } }, user,
-      h('div', { class: 'bubble agent' }, progress, reply, media, note, route));
+      h('div', { class: 'bubble agent' }, progress, reply, media, suggest, note, route));
     conversation.append(el);
     empty.hidden = true;
-    const turn = { el, user, progress, progressText, reply, media, note, route, routed: false, intent: null,
+    const turn = { el, user, progress, progressText, reply, media, suggest, note, route, routed: false, intent: null,
       done: null, deltas: 0, messages: 0, ended: false, events: 0, sent: null, asked: null };
     showAsked(turn, asked);
     turns.push(turn);
@@ -242,6 +248,17 @@ export function createChat(root, app) {
     turn.media.append(h('figure', { class: 'chat-picture' }, open, offlineChip(src)));
   }
 
+  // Another view the reply points to, in the page's words (a code the
+  // page does not know is left out).
+  function showSuggest(turn, code) {
+    const s = SUGGESTIONS[code];
+    if (!s || turn.suggest.dataset.code === code) return;
+    turn.suggest.replaceChildren(setT(h('span', {}), s.words), ' ',
+      setT(h('a', { href: `#/${s.view}`, class: 'chat-suggest-link' }), `nav.${s.view}`));
+    turn.suggest.dataset.code = code;
+    turn.suggest.hidden = false;
+  }
+
   function showNote(turn, key, retry) {
     turn.note.replaceChildren(setT(h('p', {}), key));
     if (retry) {
@@ -306,6 +323,7 @@ export function createChat(root, app) {
         turn.reply.hidden = false;
         turn.reply.textContent = String(ev.content ?? '');
         delete turn.reply.dataset.live;
+        if (ev.suggest) showSuggest(turn, ev.suggest);
         turn.messages++;
         follow(turn);
         break;
@@ -340,6 +358,7 @@ export function createChat(root, app) {
           turn.reply.textContent = ev.content;
         }
         if (ev.generatedImageUrl) showPicture(turn, ev.generatedImageUrl);
+        if (ev.suggest) showSuggest(turn, ev.suggest);
         showRoute(turn);
         endTurn(turn, turn.failed ? 'failed' : 'done');
         follow(turn);

@@ -1,9 +1,12 @@
 // The image studio (workflow "image", seed 000): a request, the agent's
 // thoughts node by node, the picture on a canvas where a mask can be
 // painted for inpainting, the agent's buttons and the critic's verdict;
-// further turns continue the same thread.
+// further turns continue the same thread. Its buttons and controls send
+// what they mean as data (input.adjust), never a sentence for the server
+// to read back.
 import { h, uid } from './dom.js';
-import { t, tx, setT, setAttrT, nodeLabel, addWords } from './i18n.js';
+import { tx, setT, setAttrT, nodeLabel, addWords, apply } from './i18n.js';
+import { getJSON } from './api.js';
 import * as words from './i18n-image.js';
 import { stepsTurn, endStepsTurn } from './timeline.js';
 import { renderComponent } from './components.js';
@@ -15,6 +18,40 @@ addWords('image', words);
 
 const SIZES = [[1024, 1024], [1024, 768], [768, 1024], [1280, 720]];
 const MAX_TEXT_BYTES = 4000;        // the server's limit on a request's text, in UTF-8 bytes
+
+// The style library's ids (GET /api/styles), with their names added to
+// the page's words as style.<id>; read once, when first needed.
+let styleIds = null;
+function loadStyles() {
+  styleIds ??= getJSON('styles').then((lib) => {
+    const en = {};
+    const zh = {};
+    for (const s of lib?.styles || []) {
+      if (typeof s?.id !== 'string') continue;
+      en[`style.${s.id}`] = String(s.name_en || s.id);
+      zh[`style.${s.id}`] = String(s.name_zh || s.name_en || s.id);
+    }
+    addWords('styles', { en, zh });
+    apply(document);
+    return Object.keys(en).map((k) => k.slice('style.'.length));
+  }).catch(() => []);
+  return styleIds;
+}
+
+// What an adjustment sent as data asks, as chips in the page's words.
+function adjustChips(adjust) {
+  const chip = (key, params) => setT(h('span', { class: 'chip' }), key, params);
+  if (adjust.kind === 'regenerate') return [chip('image.adjusted.regenerate')];
+  const chips = [chip('image.adjusted')];
+  if (adjust.style) {
+    loadStyles();
+    chips.push(chip(`style.${adjust.style}`));
+  }
+  if (adjust.styleStrength != null) chips.push(chip('image.adjusted.strength', { n: adjust.styleStrength }));
+  if (adjust.width) chips.push(h('span', { class: 'chip' }, `${adjust.width} × ${adjust.height}`));
+  if (adjust.light) chips.push(chip(`adjust.light.${adjust.light}`));
+  return chips;
+}
 
 export function createImageStudio(root, app) {
   const view = createView(app, {
@@ -81,6 +118,7 @@ export function createImageStudio(root, app) {
   // A turn: the request, the timeline, the progress and the result.
   function newTurn(input) {
     const user = h('div', { class: 'bubble user' });
+    if (input?.adjust) user.append(h('p', { class: 'adjusted' }, ...adjustChips(input.adjust)));
     if (input?.text) user.append(h('p', {}, input.text));
     else if (!input) user.append(h('p', { class: 'muted' }, tx('image.request_unknown')));
     if (input?.mask) {
@@ -129,7 +167,7 @@ export function createImageStudio(root, app) {
   function started(ev) {
     sizeBox.hidden = true;
     if (current && current.input && !known[0]) {
-      known[0] = { text: current.input.text, mask: !!current.input.mask };
+      known[0] = remembered(current.input);
       saveTurn(ev.threadId, 0, known[0]);
     }
     return { title: (known[0]?.text || fallback[0] || '').slice(0, 80) };
@@ -206,17 +244,26 @@ export function createImageStudio(root, app) {
     if (state === 'failed') current?.timeline.settle('stopped');
   }
 
+  // What this browser keeps of a turn's request, to show it again.
+  function remembered(input) {
+    return { text: input.text, mask: !!input.mask, ...(input.adjust ? { adjust: input.adjust } : {}) };
+  }
+
   async function send(input) {
     if (stream.busy) return false;
     errors.hide();
     const i = turns.length;
-    const turn = newTurn({ text: input.text, mask: !!input.mask, maskData: input.maskData });
+    const turn = newTurn({ text: input.text, mask: !!input.mask, maskData: input.maskData, adjust: input.adjust });
     current = turn;
     if (view.threadId) {
-      known[i] = { text: input.text, mask: !!input.mask };
+      known[i] = remembered(input);
       saveTurn(view.threadId, i, known[i]);
     }
-    turn.sent = { text: input.text, ...(input.maskData ? { maskData: input.maskData } : {}) };
+    turn.sent = {
+      ...(input.text || !input.adjust ? { text: input.text } : {}),
+      ...(input.maskData ? { maskData: input.maskData } : {}),
+      ...(input.adjust ? { adjust: input.adjust } : {}),
+    };
     const [w, hh] = size.value.split('x').map(Number);
     try {
       await view.send(turn.sent, { start: { ...turn.sent, width: w, height: hh } });
@@ -240,17 +287,27 @@ export function createImageStudio(root, app) {
     if (last) send(last.sent || { text: last.input.text });
   }
 
+  // Regenerate: the last picture again, as the server made it; under an
+  // earlier picture, that turn's request again.
+  function regenerate(turn) {
+    if (turn === turns[turns.length - 1]) {
+      send({ adjust: { kind: 'regenerate' } });
+      return;
+    }
+    const input = turn.sent || (turn.input?.text || turn.input?.adjust ? { text: turn.input.text, adjust: turn.input.adjust } : null);
+    if (!input || (!input.text && !input.maskData && !input.adjust)) {
+      errors.say('image.regen_none', null);
+      return;
+    }
+    send({ text: input.text, maskData: input.maskData, mask: !!input.maskData, adjust: input.adjust });
+  }
+
   // The ActionPanel's buttons.
   function action(a, turn) {
     if (stream.busy) return;
     const id = String(a.id ?? '');
     if (id === 'regenerate_btn' || id === 'regenerate') {
-      const input = turn.sent || (turn.input?.text ? { text: turn.input.text } : null);
-      if (!input || (!input.text && !input.maskData)) {
-        errors.say('image.regen_none', null);
-        return;
-      }
-      send({ text: input.text, maskData: input.maskData, mask: !!input.maskData });
+      regenerate(turn);
     } else if (id === 'adjust_btn' || id === 'adjust') {
       adjustForm(turn);
     } else if (id === 'inpaint_btn' || id === 'inpaint') {
@@ -265,7 +322,25 @@ export function createImageStudio(root, app) {
     return null;
   }
 
-  // "再调整一下": the style strength and a free note, sent as a new turn.
+  // A select of the adjust form: "as it is" first, then the choices.
+  function choice(name, labelKey, keepKey, options) {
+    const id = uid('adj');
+    const el = h('select', { id, name }, setT(h('option', { value: '' }), keepKey),
+      ...options.map(([value, key, text]) => (key ? setT(h('option', { value }), key) : h('option', { value }, text))));
+    return { el, row: h('div', { class: 'tool-row' }, setT(h('label', { for: id }), labelKey), el) };
+  }
+
+  // The adjustment the form's controls say, as data.
+  function adjustOf(style, strength, light, size) {
+    const adjust = { kind: style.value ? 'restyle' : 'params', styleStrength: Number(strength.value) };
+    if (style.value) adjust.style = style.value;
+    if (light.value) adjust.light = light.value;
+    if (size.value) [adjust.width, adjust.height] = size.value.split('x').map(Number);
+    return adjust;
+  }
+
+  // "再调整一下": the style strength, another style of the library, the
+  // light and the size, sent as a new turn (words go in the composer).
   function adjustForm(turn) {
     if (turn.adjust) {
       turn.adjust.querySelector('input')?.focus();
@@ -275,27 +350,29 @@ export function createImageStudio(root, app) {
     const strength = h('input', { type: 'range', id: sid, min: 0, max: 100, step: 5, value: 70 });
     const out = h('output', { for: sid }, '70');
     strength.addEventListener('input', () => { out.textContent = strength.value; });
-    const nid = uid('adj');
-    const note = h('input', { type: 'text', id: nid, maxlength: 1000 });
-    setAttrT(note, 'placeholder', 'adjust.placeholder');
+    const style = choice('style', 'adjust.style', 'adjust.style.keep', []);
+    style.row.hidden = true;
+    loadStyles().then((ids) => {
+      style.el.append(...ids.map((id) => setT(h('option', { value: id }), `style.${id}`)));
+      style.row.hidden = ids.length === 0;
+    });
+    const light = choice('light', 'adjust.light', 'adjust.light.keep', [['brighter', 'adjust.light.brighter'], ['darker', 'adjust.light.darker']]);
+    const size = choice('size', 'adjust.size', 'adjust.size.keep', SIZES.map(([w, hh]) => [`${w}x${hh}`, null, `${w} × ${hh}`]));
     const l1 = h('label', { for: sid });
     setT(l1, 'adjust.strength');
-    const l2 = h('label', { for: nid });
-    setT(l2, 'adjust.note');
     const go = h('button', { type: 'submit', class: 'primary' });
     setT(go, 'adjust.send');
     const cancel = h('button', { type: 'button' });
     setT(cancel, 'mask.cancel');
     const f = h('form', { class: 'adjust-form' }, h('div', { class: 'tool-row' }, l1, strength, out),
-      h('div', { class: 'tool-row' }, l2, note), h('div', { class: 'tool-row' }, go, cancel));
+      style.row, light.row, size.row, h('div', { class: 'tool-row' }, go, cancel));
     const close = () => { f.remove(); turn.adjust = null; };
     cancel.addEventListener('click', close);
     f.addEventListener('submit', (e) => {
       e.preventDefault();
-      const extra = note.value.trim();
-      const text = t(extra ? 'image.adjust.request.note' : 'image.adjust.request', { n: strength.value, note: extra });
+      const adjust = adjustOf(style.el, strength, light.el, size.el);
       close();
-      send({ text });
+      send({ adjust });
     });
     turn.adjust = f;
     turn.results.append(f);

@@ -1,5 +1,5 @@
 /* aivista-admin key create | rotate: the key file that signs thread IDs
- * (see graph/tid.h): one base64url key per line, the first signs, the
+ * (see engine/tid.h): one base64url key per line, the first signs, the
  * others still verify. Rotation puts a new key first and keeps the older
  * ones, so IDs already handed out stay valid; past TID_MAX_KEYS the oldest
  * go. The file is written as the workers write one (tid_keys_write: a

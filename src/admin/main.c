@@ -15,6 +15,7 @@
 #include <sodium.h>
 #include "json/jalloc.h"
 #include "admin/admin.h"
+#include "wf/builtin.h"
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/log.h"
@@ -45,6 +46,8 @@ static int admin_config(struct admin *a, const char *path)
 	int rc;
 
 	buf_init(&errs, 1 << 16);
+	/* The workflows declare their own [workflow.*] sections. */
+	wf_builtin_register();
 	conf_init(&a->conf);
 	rc = conf_load(&a->conf, path, &errs);
 	if (rc < 0) {

@@ -21,12 +21,13 @@ enum problem api_asset_get(struct req *r);
 enum problem api_styles(struct req *r);
 enum problem api_nodes(struct req *r);
 enum problem api_agents(struct req *r);
+enum problem api_workflows(struct req *r);
 
 /* Shared by the handlers (stream.c). */
 #include <jansson.h>
 enum problem api_body_object(struct req *r, json_t **out);
 int api_opt_string(struct req *r, const json_t *obj, const char *key, const char **out);
-/* Shared by assets.c and asset_png.c: an asset's bytes with its ETag and
+/* asset_send.c, for assets.c and asset_png.c: an asset's bytes with its ETag and
  * caching (a 304 for a matching If-None-Match; no body for HEAD); more:
  * header lines to add (each ending in \r\n), or NULL. */
 #include <stddef.h>

@@ -1,9 +1,8 @@
 /* GET /api/assets/{id}: the images and files workflows produced or were
- * given, immutable, with an ETag, and a policy that keeps an SVG from
- * running script; markup a browser would show as a page of this site is
- * sent as a download; with ?format=png, as a PNG (asset_png.c). */
+ * given, sent by api_asset_send (asset_send.c); markup a browser would
+ * show as a page of this site is sent as a download; with ?format=png,
+ * as a PNG (asset_png.c). */
 #include "config.h"
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -12,24 +11,6 @@
 #include "fcgi/req.h"
 #include "store/store.h"
 #include "util/xmalloc.h"
-
-void api_asset_send(struct req *r, const char *id, const char *ctype, const void *data,
-		    size_t len, const char *more)
-{
-	const char *inm = req_param(r, "HTTP_IF_NONE_MATCH");
-	char etag[64], extra[768];
-
-	snprintf(etag, sizeof etag, "\"%s\"", id);
-	/* An SVG could carry script: the policy lets it show, never run. */
-	snprintf(extra, sizeof extra,
-		 "ETag: %s\r\nCache-Control: private, max-age=31536000, immutable\r\n"
-		 "Content-Security-Policy: default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
-		 "sandbox\r\n%s", etag, more ? more : "");
-	if (inm && strstr(inm, etag))
-		req_send_headers(r, 304, ctype, extra);
-	else if (req_send_headers(r, 200, ctype, extra) == 0 && strcmp(r->method, "HEAD") != 0)
-		req_write(r, data, len);
-}
 
 /* The media type without parameters or blanks: its length from *t on. */
 static size_t api_asset_type_len(const char **t)

@@ -19,6 +19,7 @@ static const struct route api_routes[] = {
 	{ "GET", "/api/styles", api_styles },
 	{ "GET", "/api/nodes", api_nodes },
 	{ "GET", "/api/agents", api_agents },
+	{ "GET", "/api/workflows", api_workflows },
 };
 
 /* Runs the handler of the route r names; a failure is recorded on r. */

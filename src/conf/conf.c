@@ -26,20 +26,9 @@
 #define AV_PKGDATADIR "/usr/share/aivista"
 #endif
 
-/* CT_KIND: a vendor of prov_vendors[] that can fill the role in min;
- * CT_BACKEND: a backend of store_backends[]. Both are strings like
- * CT_ENUM, whose choices are the table's rows. */
-enum conf_type { CT_LONG, CT_STR, CT_ENUM, CT_BOOL, CT_REAL, CT_KIND, CT_BACKEND };
-
-struct conf_key {
-	const char *section;
-	const char *name;
-	enum conf_type type;
-	size_t off;            /* offset in struct conf */
-	const char *def;       /* default, as it would be written in the file */
-	long min, max;         /* CT_LONG, CT_REAL; min: CT_KIND's role */
-	const char *choices;   /* CT_ENUM: '|'-separated */
-};
+/* The types are in conf.h. CT_KIND: a vendor of prov_vendors[] that can
+ * fill the role in min; CT_BACKEND: a backend of store_backends[]. Both
+ * are strings like CT_ENUM, whose choices are the table's rows. */
 
 #define K_LONG(s, n, f, d, lo, hi) { s, n, CT_LONG, offsetof(struct conf, f), d, lo, hi, NULL }
 #define K_STR(s, n, f, d) { s, n, CT_STR, offsetof(struct conf, f), d, 0, 0, NULL }
@@ -99,26 +88,6 @@ static const struct conf_key conf_keys[] = {
 	K_ENUM("engine", "hitl_default", hitl_default, "approve", "approve|reject"),
 	K_LONG("cache", "retrieval_ttl", cache_retrieval_ttl, "300", 0, 31536000),
 	K_LONG("cache", "model_ttl", cache_model_ttl, "3600", 0, 31536000),
-	K_LONG("workflow.image", "planner_timeout_ms", image_planner_timeout_ms, "10000", 100, 600000),
-	K_LONG("workflow.image", "executor_timeout_ms", image_executor_timeout_ms, "5000", 100, 600000),
-	K_LONG("workflow.image", "critic_timeout_ms", image_critic_timeout_ms, "8000", 100, 600000),
-	K_LONG("workflow.image", "max_retries", image_max_retries, "3", 0, 10),
-	K_BOOL("workflow.graph_edit", "confirm", graph_edit_confirm, "off"),
-	K_LONG("workflow.graph_edit", "history", graph_edit_history, "50", 1, 1000),
-	K_LONG("workflow.graph_edit", "max_nodes", graph_edit_max_nodes, "2000", 1, 100000),
-	K_LONG("workflow.graph_edit", "max_edges", graph_edit_max_edges, "5000", 1, 500000),
-	K_LONG("workflow.graph_edit", "plan_timeout_ms", graph_edit_plan_timeout_ms, "30000", 100, 600000),
-	K_LONG("workflow.graph_edit", "max_patch_bytes", graph_edit_max_patch_bytes, "4194304", 1024,
-	       1L << 30),
-	K_LONG("workflow.graph_edit", "max_string_bytes", graph_edit_max_string_bytes, "16384", 64,
-	       1L << 24),
-	K_BOOL("workflow.orchestrate", "confirm_plan", orch_confirm_plan, "on"),
-	K_LONG("workflow.orchestrate", "stage_retries", orch_stage_retries, "2", 0, 10),
-	K_REAL("workflow.chat", "route_min_confidence", chat_route_min_confidence, "0.6", 0, 1),
-	K_BOOL("workflow.chat", "image_gen", chat_image_gen, "on"),
-	K_BOOL("workflow.chat", "web_search", chat_web_search, "on"),
-	K_LONG("workflow.chat", "history_turns", chat_history_turns, "20", 0, 1000),
-	K_STR("workflow.chat", "timezone", chat_timezone, ""),
 	K_LONG("media", "cpu_ms", media_cpu_ms, "10000", 1000, 600000),
 	K_LONG("media", "memory_bytes", media_memory_bytes, "536870912", 16777216, 1L << 36),
 	K_LONG("media", "time_ms", media_time_ms, "20000", 100, 600000),
@@ -331,6 +300,74 @@ static int conf_section_known(const char *section)
 	return 0;
 }
 
+/* The sections parts of the program declare (conf_section_add), and the
+ * values of each one's defaults. */
+static const struct conf_section *conf_sections[CONF_SECTIONS_MAX];
+static void *conf_section_defaults[CONF_SECTIONS_MAX];
+static size_t conf_nsections;
+
+/* A declared section's values, made with its defaults. New block. */
+static void *conf_section_new(const struct conf_section *s)
+{
+	void *v = xcalloc(1, s->size);
+	char why[160];
+
+	for (size_t i = 0; i < s->nkeys; i++)
+		if (conf_set(v, &s->keys[i], s->keys[i].def, why, sizeof why) < 0)
+			abort(); /* a bad default is a bug in the table */
+	return v;
+}
+
+static void conf_section_free(const struct conf_section *s, void *v)
+{
+	for (size_t i = 0; v && i < s->nkeys; i++)
+		if (s->keys[i].type == CT_STR || conf_is_choice(&s->keys[i]))
+			free(*(char **)conf_field(v, &s->keys[i]));
+	free(v);
+}
+
+static size_t conf_section_index(const char *name)
+{
+	for (size_t i = 0; i < conf_nsections; i++)
+		if (strcmp(conf_sections[i]->name, name) == 0)
+			return i;
+	return (size_t)-1;
+}
+
+int conf_section_add(const struct conf_section *s)
+{
+	size_t i = conf_section_index(s->name);
+
+	if (i != (size_t)-1)
+		return conf_sections[i] == s ? 0 : -1;
+	if (conf_nsections == CONF_SECTIONS_MAX || conf_section_known(s->name))
+		return -1;
+	conf_section_defaults[conf_nsections] = conf_section_new(s);
+	conf_sections[conf_nsections++] = s;
+	return 0;
+}
+
+const void *conf_section_values(const struct conf *c, const struct conf_section *s)
+{
+	size_t i = conf_section_index(s->name);
+
+	/* Asked before it was declared (a test that runs a workflow's code
+	 * without registering it): declared now, its defaults apply. */
+	if (i == (size_t)-1 && (conf_section_add(s) < 0 || (i = conf_section_index(s->name)) ==
+							  (size_t)-1))
+		return NULL;
+	return i < c->nsect ? c->sect[i] : conf_section_defaults[i];
+}
+
+/* The key name of a declared section, or NULL. */
+static const struct conf_key *conf_section_key(const struct conf_section *s, const char *name)
+{
+	for (size_t i = 0; i < s->nkeys; i++)
+		if (strcmp(s->keys[i].name, name) == 0)
+			return &s->keys[i];
+	return NULL;
+}
+
 void conf_init(struct conf *c)
 {
 	char why[160];
@@ -339,6 +376,9 @@ void conf_init(struct conf *c)
 	for (size_t i = 0; i < CONF_NKEYS; i++)
 		if (conf_set(c, &conf_keys[i], conf_keys[i].def, why, sizeof why) < 0)
 			abort(); /* a bad default is a bug in the table */
+	for (size_t i = 0; i < conf_nsections; i++)
+		c->sect[i] = conf_section_new(conf_sections[i]);
+	c->nsect = conf_nsections;
 }
 
 void conf_free(struct conf *c)
@@ -352,6 +392,8 @@ void conf_free(struct conf *c)
 				free(*(char **)conf_field(&c->named[n].p, &conf_named_keys[i]));
 		free(c->named[n].name);
 	}
+	for (size_t i = 0; i < c->nsect; i++)
+		conf_section_free(conf_sections[i], c->sect[i]);
 	free(c->path);
 	memset(c, 0, sizeof *c);
 }
@@ -458,6 +500,21 @@ static int conf_named_key(struct conf_parse *p, const char *section, const char 
 	return 1;
 }
 
+/* A key of a declared section. */
+static int conf_declared_key(struct conf_parse *p, const char *section, const char *name,
+			     const char *value)
+{
+	size_t i = conf_section_index(section);
+	const struct conf_key *k = conf_section_key(conf_sections[i], name);
+	char why[200];
+
+	if (k == NULL)
+		conf_error(p, "unknown key '%s' in [%s]", name, section);
+	else if (conf_set(p->c->sect[i], k, value, why, sizeof why) < 0)
+		conf_error(p, "%s: %s", name, why);
+	return 1;
+}
+
 static int conf_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct conf_parse *p = user;
@@ -469,6 +526,8 @@ static int conf_handler(void *user, const char *section, const char *name, const
 	if (strncmp(section, "provider.", 9) == 0 && !conf_section_known(section))
 		return conf_named_key(p, section, name, value);
 	k = conf_find(section, name);
+	if (k == NULL && conf_section_index(section) < p->c->nsect)
+		return conf_declared_key(p, section, name, value);
 	if (k == NULL) {
 		if (conf_section_known(section))
 			conf_error(p, "unknown key '%s' in [%s]", name, section);
@@ -493,32 +552,41 @@ static int conf_parse_run(struct conf_parse *p)
 	return p->nerr ? -1 : 0;
 }
 
-static void conf_env_name(const struct conf_key *k, char *out, size_t n)
+static void conf_env_name(const char *section, const struct conf_key *k, char *out, size_t n)
 {
 	size_t j = 0;
 
-	j += (size_t)snprintf(out, n, "AIVISTA_%s_%s", k->section, k->name);
+	j += (size_t)snprintf(out, n, "AIVISTA_%s_%s", section, k->name);
 	for (size_t i = 0; i < j && i < n; i++)
 		out[i] = (out[i] == '.') ? '_' : (char)toupper((unsigned char)out[i]);
 }
 
-static int conf_apply_env(struct conf *c, struct buf *errs)
+/* AIVISTA_<SECTION>_<KEY> of one key, into the struct at base. -1 when
+ * it is set and bad. */
+static int conf_env_key(void *base, const char *section, const struct conf_key *k,
+			struct buf *errs)
 {
 	char name[96], why[200];
+	const char *v;
+
+	conf_env_name(section, k, name, sizeof name);
+	v = getenv(name);
+	if (v == NULL || conf_set(base, k, v, why, sizeof why) == 0)
+		return 0;
+	buf_printf(errs, "environment %s: %s\n", name, why);
+	return -1;
+}
+
+static int conf_apply_env(struct conf *c, struct buf *errs)
+{
 	int nerr = 0;
 
-	for (size_t i = 0; i < CONF_NKEYS; i++) {
-		const char *v;
-
-		conf_env_name(&conf_keys[i], name, sizeof name);
-		v = getenv(name);
-		if (v == NULL)
-			continue;
-		if (conf_set(c, &conf_keys[i], v, why, sizeof why) < 0) {
-			buf_printf(errs, "environment %s: %s\n", name, why);
-			nerr++;
-		}
-	}
+	for (size_t i = 0; i < CONF_NKEYS; i++)
+		nerr += conf_env_key(c, conf_keys[i].section, &conf_keys[i], errs) < 0;
+	for (size_t i = 0; i < c->nsect; i++)
+		for (size_t k = 0; k < conf_sections[i]->nkeys; k++)
+			nerr += conf_env_key(c->sect[i], conf_sections[i]->name,
+					     &conf_sections[i]->keys[k], errs) < 0;
 	return nerr ? -1 : 0;
 }
 

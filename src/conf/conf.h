@@ -1,6 +1,7 @@
 /* The configuration: an INI file (inih) plus AIVISTA_<SECTION>_<KEY>
- * environment overrides, checked against one schema table. Every key the
- * sample etc/aivista.conf documents is a field here. */
+ * environment overrides, checked against one schema table for the shared
+ * sections, whose keys are fields here, and against the tables the
+ * workflows declare for their own [workflow.NAME] sections. */
 #ifndef AV_CONF_H
 #define AV_CONF_H
 #include <stddef.h>
@@ -22,6 +23,37 @@ struct conf_provider {
 	long poll_interval_ms;  /* image: between polls of an asynchronous task */
 	long poll_max;          /* image: polls before giving up */
 };
+
+/* A key of a section: its type, where its value goes (an offset in the
+ * struct the section fills), its default as the file would write it, and
+ * its range or choices. */
+enum conf_type { CT_LONG, CT_STR, CT_ENUM, CT_BOOL, CT_REAL, CT_KIND, CT_BACKEND };
+struct conf_key {
+	const char *section;
+	const char *name;
+	enum conf_type type;
+	size_t off;            /* offset in the struct the section fills */
+	const char *def;       /* default, as it would be written in the file */
+	long min, max;         /* CT_LONG, CT_REAL; min: CT_KIND's role */
+	const char *choices;   /* CT_ENUM: '|'-separated */
+};
+
+/* The keys of a section that a part of the program declares for itself
+ * (a workflow's [workflow.NAME], as a lighttpd module declares its own):
+ * the keys fill a struct of the declarer's, of size bytes (CT_LONG and
+ * CT_BOOL: long; CT_REAL: double; CT_STR and CT_ENUM: char *, freed by
+ * conf_free). The keys' section field is not read. */
+struct conf_section {
+	const char *name;
+	const struct conf_key *keys;
+	size_t nkeys;
+	size_t size;
+};
+#define CONF_KEY_LONG(type, n, f, d, lo, hi) { NULL, n, CT_LONG, offsetof(type, f), d, lo, hi, NULL }
+#define CONF_KEY_BOOL(type, n, f, d) { NULL, n, CT_BOOL, offsetof(type, f), d, 0, 1, NULL }
+#define CONF_KEY_REAL(type, n, f, d, lo, hi) { NULL, n, CT_REAL, offsetof(type, f), d, lo, hi, NULL }
+#define CONF_KEY_STR(type, n, f, d) { NULL, n, CT_STR, offsetof(type, f), d, 0, 0, NULL }
+#define CONF_SECTIONS_MAX 16
 
 /* A [provider.NAME] section of any other name (an agent's modelOverride
  * names it): the keys of a chat provider. */
@@ -80,28 +112,6 @@ struct conf {
 	/* [cache] (seconds; 0 = off) */
 	long cache_retrieval_ttl;
 	long cache_model_ttl;
-	/* [workflow.image] */
-	long image_planner_timeout_ms;
-	long image_executor_timeout_ms;
-	long image_critic_timeout_ms;
-	long image_max_retries;
-	/* [workflow.graph_edit] */
-	long graph_edit_confirm;       /* pause with the patch before applying it */
-	long graph_edit_history;       /* versions kept per thread for undo and redo */
-	long graph_edit_max_nodes;     /* the largest workflow a turn may bring */
-	long graph_edit_max_edges;
-	long graph_edit_plan_timeout_ms;
-	long graph_edit_max_patch_bytes;  /* the bytes one patch may create (copies counted whole) */
-	long graph_edit_max_string_bytes; /* the longest string a workflow document may hold */
-	/* [workflow.orchestrate] */
-	long orch_confirm_plan;   /* pause on the plan for approval */
-	long orch_stage_retries;  /* errorStrategy retry: attempts after the first */
-	/* [workflow.chat] */
-	double chat_route_min_confidence;
-	long chat_image_gen;      /* bool */
-	long chat_web_search;     /* bool */
-	long chat_history_turns;
-	char *chat_timezone;      /* "" : the server's */
 	/* [media]: rendering SVG and reading text (OCR) from pictures users send,
 	 * each in a child process under these budgets */
 	long media_cpu_ms;
@@ -129,8 +139,19 @@ struct conf {
 	/* [provider.NAME] of other names, in the order of the file */
 	struct conf_named named[CONF_NAMED_MAX];
 	size_t nnamed;
+	/* The declared sections' values, in the order of conf_section_add. */
+	void *sect[CONF_SECTIONS_MAX];
+	size_t nsect;
 };
 
+/* Declares a section and its keys, before conf_init (a workflow's, when
+ * it is registered). 0, or -1 when the name is taken or the table full;
+ * a section declared twice is one. */
+int conf_section_add(const struct conf_section *s);
+/* The values of a declared section in c: its defaults when c was made
+ * before the section was declared (a section not declared yet is declared
+ * by the call). Borrowed; NULL only when the section cannot be declared. */
+const void *conf_section_values(const struct conf *c, const struct conf_section *s);
 /* Fills defaults. */
 void conf_init(struct conf *c);
 void conf_free(struct conf *c);

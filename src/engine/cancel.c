@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 #include "fcgi/sse.h"
+#include "engine/engine.h"
 #include "engine/run.h"
 #include "text/msg.h"
 #include "util/clock.h"

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "engine/engine.h"
 #include "engine/run.h"
 #include "util/buf.h"
 #include "util/clock.h"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "engine/engine.h"
 #include "engine/run.h"
 #include "text/msg.h"
 #include "util/clock.h"
@@ -101,8 +102,8 @@ static int decide_check(struct commit *c, json_t *rec)
 		"message", msg_get(c->run->lang, d->automatic ? "decide.timeout" : "decide.received"),
 		"decision", d->action));
 	json_object_del(c->changes, "visits");
-	run_agent_start(c->events, c->changes, rec, json_string_value(json_object_get(intr, "resume")),
-			c->run->lang);
+	run_agent_start(c->run, c->events, c->changes, rec,
+			json_string_value(json_object_get(intr, "resume")));
 	return 0;
 }
 

@@ -4,53 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sodium.h>
+#include "engine/engine.h"
 #include "engine/run.h"
 #include "json/patch.h"
 #include "text/msg.h"
 #include "util/budget.h"
 #include "util/clock.h"
 #include "util/log.h"
-
-long run_budget_ms(const struct run *run)
-{
-	const struct conf *cf = &run->app->conf;
-
-	return cf->stream_max_ms < cf->request_budget_ms ? cf->stream_max_ms : cf->request_budget_ms;
-}
-
-int run_sse(struct run *run)
-{
-	if (run->r->sse)
-		return run->sse->broken ? -1 : 0;
-	return sse_start(run->sse, run->r);
-}
-
-void run_send_committed(struct run *run, const struct commit *c)
-{
-	long long seq = c->sent_first;
-	size_t i = 0;
-
-	if (run_sse(run) < 0)
-		return;
-	while (i < c->sent.len) {
-		size_t len = strlen(c->sent.data + i);
-
-		if (sse_event_batch(run->sse, seq++, c->sent.data + i, len, 1) < 0)
-			return;
-		i += len + 1;
-	}
-	sse_step_end(run->sse);
-}
-
-void run_free(struct run *run)
-{
-	if (run->st)
-		store_request_budget(run->st, 0);
-	json_decref(run->rec);
-	json_decref(run->state);
-	json_decref(run->pending);
-	run->rec = run->state = run->pending = NULL;
-}
 
 static const char *run_str(const json_t *rec, const char *key)
 {
@@ -177,17 +137,37 @@ static void run_pause(struct run *run, struct commit *c, json_t *intr, const cha
 	json_object_set(c->changes, "interrupt", intr);
 }
 
+/* A pause whose answer goes to a node, or an end, that the workflow does
+ * not declare as a step from this node fails as bad_route (NODE_NEXT is
+ * checked in run_outcome). */
+static enum node_rc run_route_check(struct run *run, struct step_ctx *ctx, enum node_rc rc)
+{
+	const char *to = NULL;
+
+	if (rc == NODE_END)
+		to = WF_END;
+	else if (rc == NODE_INTERRUPT)
+		to = json_string_value(json_object_get(ctx->interrupt, "resume"));
+	else
+		return rc;
+	if (to && (rc == NODE_END || wf_node(run->wf, to)) && wf_edge_ok(run->wf, ctx->node, to))
+		return rc;
+	return step_fail(ctx, "bad_route", "node %s may not %s %s", ctx->node,
+			 rc == NODE_END ? "end the run:" : "pause for", to ? to : "(none)");
+}
+
 static void run_outcome(struct run *run, struct commit *c, struct step_ctx *ctx, enum node_rc rc)
 {
 	json_t *ev;
 
 	switch (rc) {
 	case NODE_NEXT:
-		if (wf_node(run->wf, ctx->next)) {
+		if (wf_node(run->wf, ctx->next) && wf_edge_ok(run->wf, ctx->node, ctx->next)) {
 			json_object_set_new(c->changes, "next", json_string(ctx->next));
 			break;
 		}
-		step_fail(ctx, "bad_route", "node %s routed to unknown node %s", ctx->node,
+		step_fail(ctx, "bad_route", "node %s routed to %s node %s", ctx->node,
+			  wf_node(run->wf, ctx->next) ? "undeclared" : "unknown",
 			  ctx->next ? ctx->next : "(none)");
 		/* fall through */
 	case NODE_ERROR:
@@ -214,42 +194,11 @@ static void run_outcome(struct run *run, struct commit *c, struct step_ctx *ctx,
 	}
 }
 
-void run_lang_set(struct run *run)
-{
-	const char *l = json_string_value(json_object_get(run->rec, "lang"));
-
-	snprintf(run->lang, sizeof run->lang, "%s", msg_lang_ok(l) ? l : "zh");
-}
-
-void run_agent_start(json_t *events, json_t *changes, const json_t *rec, const char *node,
-		     const char *lang)
-{
-	char *content = msg_fmt(lang, "agent.start", msg_agent(lang, node));
-	json_t *visits = json_object_get(changes, "visits");
-	json_t *ev = sse_event_new("agent_start");
-
-	if (!json_is_object(visits)) {
-		visits = json_deep_copy(json_object_get(rec, "visits"));
-		if (!json_is_object(visits)) {
-			json_decref(visits);
-			visits = json_object();
-		}
-		json_object_set_new(changes, "visits", visits);
-	}
-	json_object_set_new(visits, node,
-			    json_integer(json_integer_value(json_object_get(visits, node)) + 1));
-	json_object_set_new(ev, "node", json_string(node));
-	json_object_set_new(ev, "agent", json_string(node));
-	json_object_set_new(ev, "content", json_string(content));
-	json_array_append_new(events, ev);
-	free(content);
-}
-
 /* agent_end of node, its content in the thread's language. */
 static json_t *run_agent_end(struct run *run, const char *node)
 {
 	json_t *ev = run_event(run, "agent_end", node);
-	char *done = msg_fmt(run->lang, "agent.end", msg_agent(run->lang, node));
+	char *done = msg_fmt(run->lang, "step.end", msg_agent_in(run->lang, run->wf->name, node));
 
 	json_object_set_new(ev, "agent", json_string(node));
 	json_object_set_new(ev, "content", json_string(done));
@@ -409,6 +358,7 @@ static int run_step(struct run *run)
 		nrc = step_fail(&ctx, "event_limit", "the thread logged its %lld events ([store] max_events): "
 				"start a new thread", run->st->max_events);
 	}
+	nrc = run_route_check(run, &ctx, nrc);
 	run_outcome(run, &c, &ctx, nrc);
 	json_object_set_new(c.changes, "resume", json_null());
 	/* A run that ends takes its cancel request with it. */
@@ -417,8 +367,8 @@ static int run_step(struct run *run)
 	/* The next node's start goes out with this step; a thread that stops
 	 * running gives its lease back in the same commit. */
 	if (json_is_string(json_object_get(c.changes, "next")))
-		run_agent_start(c.events, c.changes, run->rec,
-				json_string_value(json_object_get(c.changes, "next")), run->lang);
+		run_agent_start(run, c.events, c.changes, run->rec,
+				json_string_value(json_object_get(c.changes, "next")));
 	else
 		c.release = 1;
 	c.step = step;
@@ -458,16 +408,10 @@ static void run_end_stream(struct run *run, int yielded)
 	if (run_sse(run) < 0)
 		return;
 	if (strcmp(status, "done") == 0 || strcmp(status, "error") == 0 ||
-	    strcmp(status, "aborted") == 0) {
+	    strcmp(status, "aborted") == 0)
 		sse_done(run->sse);
-	} else if (yielded) {
-		json_t *ev = run_event(run, "workflow_yield", NULL);
-
-		json_object_set_new(ev, "content", json_string(msg_get(run->lang, "yield.reconnect")));
-		sse_retry(run->sse, 500);
-		sse_event(run->sse, 0, ev);
-		json_decref(ev);
-	}
+	else if (yielded)
+		run_send_yield(run);
 }
 
 /* The step the thread is at took down the worker running it more than

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "engine/engine.h"
 #include "engine/run.h"
 #include "text/msg.h"
 #include "util/clock.h"
@@ -13,19 +14,6 @@
 /* How long a request waits between looks at a thread another worker holds. */
 #define ENTRY_WAIT_POLL_US 50000
 
-static void entry_run_init(struct run *run, struct req *r)
-{
-	memset(run, 0, sizeof *run);
-	run->r = r;
-	run->sse = &r->sse_store;
-	run->app = r->app;
-	run->st = r->app->store;
-	run->t0 = clock_mono_ms();
-	/* Until run_free: what this request may add to the store. */
-	if (run->st)
-		store_request_budget(run->st, run->app->conf.max_request_bytes);
-}
-
 /* The 413 of a request that would store more than it may, before its
  * stream starts. */
 static enum problem entry_too_large(struct run *run)
@@ -33,51 +21,6 @@ static enum problem entry_too_large(struct run *run)
 	return req_fail(run->r, PB_REQUEST_TOO_LARGE, "the request would store more than the %ld "
 			"bytes one request may ([store] max_request_bytes)",
 			run->app->conf.max_request_bytes);
-}
-
-static enum problem entry_store(struct req *r)
-{
-	if (r->app->store == NULL)
-		return req_fail(r, APP_STORE_PROBLEM(r->app), APP_STORE_DOWN);
-	return PB_OK;
-}
-
-enum problem engine_resolve(struct req *r, const char *id, uint8_t tid[STORE_TID], json_t **rec)
-{
-	const char *status;
-	int rc;
-
-	*rec = NULL;
-	if (entry_store(r))
-		return r->failed;
-	if (tid_verify(&r->app->keys, id, tid) < 0)
-		return req_fail(r, PB_BAD_SIGNATURE, "the thread ID is malformed or not signed by this server");
-	rc = store_thread_get(r->app->store, NULL, tid, rec, STORE_READ_COMMITTED);
-	if (rc == STORE_NOTFOUND)
-		return req_fail(r, PB_THREAD_NOT_FOUND, "no thread %s", id);
-	if (rc)
-		return req_fail(r, PB_STORE_UNAVAILABLE, "reading the thread: %s", store_strerror(rc));
-	status = json_string_value(json_object_get(*rec, "status"));
-	if ((status && strcmp(status, "expired") == 0) ||
-	    json_integer_value(json_object_get(*rec, "exp")) < clock_wall_ms()) {
-		json_decref(*rec);
-		*rec = NULL;
-		return req_fail(r, PB_EXPIRED, "thread %s expired after its time without activity", id);
-	}
-	return PB_OK;
-}
-
-enum problem run_open(struct run *run, struct req *r, const char *id)
-{
-	entry_run_init(run, r);
-	if (engine_resolve(r, id, run->tid, &run->rec))
-		return r->failed;
-	snprintf(run->tid_str, sizeof run->tid_str, "%s", id);
-	run_lang_set(run);
-	run->wf = wf_find(json_string_value(json_object_get(run->rec, "workflow")));
-	if (run->wf == NULL)
-		return req_fail(r, PB_INTERNAL, "thread %s belongs to a workflow this server no longer runs", id);
-	return PB_OK;
 }
 
 static const char *entry_status(const struct run *run)
@@ -119,14 +62,12 @@ static json_t *entry_init(struct run *run, const json_t *input, char *err, size_
 static enum problem entry_lang(struct run *run, const json_t *input)
 {
 	const json_t *lang = json_object_get(input, "lang");
-	const json_t *text = json_object_get(input, "text");
+	const json_t *text = NULL;
 
 	if (lang && !json_is_null(lang) && !msg_lang_ok(json_string_value(lang)))
 		return req_fail(run->r, PB_BAD_LANG, "input.lang must be \"zh\" or \"en\"");
-	if (!json_is_string(text))
-		text = json_object_get(input, "topic");
-	if (!json_is_string(text))
-		text = json_object_get(input, "task");
+	for (const char *const *f = run->wf->text_fields; f && *f && !json_is_string(text); f++)
+		text = json_object_get(input, *f);
 	snprintf(run->lang, sizeof run->lang, "%s",
 		 msg_thread_lang(json_string_value(lang), json_string_value(text),
 				 req_param(run->r, "HTTP_ACCEPT_LANGUAGE")));
@@ -143,13 +84,13 @@ enum problem engine_start(struct req *r, const struct workflow *wf, const json_t
 	enum problem p = PB_OK;
 	int rc;
 
-	entry_run_init(&run, r);
-	if (entry_store(r))
+	run_init(&run, r);
+	if (run_store_check(r))
 		return r->failed;
 	run.wf = wf;
 	if (entry_lang(&run, input))
 		return r->failed;
-	tid_new(&r->app->keys, run.tid_str, run.tid);
+	tid_new(r->app->keys, run.tid_str, run.tid);
 	run.state = entry_init(&run, input, err, sizeof err, &p);
 	if (run.store_rc) {
 		run_free(&run);
@@ -177,7 +118,7 @@ enum problem engine_start(struct req *r, const struct workflow *wf, const json_t
 	json_object_set_new(ev, "threadId", json_string(run.tid_str));
 	json_object_set_new(ev, "workflow", json_string(wf->name));
 	json_array_append_new(c.events, ev);
-	run_agent_start(c.events, c.changes, c.changes, wf->start, run.lang);
+	run_agent_start(&run, c.events, c.changes, c.changes, wf->start);
 	rc = commit_run(&c);
 	if (rc == STORE_OVER_BUDGET) {
 		store_txn(run.st, entry_purge_fn, &run);
@@ -264,7 +205,8 @@ enum problem engine_turn(struct req *r, const char *id, const json_t *input, int
 	ctx.state = run.state;
 	ctx.input = input;
 	next = run.wf->turn(&ctx, run.state, input, err, sizeof err);
-	if (run.store_rc || next == NULL || wf_node(run.wf, next) == NULL) {
+	if (run.store_rc || next == NULL || wf_node(run.wf, next) == NULL ||
+	    !wf_edge_ok(run.wf, WF_START, next)) {
 		commit_free(&c);
 		run_free(&run);
 		if (run.store_rc)
@@ -287,7 +229,7 @@ enum problem engine_turn(struct req *r, const char *id, const json_t *input, int
 	json_object_set_new(c.changes, "status", json_string("running"));
 	json_object_set_new(c.changes, "next", json_string(next));
 	json_object_set_new(c.changes, "visits", json_object());
-	run_agent_start(c.events, c.changes, NULL, next, run.lang);
+	run_agent_start(&run, c.events, c.changes, NULL, next);
 	rc = commit_run(&c);
 	if (rc == EBUSY)
 		p = req_fail(r, PB_BUSY, "thread %s changed meanwhile: try again", id);

@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "engine/engine.h"
 #include "engine/run.h"
-#include "text/msg.h"
 #include "util/clock.h"
 #include "util/hostslot.h"
 #include "util/log.h"
@@ -228,13 +228,7 @@ static int follow_reload(struct run *run)
 /* The request's time is used: the client is told to reconnect. */
 static enum problem follow_yield(struct run *run)
 {
-	json_t *ev = sse_event_new("workflow_yield");
-
-	json_object_set_new(ev, "threadId", json_string(run->tid_str));
-	json_object_set_new(ev, "content", json_string(msg_get(run->lang, "yield.reconnect")));
-	sse_retry(run->sse, 500);
-	sse_event(run->sse, 0, ev);
-	json_decref(ev);
+	run_send_yield(run);
 	return PB_OK;
 }
 

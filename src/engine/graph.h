@@ -1,8 +1,9 @@
 /* Workflows as graphs: a workflow is a table of nodes and a start node; a
  * node gets the state, may emit events, and returns where to go. One node
  * run is one step; the engine (engine.c) checkpoints after every step.
- * Each workflow lives in its own file under src/wf/ and exports one
- * struct workflow. */
+ * Each workflow lives in its own folder under src/wf/ and exports one
+ * struct workflow, its descriptor: what the engine and the shared code
+ * know of it. src/wf/builtin.c lists them. */
 #ifndef AV_GRAPH_H
 #define AV_GRAPH_H
 #include <stddef.h>
@@ -41,11 +42,43 @@ struct wf_node {
 	long timeout_ms;         /* 0: [engine] node_timeout_ms */
 };
 
+/* Which node may follow which. from WF_START: the start of a run or of a
+ * turn; to WF_END: NODE_END or NODE_ABORT; an interrupt's resume node is
+ * an edge from the node that paused. */
+#define WF_START "__start__"
+#define WF_END "__end__"
+struct wf_edge {
+	const char *from;
+	const char *to;
+};
+
+struct conf_section;
+struct msg_def;
+
 struct workflow {
 	const char *name;
 	const struct wf_node *nodes;
 	size_t nnodes;
 	const char *start;
+	/* Every step the workflow may take (the engine refuses any other:
+	 * error bad_route). */
+	const struct wf_edge *edges;
+	size_t nedges;
+	/* The input fields that carry the user's text, the first that is a
+	 * string wins (NULL-terminated): the thread's language is read from
+	 * it when the input names none. NULL: none. */
+	const char *const *text_fields;
+	/* Its [workflow.NAME] keys (conf/conf.h), read with the rest of the
+	 * configuration; step_wf_conf() gives the values. NULL: none. */
+	const struct conf_section *conf;
+	/* Its words, in both languages (text/msg.h), added to the catalogue
+	 * when it is registered. */
+	const struct msg_def *msgs;
+	size_t nmsgs;
+	/* JSON Schemas (draft 2020-12) of its input and of its state, as
+	 * JSON text, or NULL; served with the workflow (GET /api/workflows). */
+	const char *input_schema;
+	const char *state_schema;
 	/* The initial state for a new thread from the request's input (borrowed).
 	 * New reference, or NULL with err filled (the client's mistake). Large
 	 * input (a mask, a base image) goes into assets with step_asset_put(c),
@@ -71,6 +104,9 @@ void step_emit_live(struct step_ctx *c, json_t *ev);
 int step_keepalive(struct step_ctx *c);
 /* A new event {"type", "timestamp", "node"}: new reference. */
 json_t *step_event(struct step_ctx *c, const char *type);
+/* A durable thought_log of the node: the catalogue's message id
+ * (text/msg.h) in the thread's language, formatted with the arguments. */
+void step_thought(struct step_ctx *c, const char *id, ...);
 /* An interrupt: kind ("content", "image_plans", ...), the question, the
  * node that receives the answer, and the fields a "modify" may change with
  * their current values (stolen; NULL for none). Its options (approve,
@@ -124,6 +160,9 @@ struct app;
 struct app *step_app(struct step_ctx *c);
 struct prov *step_prov(struct step_ctx *c);
 const struct conf *step_conf(struct step_ctx *c);
+/* The values of the workflow's own [workflow.NAME] keys (its struct, of
+ * its conf section), or NULL when it declares none. */
+const void *step_wf_conf(struct step_ctx *c);
 struct store *step_store(struct step_ctx *c);
 /* Milliseconds left before the node's deadline (at least 1). */
 long step_time_left(struct step_ctx *c);
@@ -145,7 +184,14 @@ int step_images(struct step_ctx *c, const struct image_call *calls, size_t n,
 void wf_register(const struct workflow *wf);
 const struct workflow *wf_find(const char *name);
 const struct wf_node *wf_node(const struct workflow *wf, const char *name);
+/* 1 when the workflow declares the step from -> to (WF_START, WF_END
+ * included), or declares no edges at all. */
+int wf_edge_ok(const struct workflow *wf, const char *from, const char *to);
 /* Names, for error messages and /api/health: new reference. */
 json_t *wf_names(void);
+/* The descriptor as JSON (GET /api/workflows): name, start, nodes, edges
+ * as [from, to] pairs, textFields, turns (whether a finished thread takes
+ * another turn), configSection, inputSchema, stateSchema. New reference. */
+json_t *wf_describe(const struct workflow *wf);
 
 #endif

@@ -1,5 +1,6 @@
-/* The engine's private view of one request's run (engine.c, step.c,
- * follow.c). Nothing outside src/engine/ includes this. */
+/* The engine's private view of one request's run (run_base.c, engine.c,
+ * step.c, follow.c). Nothing outside src/engine/ includes this, but the
+ * engine's own tests (tests/unit/t_graph.c, tests/unit/orchfix.h). */
 #ifndef AV_RUN_H
 #define AV_RUN_H
 #include <stdint.h>
@@ -8,7 +9,9 @@
 #include "app.h"
 #include "fcgi/req.h"
 #include "fcgi/sse.h"
-#include "engine/engine.h"
+#include "engine/graph.h"
+#include "engine/tid.h"
+#include "store/store.h"
 
 struct run {
 	struct req *r;
@@ -51,35 +54,52 @@ struct commit {
 	long long sent_first; /* the first one's seq */
 };
 
+/* --- run_base.c: the run of one request ---------------------------------- */
+/* A run of r with nothing loaded; what the request may add to the store
+ * is limited until run_free. */
+void run_init(struct run *run, struct req *r);
+/* PB_OK, or the 503 of a worker without its store (reported). */
+enum problem run_store_check(struct req *r);
+/* A run of an existing thread: the ID checked, the thread and its
+ * workflow found (see engine_resolve). Reports through req_fail. */
+enum problem run_open(struct run *run, struct req *r, const char *id);
+void run_free(struct run *run);
+/* How long one request may stream: the smaller of [engine]
+ * request_budget_ms and [server] stream_max_ms (a web server's limit on
+ * one response). */
+long run_budget_ms(const struct run *run);
+/* Starts the event stream if it is not started. */
+int run_sse(struct run *run);
+/* Streams the committed events with their ids. */
+void run_send_committed(struct run *run, const struct commit *c);
+/* How long a client waits before it reconnects to a run that yielded
+ * (the stream's retry:). */
+#define RUN_YIELD_RETRY_MS 500
+/* Ends the stream of a run that used its time, the thread still running:
+ * a workflow_yield event and retry: RUN_YIELD_RETRY_MS. */
+void run_send_yield(struct run *run);
+/* Sets run->lang from the record's "lang" ("zh" for a thread from before
+ * threads had one). */
+void run_lang_set(struct run *run);
+/* Adds agent_start for node to events, counting the visit in changes
+ * (from the visits in rec); its content names the agent (the workflow's
+ * word for it, msg_agent_in) in the run's language. */
+void run_agent_start(const struct run *run, json_t *events, json_t *changes, const json_t *rec,
+		     const char *node);
+
+/* --- commit.c ------------------------------------------------------------- */
 void commit_init(struct commit *c, struct run *run);
 void commit_free(struct commit *c);
 /* Runs the commit. 0, EAGAIN (lost lease), EBUSY (leased elsewhere), or
  * the check's / the store's error. On success run->rec is the new record. */
 int commit_run(struct commit *c);
-/* Adds agent_start for node to events, counting the visit in changes
- * (from the visits in rec); its content names the agent in lang. */
-void run_agent_start(json_t *events, json_t *changes, const json_t *rec, const char *node,
-		     const char *lang);
-/* Sets run->lang from the record's "lang" ("zh" for a thread from before
- * threads had one). */
-void run_lang_set(struct run *run);
-/* Streams the committed events with their ids. */
-void run_send_committed(struct run *run, const struct commit *c);
-/* Starts the event stream if it is not started. */
-int run_sse(struct run *run);
 long long run_lease_ms(const struct run *run);
-/* How long one request may stream: the smaller of [engine]
- * request_budget_ms and [server] stream_max_ms (a web server's limit on
- * one response). */
-long run_budget_ms(const struct run *run);
+
+/* --- engine.c and follow.c ------------------------------------------------ */
 /* Runs steps until the thread leaves "running", the budget is used or the
  * client leaves, then ends the stream. */
 enum problem run_loop(struct run *run);
 /* Streams the log after `after`, then runs or follows the thread. */
 enum problem run_follow(struct run *run, long long after);
-void run_free(struct run *run);
-/* A run of an existing thread: the ID checked, the thread and its
- * workflow found (see engine_resolve). Reports through req_fail. */
-enum problem run_open(struct run *run, struct req *r, const char *id);
 
 #endif

@@ -7,6 +7,7 @@
 #include <sodium.h>
 #include "engine/run.h"
 #include "media/imgin.h"
+#include "text/msg.h"
 #include "util/clock.h"
 #include "util/log.h"
 
@@ -35,6 +36,19 @@ json_t *step_event(struct step_ctx *c, const char *type)
 
 	json_object_set_new(ev, "node", json_string(c->node));
 	return ev;
+}
+
+void step_thought(struct step_ctx *c, const char *id, ...)
+{
+	char msg[512];
+	json_t *ev = step_event(c, "thought_log");
+	va_list ap;
+
+	va_start(ap, id);
+	vsnprintf(msg, sizeof msg, msg_get(step_lang(c), id), ap);
+	va_end(ap);
+	json_object_set_new(ev, "message", json_string(msg));
+	step_emit(c, ev);
 }
 
 json_t *step_interrupt_new(const char *kind, const char *question, const char *resume_node,

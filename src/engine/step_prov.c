@@ -29,6 +29,11 @@ const struct conf *step_conf(struct step_ctx *c)
 	return &c->run->app->conf;
 }
 
+const void *step_wf_conf(struct step_ctx *c)
+{
+	return c->run->wf->conf ? conf_section_values(step_conf(c), c->run->wf->conf) : NULL;
+}
+
 struct store *step_store(struct step_ctx *c)
 {
 	return c->run->st;

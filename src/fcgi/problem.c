@@ -1,13 +1,8 @@
-/* Request errors (see problem.h). */
+/* The one table of request errors (see problem.h); they are reported
+ * through problem_send (problem_send.c). */
 #include "config.h"
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
-#include <jansson.h>
 #include "fcgi/problem.h"
-#include "fcgi/req.h"
-#include "fcgi/sse.h"
-#include "util/log.h"
 
 struct problem_def {
 	int status;
@@ -75,46 +70,20 @@ const char *problem_title(enum problem p)
 	return problem_table[p].title;
 }
 
+int problem_retry_after(enum problem p)
+{
+	return problem_table[p].retry_after;
+}
+
+const char *problem_public_detail(enum problem p)
+{
+	return problem_table[p].public_detail;
+}
+
 enum problem problem_by_code(const char *code, enum problem dflt)
 {
 	for (int p = 0; code && *code && p < PB_COUNT; p++)
 		if (strcmp(problem_table[p].code, code) == 0)
 			return (enum problem)p;
 	return dflt;
-}
-
-enum problem problem_send(struct req *r, enum problem p, const char *fmt, ...)
-{
-	char detail[512], extra[80];
-	va_list ap;
-	json_t *j;
-
-	va_start(ap, fmt);
-	vsnprintf(detail, sizeof detail, fmt, ap);
-	va_end(ap);
-	if (problem_table[p].public_detail) {
-		log_warn("%s %s -> %d %s: %s", r->method, r->path, problem_status(p), problem_code(p),
-			 detail);
-		snprintf(detail, sizeof detail, "%s", problem_table[p].public_detail);
-	} else {
-		log_info("%s %s -> %d %s: %s", r->method, r->path, problem_status(p),
-			 problem_code(p), detail);
-	}
-	if (r->sse) {
-		if (problem_table[p].retry_after)
-			sse_retry(r->sse, problem_table[p].retry_after * 1000);
-		j = json_pack("{s:s, s:s, s:s, s:n}", "type", "error", "code", problem_code(p),
-			      "message", detail, "node");
-		sse_event(r->sse, 0, j);
-		json_decref(j);
-		return p;
-	}
-	j = json_pack("{s:s, s:s, s:i, s:s, s:s}", "type", "about:blank", "title", problem_title(p),
-		      "status", problem_status(p), "detail", detail, "code", problem_code(p));
-	snprintf(extra, sizeof extra, "Cache-Control: no-store\r\nRetry-After: %d\r\n",
-		 problem_table[p].retry_after);
-	req_send_json_with(r, problem_status(p), "application/problem+json", j,
-			   problem_table[p].retry_after ? extra : NULL);
-	json_decref(j);
-	return p;
 }

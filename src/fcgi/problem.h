@@ -44,10 +44,15 @@ enum problem {
 int problem_status(enum problem p);
 const char *problem_code(enum problem p);
 const char *problem_title(enum problem p);
+/* Seconds a client waits before trying again (Retry-After, retry:), or 0. */
+int problem_retry_after(enum problem p);
+/* What the client is told instead of the detail for the server's own
+ * failures (the detail goes to the log only), or NULL. */
+const char *problem_public_detail(enum problem p);
 /* The problem whose code is code, or dflt when there is none (NULL or ""
  * included). */
 enum problem problem_by_code(const char *code, enum problem dflt);
-/* Reports p once: as application/problem+json while no header has gone
+/* problem_send.c: reports p once: as application/problem+json while no header has gone
  * out, as an SSE "error" event after. Returns p, so handlers can
  * "return problem_send(...)". */
 enum problem problem_send(struct req *r, enum problem p, const char *fmt, ...)

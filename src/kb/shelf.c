@@ -1,10 +1,12 @@
 /* The knowledge bases a worker keeps (see shelf.h). */
 #include "config.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include "app.h"
 #include "kb/shelf.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "util/xmalloc.h"
 
 #ifndef AV_PKGDATADIR
 #define AV_PKGDATADIR "/usr/share/aivista"
@@ -43,10 +45,13 @@ static struct kb_shelf_slot *kb_shelf_slot(struct kb_shelf *s, const struct kb_d
 
 struct kb *kb_shelf_get(struct app *app, const struct kb_def *def, char *err, size_t errlen)
 {
-	struct kb_shelf_slot *sl = kb_shelf_slot(&app->kbs, def);
+	struct kb_shelf_slot *sl;
 	long long now = clock_mono_ms();
 	char why[512];
 
+	if (app->kbs == NULL)
+		app->kbs = xcalloc(1, sizeof *app->kbs);
+	sl = kb_shelf_slot(app->kbs, def);
 	if (sl == NULL) {
 		snprintf(err, errlen, "the %s cannot be loaded (no room to keep it)", def->name);
 		return NULL;
@@ -66,9 +71,9 @@ struct kb *kb_shelf_get(struct app *app, const struct kb_def *def, char *err, si
 
 void kb_shelf_free(struct kb_shelf *s)
 {
-	for (size_t i = 0; i < KB_SHELF_MAX; i++) {
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < KB_SHELF_MAX; i++)
 		kb_free(s->slot[i].kb);
-		s->slot[i].kb = NULL;
-		s->slot[i].def = NULL;
-	}
+	free(s);
 }

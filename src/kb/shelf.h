@@ -38,11 +38,12 @@ struct kb_shelf {
  * message when the check refuses it). */
 struct kb *kb_def_load(const struct kb_def *def, const struct conf *c, char *err,
 		       size_t errlen);
-/* The worker's copy of def's knowledge base, loaded on first use. NULL
- * when it cannot be loaded: the reason is logged, err says only that it
- * is unavailable (it would name a file). */
+/* The worker's copy of def's knowledge base, loaded on first use (the
+ * shelf, app->kbs, is made on the first). NULL when it cannot be loaded:
+ * the reason is logged, err says only that it is unavailable (it would
+ * name a file). */
 struct kb *kb_shelf_get(struct app *app, const struct kb_def *def, char *err, size_t errlen);
-/* Frees what the shelf holds. */
+/* Frees the shelf and what it holds; NULL does nothing. */
 void kb_shelf_free(struct kb_shelf *s);
 
 #endif

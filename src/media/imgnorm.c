@@ -18,7 +18,6 @@
 #include "util/safename.h"
 #include "util/pngio.h"
 #include "util/xmalloc.h"
-#include "wf/orchestrate/orch_ws.h"
 
 void imgnorm_free(struct imgnorm *out)
 {
@@ -98,7 +97,7 @@ static const char *imgnorm_asset_id(const char *s)
 	return p;
 }
 
-static int imgnorm_from_asset(struct step_ctx *c, const char *aid, struct imgnorm *out,
+static int imgnorm_from_asset(struct imgnorm_from *from, const char *aid, struct imgnorm *out,
 			      char *err, size_t errlen)
 {
 	char id[STORE_ASSET_ID_LEN + 1], *ctype = NULL;
@@ -109,28 +108,29 @@ static int imgnorm_from_asset(struct step_ctx *c, const char *aid, struct imgnor
 	    (aid[STORE_ASSET_ID_LEN] != '\0' && aid[STORE_ASSET_ID_LEN] != '?'))
 		return imgnorm_fail(out, err, errlen, "the URL does not name a stored file");
 	snprintf(id, sizeof id, "%.*s", STORE_ASSET_ID_LEN, aid);
-	if (!step_asset_ours(c, id))
+	if (from->asset_ours == NULL || !from->asset_ours(from->ctx, id))
 		return imgnorm_fail(out, err, errlen,
 				    "the stored file belongs to another conversation; attach the file itself");
-	rc = store_asset_get(step_store(c), id, &ctype, &data, &out->len);
+	rc = from->store ? store_asset_get(from->store, id, &ctype, &data, &out->len)
+			 : STORE_UNAVAILABLE;
 	free(ctype);
 	if (rc == STORE_NOTFOUND)
 		return imgnorm_fail(out, err, errlen, "no stored file with that URL");
 	if (rc) {
 		log_error("reading asset %s: %s", id, store_strerror(rc));
-		step_store_failed(c, rc);
+		from->store_rc = rc;
 		return imgnorm_fail(out, err, errlen, "the stored file cannot be read");
 	}
 	out->data = data;
 	return 0;
 }
 
-static int imgnorm_from_fetch(struct step_ctx *c, const char *url, struct imgnorm *out, char *err,
-			      size_t errlen)
+static int imgnorm_from_fetch(struct imgnorm_from *from, const char *url, struct imgnorm *out,
+			      char *err, size_t errlen)
 {
 	struct fetch_result fr;
 
-	if (fetch_image(step_conf(c), url, &fr) < 0) {
+	if (fetch_image(from->conf, url, &fr) < 0) {
 		snprintf(err, errlen, "%s", fr.error);
 		fetch_result_free(&fr);
 		return -1;
@@ -140,47 +140,47 @@ static int imgnorm_from_fetch(struct step_ctx *c, const char *url, struct imgnor
 	return 0;
 }
 
-static int imgnorm_from_ws(struct step_ctx *c, const char *path, struct imgnorm *out, char *err,
-			   size_t errlen)
+/* A path among the caller's files (the orchestrate workspace's). */
+static int imgnorm_from_path(struct imgnorm_from *from, const char *path, struct imgnorm *out,
+			     char *err, size_t errlen)
 {
-	char *mime = NULL;
 	void *data = NULL;
+	int rc = from->path_get ? from->path_get(from->ctx, path, &data, &out->len)
+				: IMGNORM_NOT_A_PATH;
 
-	if (!orch_ws_path_ok(path))
+	if (rc == IMGNORM_NOT_A_PATH)
 		return imgnorm_fail(out, err, errlen,
 				    "the URL is neither a data URL, an http(s) URL, nor a workspace path");
-	if (orch_ws_get(c, path, &mime, &data, &out->len) < 0)
+	if (rc != 0)
 		return imgnorm_fail(out, err, errlen, "no file at that path in the workspace");
-	free(mime);
 	out->data = data;
 	return 0;
 }
 
 /* The bytes of att, from whichever form it has; decl gets the data URL's
  * type when there is one. */
-static int imgnorm_bytes(struct step_ctx *c, const json_t *att, char *decl, size_t decllen,
-			 struct imgnorm *out, char *err, size_t errlen)
+static int imgnorm_bytes(struct imgnorm_from *from, const json_t *att, char *decl,
+			 size_t decllen, struct imgnorm *out, char *err, size_t errlen)
 {
 	const char *data = json_string_value(json_object_get(att, "data"));
 	const char *url = json_string_value(json_object_get(att, "url"));
 	const char *path = json_string_value(json_object_get(att, "path"));
+	size_t max = (size_t)from->conf->max_body_bytes;
 	const char *aid;
 
 	if (data && *data)
-		return imgnorm_from_data(data, (size_t)step_conf(c)->max_body_bytes, decl, decllen,
-					 out, err, errlen);
+		return imgnorm_from_data(data, max, decl, decllen, out, err, errlen);
 	if (path && *path)
-		return imgnorm_from_ws(c, path, out, err, errlen);
+		return imgnorm_from_path(from, path, out, err, errlen);
 	if (url == NULL || *url == '\0')
 		return imgnorm_fail(out, err, errlen, "the attachment has neither data nor a URL");
 	if ((aid = imgnorm_asset_id(url)) != NULL)
-		return imgnorm_from_asset(c, aid, out, err, errlen);
+		return imgnorm_from_asset(from, aid, out, err, errlen);
 	if (strncasecmp(url, "http://", 7) == 0 || strncasecmp(url, "https://", 8) == 0)
-		return imgnorm_from_fetch(c, url, out, err, errlen);
+		return imgnorm_from_fetch(from, url, out, err, errlen);
 	if (strncasecmp(url, "data:", 5) == 0)
-		return imgnorm_from_data(url, (size_t)step_conf(c)->max_body_bytes, decl, decllen,
-					 out, err, errlen);
-	return imgnorm_from_ws(c, url, out, err, errlen);
+		return imgnorm_from_data(url, max, decl, decllen, out, err, errlen);
+	return imgnorm_from_path(from, url, out, err, errlen);
 }
 
 /* UTF-8 text without NUL (jansson's check). */
@@ -303,7 +303,24 @@ static void imgnorm_name(struct imgnorm *out, const char *name)
 	}
 }
 
-int imgnorm_attachment_flags(struct step_ctx *c, const json_t *att, int flags,
+/* An SVG picture against [media] svg_* (svgcheck.h). */
+static int imgnorm_svg(struct imgnorm_from *from, struct imgnorm *out, char *err, size_t errlen)
+{
+	struct svgcheck_limits lim;
+	int rc;
+
+	if (strcmp(out->mime, "image/svg+xml") != 0)
+		return 0;
+	svgcheck_limits_conf(from->conf, &lim);
+	rc = svgcheck(&lim, out->data, out->len, err, errlen);
+	if (rc == SVGCHECK_OK)
+		return 0;
+	from->too_large = rc == SVGCHECK_TOO_LARGE;
+	imgnorm_free(out);
+	return -1;
+}
+
+int imgnorm_attachment_flags(struct imgnorm_from *from, const json_t *att, int flags,
 			     struct imgnorm *out, char *err, size_t errlen)
 {
 	char decl[64] = "", given[64];
@@ -311,7 +328,7 @@ int imgnorm_attachment_flags(struct step_ctx *c, const json_t *att, int flags,
 	memset(out, 0, sizeof *out);
 	if (!json_is_object(att))
 		return imgnorm_fail(out, err, errlen, "an attachment must be an object");
-	if (imgnorm_bytes(c, att, decl, sizeof decl, out, err, errlen) < 0)
+	if (imgnorm_bytes(from, att, decl, sizeof decl, out, err, errlen) < 0)
 		return -1;
 	imgin_canon_type(json_string_value(json_object_get(att, "mimeType")), given, sizeof given);
 	if (*given && *decl && strcmp(given, decl) != 0)
@@ -319,16 +336,14 @@ int imgnorm_attachment_flags(struct step_ctx *c, const json_t *att, int flags,
 				    "the attachment's mimeType and its data URL name different types");
 	if (imgnorm_type(out, *decl ? decl : given, flags, err, errlen) < 0)
 		return -1;
-	if (svgcheck_step(c, out->mime, out->data, out->len, err, errlen) < 0) {
-		imgnorm_free(out);
+	if (imgnorm_svg(from, out, err, errlen) < 0)
 		return -1;
-	}
 	imgnorm_name(out, json_string_value(json_object_get(att, "name")));
 	return 0;
 }
 
-int imgnorm_attachment(struct step_ctx *c, const json_t *att, struct imgnorm *out, char *err,
-		       size_t errlen)
+int imgnorm_attachment(struct imgnorm_from *from, const json_t *att, struct imgnorm *out,
+		       char *err, size_t errlen)
 {
-	return imgnorm_attachment_flags(c, att, IMGNORM_IMAGE, out, err, errlen);
+	return imgnorm_attachment_flags(from, att, IMGNORM_IMAGE, out, err, errlen);
 }

@@ -203,18 +203,3 @@ void svgcheck_limits_conf(const struct conf *c, struct svgcheck_limits *lim)
 	lim->max_filters = c->media_svg_max_filters;
 	lim->max_text_bytes = c->media_svg_max_text_bytes;
 }
-
-int svgcheck_step(struct step_ctx *c, const char *mime, const void *data, size_t len, char *err,
-		  size_t errlen)
-{
-	struct svgcheck_limits lim;
-	int rc;
-
-	if (mime == NULL || strcmp(mime, "image/svg+xml") != 0)
-		return 0;
-	svgcheck_limits_conf(step_conf(c), &lim);
-	rc = svgcheck(&lim, data, len, err, errlen);
-	if (rc == SVGCHECK_TOO_LARGE)
-		snprintf(c->err_code, sizeof c->err_code, "image_too_large");
-	return rc == SVGCHECK_OK ? 0 : -1;
-}

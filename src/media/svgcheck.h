@@ -15,7 +15,6 @@
 #define AV_SVGCHECK_H
 #include <stddef.h>
 #include "conf/conf.h"
-#include "engine/graph.h"
 
 #define SVGCHECK_MAX_DEPTH 256
 
@@ -38,11 +37,5 @@ int svgcheck(const struct svgcheck_limits *lim, const void *svg, size_t len, cha
 	     size_t errlen);
 /* The limits of c's [media] section. */
 void svgcheck_limits_conf(const struct conf *c, struct svgcheck_limits *lim);
-/* For a step storing a file a user sent: when mime is image/svg+xml, the
- * check under the step's configuration. 0 (checked, or not an SVG), or -1
- * with err filled and, for too many bytes, c->err_code image_too_large
- * (413; other refusals are 400). */
-int svgcheck_step(struct step_ctx *c, const char *mime, const void *data, size_t len, char *err,
-		  size_t errlen);
 
 #endif

@@ -3,7 +3,7 @@
  * are answered from the call's facts, with the JSON shapes a real model is
  * asked for: by the rules the call carries (a workflow's own tasks, kept
  * beside its prompts in src/wf/), else by the generic tasks of the table
- * below (routing, conversation, summaries); images are SVG drawn from the
+ * below (conversation, summaries); images are SVG drawn from the
  * prompt (svg.c), in a reference image's dominant colours when the call
  * has one (media/palette.c); web search and embeddings are not offered, and callers
  * take their fallback paths. Deterministic: the same call always gets
@@ -26,7 +26,6 @@ struct offline_task {
 };
 
 static const struct offline_task offline_tasks[] = {
-	{ "route", offline_task_route, NULL },
 	{ "chat", offline_task_chat, "reply" },
 	{ "summarize", offline_task_summarize, NULL },
 };
@@ -130,7 +129,9 @@ static int offline_chat_one(const struct chat_call *c, const struct prov_hooks *
 {
 	const char *name = c->task ? c->task : "chat";
 	const struct offline_task *t = offline_task_find(name);
-	struct offline_task own = { name, c->rules, NULL };
+	/* A prose answer of a call's own rules is their "reply", as the
+	 * generic chat's is. */
+	struct offline_task own = { name, c->rules, "reply" };
 	char err[200] = "";
 	json_t *j;
 	int rc;
@@ -148,7 +149,7 @@ static int offline_chat_one(const struct chat_call *c, const struct prov_hooks *
 		json_decref(j);
 		if (rc < 0)
 			return -1;
-	} else if (t->reply && !c->json_mode) {
+	} else if (t->reply && !c->json_mode && json_is_string(json_object_get(j, t->reply))) {
 		a->text = xstrdup(json_string_value(json_object_get(j, t->reply)));
 		json_decref(j);
 	} else {

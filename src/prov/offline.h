@@ -15,8 +15,9 @@
  * with a reason in err. */
 typedef prov_rules_fn offline_task_fn;
 
-/* offline_chat.c: routing, conversation, summaries */
-json_t *offline_task_route(const json_t *facts, const char *text, char *err, size_t errlen);
+/* offline_chat.c: the generic tasks. "chat": {reply}, from facts.time
+ * (the clock's facts), facts.searchFacts (a text or texts to quote) or
+ * the message itself; "summarize": {summary, keywords}. */
 json_t *offline_task_chat(const json_t *facts, const char *text, char *err, size_t errlen);
 json_t *offline_task_summarize(const json_t *facts, const char *text, char *err, size_t errlen);
 

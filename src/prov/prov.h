@@ -89,10 +89,12 @@ typedef json_t *(*prov_rules_fn)(const json_t *facts, const char *text, char *er
 				 size_t errlen);
 
 struct chat_call {
-	const char *task;          /* the task's name: "route", "chat", "summarize" (generic),
-				    * or a workflow's ("intent", "critique", "brief", ...) */
-	prov_rules_fn rules;       /* the task's rules: the offline provider answers with them;
-				    * NULL for the generic tasks */
+	const char *task;          /* the task's name: "chat", "summarize" (generic), or a
+				    * workflow's ("route", "intent", "critique", "brief", ...) */
+	prov_rules_fn rules;       /* the task's rules: the offline provider answers with them
+				    * (a call that is not json_mode gets their "reply" string
+				    * as its text, when they give one); NULL for the generic
+				    * tasks */
 	const json_t *messages;    /* [{"role", "content"}], borrowed */
 	const json_t *facts;       /* the task's structured input, borrowed (may be NULL) */
 	double temperature;

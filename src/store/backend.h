@@ -102,8 +102,6 @@ void store_touched(struct store_txn *t, const uint8_t tid[STORE_TID]);
 /* The bytes (keys and stored values) thread tid's records in table take,
  * or -1 on error. */
 long long store_thread_bytes(struct store *s, int table, const uint8_t tid[STORE_TID]);
-/* Frees the thread record cache (threads.c). */
-void store_thread_cache_free(struct store *s);
 /* Deletes every key that starts with prefix. */
 int store_kv_del_prefix(struct store_txn *t, int table, const void *prefix, size_t plen);
 

@@ -28,7 +28,7 @@ struct pg {
 
 #define PG(s) ((struct pg *)(s)->be)
 
-/* A failed result as a store result (logged, the password never in it);
+/* pg_exec.c: a failed result as a store result (logged, the password never in it);
  * res is cleared. */
 int pg_fail(struct store *s, PGresult *res, const char *what);
 /* Runs a command without parameters: 0 or a store result. */

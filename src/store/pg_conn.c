@@ -1,4 +1,5 @@
-/* The PostgreSQL backend's connection, schema and transactions (see pg.h). */
+/* The PostgreSQL backend's connection, schema and transactions, and its
+ * table of operations (see pg.h). */
 #include "config.h"
 #ifdef HAVE_LIBPQ
 #include <errno.h>
@@ -9,53 +10,6 @@
 #include "store/pg.h"
 #include "util/log.h"
 #include "util/xmalloc.h"
-
-static const char *const pg_tables[STORE_NTABLES] = {
-	[STORE_T_THREADS] = "av_threads", [STORE_T_CKPTS] = "av_ckpts",
-	[STORE_T_EVENTS] = "av_events", [STORE_T_ASSETS] = "av_assets",
-	[STORE_T_EXPIRY] = "av_expiry", [STORE_T_CACHE] = "av_cache",
-};
-
-const char *pg_table(int table)
-{
-	return pg_tables[table];
-}
-
-int pg_fail(struct store *s, PGresult *res, const char *what)
-{
-	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-	int rc = STORE_ERROR;
-
-	if (PG(s)->conn == NULL || PQstatus(PG(s)->conn) != CONNECTION_OK)
-		rc = STORE_UNAVAILABLE;
-	else if (state && (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0))
-		rc = STORE_RETRY;
-	else if (state && (strcmp(state, "55P03") == 0 || strcmp(state, "57014") == 0))
-		rc = STORE_BUSY;
-	else if (state && strcmp(state, "23505") == 0)
-		rc = STORE_EXISTS;
-	else if (state && strncmp(state, "53", 2) == 0)
-		rc = STORE_FULL;
-	else if (state && (strncmp(state, "08", 2) == 0 || strncmp(state, "57P", 3) == 0))
-		rc = STORE_UNAVAILABLE;
-	if (rc != STORE_RETRY && rc != STORE_EXISTS)
-		log_error("postgresql: %s: %s", what,
-			  PG(s)->conn ? PQerrorMessage(PG(s)->conn) : "no connection");
-	if (rc == STORE_UNAVAILABLE)
-		s->panicked = 1;
-	PQclear(res);
-	return rc;
-}
-
-int pg_cmd(struct store *s, const char *sql, const char *what)
-{
-	PGresult *res = PQexec(PG(s)->conn, sql);
-
-	if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK)
-		return pg_fail(s, res, what);
-	PQclear(res);
-	return 0;
-}
 
 /* The schema version recorded, 0 when none is. */
 static int pg_schema_version(struct store *s)
@@ -86,7 +40,7 @@ static int pg_schema(struct store *s, char *err, size_t errlen)
 			    "NOT NULL)", "creating av_meta");
 	for (int i = 0; rc == 0 && i < STORE_NTABLES; i++) {
 		snprintf(sql, sizeof sql, "CREATE TABLE IF NOT EXISTS %s (k bytea PRIMARY KEY, v bytea "
-			 "NOT NULL)", pg_tables[i]);
+			 "NOT NULL)", pg_table(i));
 		rc = pg_cmd(s, sql, "creating a table");
 	}
 	v = rc == 0 ? pg_schema_version(s) : 0;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "store/backend.h"
 #include "store/backends.h"
+#include "store/rec_cache.h"
 #include "util/log.h"
 #include "util/xmalloc.h"
 
@@ -100,7 +101,7 @@ void store_close(struct store *s)
 	if (s == NULL)
 		return;
 	s->ops->close(s);
-	store_thread_cache_free(s);
+	store_rec_cache_free(s->rec_cache);
 	free(s);
 }
 

@@ -49,7 +49,7 @@ struct store {
 	int reopens;             /* times it was reopened */
 	const struct conf *conf; /* what it was opened with (it outlives the store) */
 	int version_found;       /* the version it had before this open (1: none recorded) */
-	struct store_rec_cache *rec_cache; /* the last thread record written (threads.c) */
+	struct store_rec_cache *rec_cache; /* the last thread record written (rec_cache.h) */
 	long long req_max, req_used; /* the request's budget (store_request_budget) */
 	int req_over;            /* a put was refused since the budget was set */
 };

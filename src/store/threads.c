@@ -5,49 +5,16 @@
 #include <string.h>
 #include "json/dump.h"
 #include "store/backend.h"
+#include "store/rec_cache.h"
 #include "util/log.h"
 
-
-/* The last thread record this process wrote: its text and its JSON. A
- * step reads the record it wrote one step before; when the stored bytes
- * are those, a copy of the JSON saves parsing them again. The bytes are
- * compared, so a write that was rolled back, or another process's, is
- * parsed as usual. */
-struct store_rec_cache {
-	uint8_t tid[STORE_TID];
-	char *text;
-	size_t len;
-	json_t *rec;
-};
-
-void store_thread_cache_free(struct store *s)
-{
-	if (s->rec_cache) {
-		free(s->rec_cache->text);
-		json_decref(s->rec_cache->rec);
-		free(s->rec_cache);
-		s->rec_cache = NULL;
-	}
-}
-
 /* Keeps text (taken) and rec (a new reference: the caller no longer
- * changes it, store.h) as tid's last record. */
+ * changes it, store.h) as tid's last record (rec_cache.h). */
 static void store_thread_cache_put(struct store *s, const uint8_t tid[STORE_TID], char *text,
 				   json_t *rec)
 {
-	struct store_rec_cache *c;
-
-	store_thread_cache_free(s);
-	c = calloc(1, sizeof *c);
-	if (c == NULL) {
-		free(text);
-		return;
-	}
-	c->rec = json_incref(rec);
-	memcpy(c->tid, tid, STORE_TID);
-	c->text = text;
-	c->len = strlen(text);
-	s->rec_cache = c;
+	store_rec_cache_free(s->rec_cache);
+	s->rec_cache = store_rec_cache_new(tid, STORE_TID, text, rec);
 }
 
 /* New reference: the record the bytes v hold, from the cache when they
@@ -55,12 +22,11 @@ static void store_thread_cache_put(struct store *s, const uint8_t tid[STORE_TID]
 static json_t *store_thread_parse(struct store *s, const uint8_t tid[STORE_TID], const void *v,
 				  size_t vlen)
 {
-	const struct store_rec_cache *c = s->rec_cache;
+	json_t *rec = store_rec_cache_match(s->rec_cache, tid, STORE_TID, v, vlen);
 	json_error_t jerr;
-	json_t *rec;
 
-	if (c && c->len == vlen && memcmp(c->tid, tid, STORE_TID) == 0 && memcmp(c->text, v, vlen) == 0)
-		return json_deep_copy(c->rec);
+	if (rec)
+		return rec;
 	rec = json_loadb(v, vlen, 0, &jerr);
 	if (rec == NULL)
 		log_error("corrupt thread record: %s", jerr.text);

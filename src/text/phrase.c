@@ -277,6 +277,28 @@ json_t *phrase_sentences(const char *text, size_t max)
 	return out;
 }
 
+json_t *phrase_best(const json_t *sentences, const json_t *kw, size_t keep)
+{
+	size_t n = json_array_size(sentences), i, k;
+	int *score = xcalloc(n ? n : 1, sizeof *score);
+	json_t *out = json_array(), *v, *w;
+
+	json_array_foreach(sentences, i, v)
+		json_array_foreach(kw, k, w)
+			score[i] += phrase_has(json_string_value(v), json_string_value(w));
+	/* A sentence stays if fewer than keep beat it (ties: the earlier wins). */
+	json_array_foreach(sentences, i, v) {
+		size_t better = 0;
+
+		for (k = 0; k < n; k++)
+			better += score[k] > score[i] || (score[k] == score[i] && k < i);
+		if (better < keep)
+			json_array_append(out, v);
+	}
+	free(score);
+	return out;
+}
+
 /* ---- keywords ---- */
 
 static const char *const phrase_zh_stop_words[] = {

@@ -43,6 +43,9 @@ json_t *phrase_keywords(const char *text, size_t max);
 int phrase_generic(const char *word);
 /* The text's sentences, trimmed, at most max. New reference. */
 json_t *phrase_sentences(const char *text, size_t max);
+/* The keep sentences (strings, borrowed) that have most of the keywords
+ * kw (borrowed), in their own order. New reference. */
+json_t *phrase_best(const json_t *sentences, const json_t *kw, size_t keep);
 /* Appends the strings of a JSON array joined by sep (at most max). */
 void phrase_join(struct buf *b, const json_t *arr, const char *sep, size_t max);
 /* Appends s to the array unless it is already there (or empty). */

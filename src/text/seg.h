@@ -2,7 +2,7 @@
  * ICU's dictionary-based word break for "zh"; then consecutive pieces
  * whose concatenation is a word of our own list (etc/words.txt, [kb]
  * words) are joined, the longest first, so the words ICU's dictionary
- * splits (小红书, 金毛犬, 测评…) stay whole. Spaces, punctuation and emoji
+ * splits (金毛犬, 测评…) stay whole. Spaces, punctuation and emoji
  * are not words; English words are ICU's words, case kept (callers that
  * need lower case fold it). Invalid UTF-8 separates words. A process opens
  * one break iterator, on first use, and keeps it until exit. */

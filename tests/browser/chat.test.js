@@ -2,7 +2,8 @@
 // by run.sh; `node chat.test.js` runs it alone): the empty state's
 // examples, a picture inline opening the viewer, the time, pictures
 // attached by picker, paste and drop (the request carries them), the byte
-// limit, the thread reopened from the list; against a model that streams
+// limit, the thread reopened from the list, a note request's suggestion
+// linking to the note writer in both languages; against a model that streams
 // slowly, the reply growing before the whole message, stop in the middle
 // (aborted, the part said kept), a reload in the middle (the reply once,
 // whole), a failed answer sent again. Skipped when the server has no chat
@@ -22,7 +23,7 @@ const chatDone = (page, k) => page.waitForFunction((n) => {
 // state, the composer; never a route's or a setting's internal name.
 const INTERNAL = /image_gen|web_search|time_query|routeSource|\[provider|intent_detected|message_delta|\bundefined\b/;
 async function ownWords(page) {
-  return page.$$eval('#chat-view .route-line, #chat-view .empty, #chat-view .chat-composer, #chat-view .view-head, #chat-view .chat-note',
+  return page.$$eval('#chat-view .route-line, #chat-view .empty, #chat-view .chat-composer, #chat-view .view-head, #chat-view .chat-note, #chat-view .chat-suggest',
     (els) => els.map((e) => { const d = e.querySelector('details'); if (d) d.open = true; return e.innerText; }).join('\n'));
 }
 
@@ -172,6 +173,45 @@ async function testChat(ctx, base) {
   await closeView(page, errors, 'chat');
 }
 
+// A request for a Xiaohongshu note: the reply carries a code, and the page
+// words the suggestion itself, with a link to the note writer, in English
+// and in Chinese; a turn without the code shows none.
+async function testChatSuggest(ctx, base) {
+  const { page, errors } = await openView(ctx, base, 'chat', { width: 1280, height: 800 });
+  await page.click('#chat-view .view-head button');
+  if (await page.evaluate(() => document.documentElement.lang !== 'en')) await page.click('#lang');
+  await page.fill('#chat-view .chat-composer textarea', 'Please write a Xiaohongshu post about camping gear');
+  await page.press('#chat-view .chat-composer textarea', 'Enter');
+  await chatDone(page, 1);
+  const log = await replay(base, await threadOf(page, 'chat'));
+  is([log.find((e) => e.type === 'message')?.suggest, log.find((e) => e.type === 'workflow_complete')?.suggest], ['note', 'note'],
+    'chat suggest: the server\'s reply suggests the note writer by a code');
+  const suggestion = async () => page.$eval('#chat-view .chat-turn:nth-child(1) .chat-suggest',
+    (e) => [e.hidden, e.innerText.trim(), e.querySelector('a')?.getAttribute('href'), e.querySelector('a')?.textContent]);
+  const [hiddenEn, textEn, hrefEn, linkEn] = await suggestion();
+  ok(!hiddenEn && /Xiaohongshu note/.test(textEn) && hrefEn === '#/note' && linkEn === 'Note writer',
+    `chat suggest: the page words it, with a link to the note writer (${textEn})`);
+  ok(!/笔记写作|Note writer/.test(await page.textContent('#chat-view .chat-turn:nth-child(1) .chat-text')),
+    'chat suggest: the reply\'s own text names no page');
+  ok(!INTERNAL.test(await ownWords(page)), 'chat suggest: no internal names in what the page says');
+  await screen(page, 'chat-suggest-1280-en');
+  await page.click('#lang');
+  const [, textZh, hrefZh, linkZh] = await suggestion();
+  ok(/小红书笔记/.test(textZh) && hrefZh === '#/note' && linkZh === '笔记写作',
+    `chat suggest: in Chinese after the switch (${textZh})`);
+  await screen(page, 'chat-suggest-1280-zh');
+  await page.click('#lang');
+  await page.fill('#chat-view .chat-composer textarea', 'What time is it now?');
+  await page.press('#chat-view .chat-composer textarea', 'Enter');
+  await chatDone(page, 2);
+  ok(await page.$eval('#chat-view .chat-turn:nth-child(2) .chat-suggest', (e) => e.hidden && !e.textContent),
+    'chat suggest: a turn that suggests nothing shows nothing');
+  await page.click('#chat-view .chat-turn:nth-child(1) .chat-suggest a');
+  await page.waitForSelector('#note-view:not([hidden])');
+  is(await page.evaluate(() => location.hash), '#/note', 'chat suggest: the link opens the note writer');
+  await closeView(page, errors, 'chat suggest');
+}
+
 // An OpenAI-compatible model for the chat workflow that streams its
 // replies slowly: the router's JSON answer, and a reply in pieces
 // `gap` ms apart.
@@ -293,11 +333,13 @@ async function testChatStream(ctx, base, fake) {
 async function run(s) {
   if (await serves(s.base, 'chat')) {
     await s.run('chat', () => testChat(s.ctx, s.base));
+    await s.run('chat-suggest', () => testChatSuggest(s.ctx, s.base));
     const assistant = s.wanted('chat-stream') ? await fakeAssistant() : null;
     const talk = assistant && await modelStack(s.home('d'), assistant.url);
     if (talk) await s.run('chat-stream', () => testChatStream(s.ctx, talk.base, assistant));
   } else {
     skip('chat: examples, a picture, the time, attachments, the byte limit, the thread reopened', 'the server has no chat workflow yet');
+    skip('chat suggest: a note request links to the note writer', 'the server has no chat workflow yet');
     skip('chat stream: pieces before the message, stop, reload in the middle', 'the server has no chat workflow yet');
   }
 }

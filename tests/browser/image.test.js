@@ -1,8 +1,9 @@
 // The browser test of the image view (run with the other views by run.sh;
 // `node image.test.js` runs it alone): a request, the thought log in
 // order, the picture, a mask painted with the mouse, the inpainting turn
-// and its new picture, regenerate from the action panel, a reload that
-// brings it back, and phone width; then the results first, at both sizes
+// and its new picture, regenerate and an adjustment from the action panel
+// (each sent as data, not a sentence), a reload that brings it back, and
+// phone width; then the results first, at both sizes
 // and in both languages, and the viewer.
 'use strict';
 
@@ -115,20 +116,51 @@ async function testImage(ctx, base) {
     await regen.click();
     await page.waitForSelector('#image-view .turn:nth-child(3)[data-state="done"] .smart-canvas img', { timeout: 20000 });
     const b3 = posts(api)[2];
-    ok(b3 && b3.threadId === threadId && b3.input.text === '换成机械头盔' && b3.input.maskData?.imageUrl === firstUrl,
-      'regenerate: the same request again, in the same thread');
+    ok(b3 && b3.threadId === threadId, 'regenerate: a new turn in the same thread');
+    is(b3?.input, { adjust: { kind: 'regenerate' } }, 'regenerate: sent as data, not a sentence');
+    const log3 = await replay(base, threadId);
+    const made = log3.filter((e) => e.type === 'gen_ui_component' && e.component.widgetType === 'SmartCanvas');
+    ok(made.length === 3 && log3.some((e) => e.type === 'thought_log' && /inpainting/.test(e.message)),
+      'regenerate: the server repaints the last picture again');
   }
+
+  // The adjust form: its controls go as data.
+  await page.click('#image-view .turn:nth-child(3) .action-panel [data-action="adjust_btn"]');
+  const form = '#image-view .turn:nth-child(3) .adjust-form';
+  await page.waitForSelector(`${form} select[name="style"] option[value="watercolor"]`, { state: 'attached', timeout: 10000 });
+  is(await page.$eval(`${form} select[name="style"] option[value="watercolor"]`, (e) => e.textContent), 'Watercolor',
+    'adjust: the styles of the library are offered by name');
+  await page.$eval(`${form} input[type="range"]`, (e) => {
+    e.value = '90';
+    e.dispatchEvent(new Event('input'));
+  });
+  await page.selectOption(`${form} select[name="style"]`, 'watercolor');
+  await page.selectOption(`${form} select[name="light"]`, 'brighter');
+  await page.selectOption(`${form} select[name="size"]`, '1280x720');
+  await page.click(`${form} button.primary`);
+  await page.waitForSelector('#image-view .turn:nth-child(4)[data-state="done"] .smart-canvas img', { timeout: 20000 });
+  const b4 = posts(api)[3];
+  is(b4?.input, { adjust: { kind: 'restyle', styleStrength: 90, style: 'watercolor', light: 'brighter', width: 1280, height: 720 } },
+    'adjust: the style, strength, light and size sent as data, with no sentence');
+  is(await page.$$eval('#image-view .turn:nth-child(4) .bubble.user .chip', (els) => els.map((e) => e.textContent)),
+    ['Adjust', 'Watercolor', 'Style strength 90', '1280 × 720', 'Brighter'], 'adjust: the request shows what was asked');
+  const st4 = (await (await fetch(new URL(`api/threads/${encodeURIComponent(threadId)}`, base))).json()).state;
+  ok(st4?.intent?.action === 'adjust_parameters' && st4.params?.styleStrength === 90 && st4.params?.width === 1280 &&
+     /watercolor painting/.test(st4.executionResult?.metadata?.prompt || '') && /brighter lighting/.test(st4.executionResult?.metadata?.prompt || ''),
+    `adjust: the server redraws it as asked (${st4?.executionResult?.metadata?.prompt?.slice(0, 60)}…)`);
+
   const logAll = await replay(base, threadId);
   const allThoughts = logAll.filter((e) => e.type === 'thought_log').map((e) => e.message);
-  is(await thoughtTexts(page, '#image-view'), allThoughts, 'image: three turns, every thought once');
+  is(await thoughtTexts(page, '#image-view'), allThoughts, 'image: four turns, every thought once');
   await shot(page, 'image');
 
   // A reload brings the thread back.
   await page.reload();
-  await page.waitForSelector('#image-view .turn:nth-child(3)[data-state="done"] .smart-canvas img', { timeout: 20000 });
+  await page.waitForSelector('#image-view .turn:nth-child(4)[data-state="done"] .smart-canvas img', { timeout: 20000 });
   is(await thoughtTexts(page, '#image-view'), allThoughts, 'image: after a reload the same thread is shown, nothing twice');
   is(await page.$$eval('#image-view .bubble.user p', (els) => els.map((e) => e.textContent)),
-    ['赛博朋克风格的猫', '换成机械头盔', '换成机械头盔'], 'image: with the requests of each turn');
+    ['赛博朋克风格的猫', '换成机械头盔', 'Draw it again', 'AdjustWatercolorStyle strength 901280 × 720Brighter'],
+    'image: with the requests of each turn');
 
   // Phone width.
   await page.setViewportSize({ width: 390, height: 844 });

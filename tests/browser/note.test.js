@@ -212,7 +212,7 @@ async function run(s) {
     await s.run('reload-paused', () => testReloadPaused(s.ctx, s.base));
     await s.run('answers', () => testAnswers(s.ctx, s.base));
   } else {
-    const why = 'the server has no note workflow yet (src/wf/note.c is not in this build)';
+    const why = 'the server has no note workflow yet (src/wf/note/ is not in this build)';
     skip('note: topic, pause after the writer, title edited in place, image plans approved, images, finished note', why);
     skip('reload while paused: the question comes back and answering works', why);
   }

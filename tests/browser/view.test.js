@@ -4,7 +4,8 @@
 // thread of another workflow handed to its own view), and the page's
 // words: no key defined twice, in one table or in two, every word in both
 // languages, every view's table loaded, and the words the server's
-// catalogue (src/text/msg.c) also writes said as the server says them,
+// catalogue (the engine's src/text/msg.c and each workflow's message
+// catalogue under src/wf/) also writes said as the server says them,
 // no other word of the page taking an id of the server's.
 'use strict';
 
@@ -23,13 +24,21 @@ const VIEWS = [
 ];
 const viewOf = (workflow) => VIEWS.find((v) => v.workflow === workflow).id;
 
-// The server's catalogue: id → {zh, en}, its C strings read as they print.
+// The server's catalogue: id → {zh, en}, its C strings read as they print,
+// from the engine's words and every workflow's (src/wf/*/*_msg.c).
 function catalogue() {
-  const c = fs.readFileSync(path.join(top, 'src/text/msg.c'), 'utf8');
+  const wf = path.join(top, 'src/wf');
+  const files = [path.join(top, 'src/text/msg.c')];
+  for (const d of fs.readdirSync(wf, { withFileTypes: true }).filter((e) => e.isDirectory())) {
+    files.push(...fs.readdirSync(path.join(wf, d.name)).filter((f) => /_msg\.c$/.test(f)).map((f) => path.join(wf, d.name, f)));
+  }
   const out = {};
   const str = (s) => JSON.parse(`"${s}"`);
-  for (const m of c.matchAll(/\{\s*"([^"]+)",\s*"((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)"\s*\}/g)) {
-    out[m[1]] = { zh: str(m[2]), en: str(m[3]) };
+  for (const f of files) {
+    const c = fs.readFileSync(f, 'utf8');
+    for (const m of c.matchAll(/\{\s*"([^"]+)",\s*"((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)"\s*\}/g)) {
+      out[m[1]] = { zh: str(m[2]), en: str(m[3]) };
+    }
   }
   return out;
 }

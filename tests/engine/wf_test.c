@@ -203,11 +203,14 @@ static const struct wf_node wt_nodes[] = {
 	{ "finish", wt_finish, 0 },
 };
 
+static const char *const wt_text_fields[] = { "topic", NULL };
+
 const struct workflow wf_test = {
 	.name = "test",
 	.nodes = wt_nodes,
 	.nnodes = sizeof wt_nodes / sizeof wt_nodes[0],
 	.start = "prepare",
+	.text_fields = wt_text_fields,
 	.init = wt_init,
 	.turn = wt_turn,
 };

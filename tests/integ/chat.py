@@ -1,7 +1,8 @@
 """The chat workflow (seed 004) through a real lighttpd.
 
 Offline: each route (a picture, a search over the local notes that says it
-is offline, the time checked against the clock, plain chat), the route's
+is offline, the time checked against the clock, plain chat, a note request
+suggesting the note view), the route's
 intent_detected, streamed replies as message_delta then one durable
 message, workflow_complete's fields, multi-turn history bounded by
 [workflow.chat] history_turns, gates off.
@@ -132,6 +133,18 @@ def test_offline_suite(t, d):
          "offline chat: the deltas make the whole reply")
     t.ok(all("id" not in e for e in evs if isinstance(e["data"], dict)
              and e["data"]["type"] == "message_delta"), "message_delta events are ephemeral")
+    t.ok("suggest" not in done and "suggest" not in one(evs, "message"),
+         "offline chat: a greeting suggests nothing")
+
+    # A request for a Xiaohongshu note: the reply says what the assistant
+    # can do, and a code lets the page point to the note view.
+    st, evs = c.turn("帮我写一篇关于周末露营装备的小红书笔记")
+    done = check_turn(t, evs, "note request", "chat", "rules")
+    t.is_((done.get("suggest"), one(evs, "message").get("suggest")), ("note", "note"),
+          "note request: workflow_complete and the message suggest the note view")
+    t.ok("小红书笔记" in done["content"] and "笔记写作" not in done["content"]
+         and "页" not in done["content"],
+         "note request: the reply says what can be done, naming no page: %s" % done["content"])
 
     before = int(time.time())
     st, evs = c.turn("现在几点")
@@ -203,6 +216,11 @@ def test_fake_suite(t, d):
     t.is_(one(evs, "intent_detected")["reason"], fake_models.ROUTE_REASON, "model route: its reason")
     t.is_(done["content"], fake_models.ASSISTANT_TEXT, "model route: the streamed answer whole")
     t.is_(deltas(evs), fake_models.ASSISTANT_TEXT, "model route: the deltas make the answer")
+
+    st, evs = run("note", "Please write a Xiaohongshu post about camping gear", route="chat:0.9")
+    done = check_turn(t, evs, "model, note request", "chat", "model")
+    t.is_((done.get("suggest"), done["content"]), ("note", fake_models.ASSISTANT_TEXT),
+          "model, note request: the model's answer, and the suggestion all the same")
 
     st, evs = run("badjson", "帮我画一只猫", route="badjson")
     check_turn(t, evs, "bad JSON", "image_gen", "rules")

@@ -7,6 +7,7 @@
 #include <jansson.h>
 #include <sodium.h>
 #include "conf/conf.h"
+#include "wf/builtin.h"
 #include "media/fetch.h"
 #include "media/imgin.h"
 
@@ -26,6 +27,8 @@ int main(int argc, char **argv)
 	}
 	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0)
 		return 1;
+	/* The workflows' [workflow.*] sections are known. */
+	wf_builtin_register();
 	conf_init(&c);
 	buf_init(&errs, 1 << 16);
 	if (conf_load(&c, argv[2], &errs) < 0) {

@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <sodium.h>
 #include "conf/conf.h"
+#include "wf/builtin.h"
 #include "media/imgin.h"
 #include "prov/prov.h"
 #include "util/clock.h"
@@ -263,6 +264,8 @@ int main(int argc, char **argv)
 	pc.cmd = argv[optind];
 	if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != 0)
 		return 1;
+	/* The workflows' [workflow.*] sections are known. */
+	wf_builtin_register();
 	conf_init(&c);
 	buf_init(&errs, 1 << 16);
 	if (conf_load(&c, pc.conf_path, &errs) < 0) {

@@ -13,6 +13,7 @@
 #include "app.h"
 #include "conf/conf.h"
 #include "engine/run.h"
+#include "kb/shelf.h"
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/pngio.h"
@@ -52,6 +53,7 @@ static void ofx_open(struct ofx *f, const char *name)
 static void ofx_close(struct ofx *f)
 {
 	json_decref(f->c.state);
+	kb_shelf_free(f->app.kbs);
 	teststore_free(&f->ts, &f->app.conf, f->app.store);
 }
 

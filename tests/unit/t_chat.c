@@ -11,6 +11,7 @@
 #include "text/msg.h"
 #include "text/rules.h"
 #include "wf/chat/chat.h"
+#include "wf/intents.h"
 
 struct route_case {
 	const char *text;
@@ -291,11 +292,13 @@ static void check_prompt_rules(void)
 
 int main(void)
 {
+	msg_catalogue_add(chat_msgs, chat_nmsgs); /* as registering the workflow does */
 	check_route_table();
 	check_pick();
 	check_time();
 	check_now();
 	check_prompt_rules();
+	intents_free();
 	rules_free();
 	printf("1..%d\n", tap_n);
 	return tap_failed ? 1 : 0;

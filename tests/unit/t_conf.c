@@ -2,6 +2,7 @@
  * messages with file and line), environment overrides. */
 #include "config.h"
 #include <stdlib.h>
+#include <string.h>
 #include "tap.h"
 #include "conf/conf.h"
 
@@ -11,6 +12,59 @@ struct conf_case {
 	int rc;
 	const char *errs;   /* expected messages, exactly */
 };
+
+/* A section a part of the program declares for itself, as a workflow
+ * does its [workflow.NAME]. */
+struct tc_own {
+	long level;
+	long loud;
+	double ratio;
+	char *word;
+};
+static const struct conf_key tc_own_keys[] = {
+	CONF_KEY_LONG(struct tc_own, "level", level, "3", 1, 9),
+	CONF_KEY_BOOL(struct tc_own, "loud", loud, "off"),
+	CONF_KEY_REAL(struct tc_own, "ratio", ratio, "0.5", 0, 1),
+	CONF_KEY_STR(struct tc_own, "word", word, "hello"),
+};
+static const struct conf_section tc_own_section = {
+	"workflow.own", tc_own_keys, sizeof tc_own_keys / sizeof tc_own_keys[0], sizeof(struct tc_own),
+};
+static const struct conf_section tc_clash = { "workflow.own", tc_own_keys, 1, sizeof(struct tc_own) };
+static const struct conf_section tc_shared = { "server", tc_own_keys, 1, sizeof(struct tc_own) };
+
+static void tc_declared(struct buf *errs)
+{
+	struct conf c;
+	const struct tc_own *v;
+
+	is_int(conf_section_add(&tc_own_section), 0, "a section is declared");
+	is_int(conf_section_add(&tc_own_section), 0, "... twice is once");
+	is_int(conf_section_add(&tc_clash), -1, "another table for its name is refused");
+	is_int(conf_section_add(&tc_shared), -1, "a shared section's name is refused");
+	conf_init(&c);
+	v = conf_section_values(&c, &tc_own_section);
+	ok(v && v->level == 3 && !v->loud && v->ratio == 0.5 && strcmp(v->word, "hello") == 0,
+	   "its defaults");
+	buf_reset(errs);
+	setenv("AIVISTA_WORKFLOW_OWN_WORD", "bonjour", 1);
+	is_int(conf_load_string(&c, "[workflow.own]\nlevel = 7\nloud = yes\nratio = 0.25\n",
+				"t.conf", errs), 0, "its keys are read");
+	unsetenv("AIVISTA_WORKFLOW_OWN_WORD");
+	v = conf_section_values(&c, &tc_own_section);
+	ok(v && v->level == 7 && v->loud && v->ratio == 0.25 && strcmp(v->word, "bonjour") == 0,
+	   "the file's values, and the environment's");
+	conf_free(&c);
+	conf_init(&c);
+	buf_reset(errs);
+	is_int(conf_load_string(&c, "[workflow.own]\nlevel = 10\nlouder = 1\n[workflow.other]\nx = 1\n",
+				"t.conf", errs), -1, "bad keys of a declared section fail");
+	is_str(errs->data, "t.conf:2: level: 10 is out of range [1, 9]\n"
+	       "t.conf:3: unknown key 'louder' in [workflow.own]\n"
+	       "t.conf:5: key 'x' in unknown section [workflow.other]\n",
+	       "... each said as for the shared sections");
+	conf_free(&c);
+}
 
 static const struct conf_case cases[] = {
 	{ "empty file", "", 0, "" },
@@ -127,6 +181,7 @@ int main(void)
 	is_int(conf_load(&c, NULL, &errs), -1, "AIVISTA_CONF naming a missing file fails");
 	ok(strstr(errs.data, "/nonexistent/aivista.conf: cannot open") != NULL, "and says which");
 	conf_free(&c);
+	tc_declared(&errs);
 	buf_free(&errs);
 	return tap_done();
 }

@@ -141,7 +141,11 @@ static json_t *gr_init(struct step_ctx *c, const json_t *input, char *err, size_
 }
 
 static const struct workflow gr_wf = {
-	"graphtest", gr_nodes, sizeof gr_nodes / sizeof gr_nodes[0], "a", gr_init, NULL,
+	.name = "graphtest",
+	.nodes = gr_nodes,
+	.nnodes = sizeof gr_nodes / sizeof gr_nodes[0],
+	.start = "a",
+	.init = gr_init,
 };
 
 /* --- the fixture: an app with a store, one request at a time ------------- */
@@ -149,6 +153,7 @@ static const struct workflow gr_wf = {
 struct fx {
 	struct teststore ts;
 	struct app app;
+	struct tid_keys keys;
 	struct memio m;
 	struct req r;
 	json_t *evs;           /* [{id, data}] of the last response */
@@ -160,8 +165,9 @@ static void fx_open(struct fx *f)
 	teststore_init(&f->ts, &f->app.conf, "t_graph");
 	f->app.conf.max_iterations = 3;
 	f->app.store = teststore_open(&f->app.conf);
-	f->app.keys.n = 1;
-	randombytes_buf(f->app.keys.key[0], sizeof f->app.keys.key[0]);
+	f->app.keys = &f->keys;
+	f->keys.n = 1;
+	randombytes_buf(f->keys.key[0], sizeof f->keys.key[0]);
 }
 
 static void fx_close(struct fx *f)
@@ -294,7 +300,7 @@ static void fx_tid(struct fx *f, char *tid, uint8_t raw[STORE_TID])
 	json_t *ts = fx_event(f, "thread_start");
 
 	snprintf(tid, TID_LEN + 1, "%s", ts ? json_string_value(json_object_get(ts, "threadId")) : "");
-	if (tid_verify(&f->app.keys, tid, raw) < 0)
+	if (tid_verify(f->app.keys, tid, raw) < 0)
 		tap_bail("no thread_start in the response");
 }
 

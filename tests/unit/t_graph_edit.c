@@ -26,6 +26,7 @@ static const struct scase cases[] = {
 
 int main(void)
 {
+	msg_catalogue_add(graph_edit_msgs, graph_edit_nmsgs); /* as registering the workflow does */
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *zh = graph_edit_summary("zh", &cases[i].n), *en = graph_edit_summary("en", &cases[i].n);
 

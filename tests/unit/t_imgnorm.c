@@ -1,12 +1,14 @@
-/* normalizeImageData (imgnorm.c) as a table: data URLs and bare base64,
- * each picture type sniffed from its bytes, a declared type that
- * disagrees, bad base64, non-images where an image is required and the
- * other files allowed without that, a PNG whose chunks lie or that ends
- * before IEND refused; then the forms read from the store:
- * a workspace path, this thread's asset URL in four spellings,
- * another thread's asset (refused), a loopback http URL (refused by the
- * fetcher's address rules); names made safe; picture sizes read from
- * headers (imgsize.c). */
+/* normalizeImageData (imgnorm.c) as a table, media alone (no thread, no
+ * files of a caller): data URLs and bare base64, each picture type
+ * sniffed from its bytes, a declared type that disagrees, bad base64,
+ * non-images where an image is required and the other files allowed
+ * without that, a PNG whose chunks lie or that ends before IEND refused,
+ * and a path or an asset URL refused when the caller reads none; then,
+ * through the orchestrate workspace (orch_ws_attachment), the forms read
+ * from the store: a workspace path, this thread's asset URL in four
+ * spellings, another thread's asset (refused), a loopback http URL
+ * (refused by the fetcher's address rules); names made safe; picture
+ * sizes read from headers (imgsize.c). */
 #include "config.h"
 #include <zlib.h>
 #include "orchfix.h"
@@ -78,6 +80,11 @@ static const struct case_ cases[] = {
 	{ "a PNG whose tEXt declares 2 GB in 44 bytes", "{\"data\": \"@LIE\"}", IMGNORM_ANY_FILE,
 	  NULL, "declares 2147483647 bytes" },
 	{ "a PNG cut before IEND", "{\"data\": \"@CUT\"}", IMGNORM_ANY_FILE, NULL, "IEND" },
+	{ "a path, with no files to read it from", "{\"path\": \"in/a.png\"}", 0, NULL,
+	  "nor a workspace path" },
+	{ "an asset URL, with no thread whose assets it may read",
+	  "{\"url\": \"api/assets/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}", 0,
+	  NULL, "another conversation" },
 };
 
 /* The 44-byte PNG: 1x1 RGB, then a tEXt chunk that declares 2^31-1 bytes
@@ -123,9 +130,10 @@ static void test_table(struct ofx *f, const struct payload *pl, size_t npl)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const struct case_ *t = &cases[i];
 		json_t *att = expand(t->att, pl, npl);
+		struct imgnorm_from alone = { .conf = &f->app.conf };
 		struct imgnorm im;
 		char err[256] = "";
-		int rc = imgnorm_attachment_flags(&f->c, att, t->flags, &im, err, sizeof err);
+		int rc = imgnorm_attachment_flags(&alone, att, t->flags, &im, err, sizeof err);
 
 		if (t->mime) {
 			ok(rc == 0 && strcmp(im.mime, t->mime) == 0, "%s: %s (%s)", t->name, t->mime,
@@ -144,7 +152,7 @@ static const char *norm(struct ofx *f, const char *json, char *err, size_t errle
 			struct imgnorm *im)
 {
 	json_t *att = json_loads(json, 0, NULL);
-	int rc = imgnorm_attachment(&f->c, att, im, err, errlen);
+	int rc = orch_ws_attachment(&f->c, att, IMGNORM_IMAGE, im, err, errlen);
 
 	json_decref(att);
 	return rc == 0 ? im->mime : "";
@@ -208,7 +216,8 @@ static void test_sources(struct ofx *f, const unsigned char *png, size_t pnglen)
 	sodium_bin2base64(js, sizeof js, png, pnglen < 300 ? pnglen : 300,
 			  sodium_base64_VARIANT_ORIGINAL);
 	json_t *att = json_pack("{s:s}", "data", js);
-	ok(imgnorm_attachment(&f->c, att, &im, err, sizeof err) == -1 && strstr(err, "larger"),
+	ok(orch_ws_attachment(&f->c, att, IMGNORM_IMAGE, &im, err, sizeof err) == -1 &&
+	   strstr(err, "larger"),
 	   "past max_body_bytes (%s)", err);
 	json_decref(att);
 	f->app.conf.max_body_bytes = 16777216;
@@ -241,7 +250,7 @@ static void test_names(struct ofx *f, const unsigned char *png, size_t pnglen)
 
 		if (names[i].given)
 			json_object_set_new(att, "name", json_string(names[i].given));
-		imgnorm_attachment(&f->c, att, &im, err, sizeof err);
+		orch_ws_attachment(&f->c, att, IMGNORM_IMAGE, &im, err, sizeof err);
 		ok(strncmp(im.name, names[i].want, strlen(names[i].want)) == 0 &&
 		   orch_ws_path_ok(im.name) && !strchr(im.name, '/'),
 		   "name %s -> %s (%s)", names[i].given ? names[i].given : "(none)", names[i].want,

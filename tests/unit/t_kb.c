@@ -531,7 +531,7 @@ static void test_shelf(const char *styles)
 	shelf_write("[{\"id\": \"a\", \"name\": \"A\"}, {\"id\": \"b\", \"name\": \"B\"}]");
 	ok(kb_shelf_get(&app, &shelf_def, err, sizeof err) == NULL,
 	   "shelf: fixed at once, it is not read again on every request");
-	app.kbs.slot[0].retry_ms = 0;
+	app.kbs->slot[0].retry_ms = 0;
 	a = kb_shelf_get(&app, &shelf_def, err, sizeof err);
 	ok(a != NULL && kb_count(a) == 2, "shelf: after the retry delay, the fixed file loads");
 	shelf_write("not json");
@@ -539,8 +539,8 @@ static void test_shelf(const char *styles)
 	b = kb_styles(&app);
 	ok(b != NULL && b != a && kb_styles(&app) == b && kb_find(b, "cyberpunk"),
 	   "shelf: the style library in its own slot, loaded once");
-	kb_shelf_free(&app.kbs);
-	ok(app.kbs.slot[0].kb == NULL && app.kbs.slot[1].kb == NULL, "shelf: freed");
+	kb_shelf_free(app.kbs);   /* what it held, too: a leak checker sees any left */
+	app.kbs = NULL;
 	conf_free(&app.conf);
 	unlink(shelf_path);
 }

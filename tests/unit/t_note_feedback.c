@@ -12,6 +12,7 @@
 #include "text/wordcut.h"
 #include "util/buf.h"
 #include "wf/note/note_feedback.h"
+#include "wf/note/note.h"
 
 /* Items written as "kind:arg" joined by " | "; a title's kind is
  * title.<op>. */
@@ -398,6 +399,7 @@ int main(void)
 	const char *top = getenv("top_srcdir");
 	char path[4096], err[512] = "";
 
+	msg_catalogue_add(note_msgs, note_nmsgs); /* as registering the workflow does */
 	snprintf(path, sizeof path, "%s/etc/words.txt", top && *top ? top : ".");
 	ok(text_seg_load(path, err, sizeof err) == 0, "etc/words.txt loads (%s)", err);
 	test_items();

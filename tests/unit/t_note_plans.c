@@ -16,6 +16,7 @@
 #include "wf/note/note_plans_feedback.h"
 #include "wf/note/note_rules.h"
 #include "wf/note/note_vague.h"
+#include "wf/note/note.h"
 
 /* ---- splitting ---- */
 
@@ -428,6 +429,7 @@ int main(void)
 	const char *top = getenv("top_srcdir");
 	char path[4096], err[512] = "";
 
+	msg_catalogue_add(note_msgs, note_nmsgs); /* as registering the workflow does */
 	snprintf(path, sizeof path, "%s/etc/words.txt", top && *top ? top : ".");
 	ok(text_seg_load(path, err, sizeof err) == 0, "etc/words.txt loads (%s)", err);
 	test_split();

@@ -16,6 +16,7 @@
 #include "noteask.h"
 #include "prov/prov.h"
 #include "wf/note/note_rules.h"
+#include "wf/note/note.h"
 
 static const char *s(const json_t *j, const char *k)
 {
@@ -501,6 +502,7 @@ static void test_templates(void)
 
 int main(void)
 {
+	msg_catalogue_add(note_msgs, note_nmsgs); /* as registering the workflow does */
 	test_clarity();
 	test_layout();
 	test_plans();

@@ -10,23 +10,40 @@
 #include "prov/prov.h"
 #include "text/rules.h"
 #include "prov/svg.h"
+#include "wf/chat/chat_rules.h"
 #include "wf/image/image_rules.h"
+#include "wf/intents.h"
 #include "wf/note/note_rules.h"
 
-/* One chat call, carrying the image workflow's rules for its tasks as the
- * workflow does; facts is stolen. The answer must be freed. */
-static int ask(const char *task, json_t *facts, int json_mode, struct prov_answer *a)
+/* One chat call, carrying a workflow's rules for its tasks as the
+ * workflow does (none for the provider's generic tasks); facts is stolen.
+ * The answer must be freed. */
+static int ask_with(const char *task, prov_rules_fn rules, json_t *facts, int json_mode,
+		    struct prov_answer *a)
 {
 	struct chat_call c = { 0 };
 
 	c.task = task;
-	c.rules = image_rules_for(task) ?: note_rules_for(task);
+	c.rules = rules;
 	c.facts = facts;
 	c.json_mode = json_mode;
 	prov_answer_init(a);
 	prov_offline_ops.chat(NULL, NULL, &c, 1, NULL, a);
 	json_decref(facts);
 	return a->status;
+}
+
+static int ask(const char *task, json_t *facts, int json_mode, struct prov_answer *a)
+{
+	prov_rules_fn rules = image_rules_for(task) ?: note_rules_for(task) ?: chat_rules_for(task);
+
+	return ask_with(task, rules, facts, json_mode, a);
+}
+
+/* A call of one of the provider's generic tasks: no rules with it. */
+static int ask_generic(const char *task, json_t *facts, int json_mode, struct prov_answer *a)
+{
+	return ask_with(task, NULL, facts, json_mode, a);
 }
 
 static const char *jstr(const json_t *j, const char *key)
@@ -235,13 +252,13 @@ static const struct chat_case chat_cases[] = {
 	{ "{\"text\": \"What is quantum computing?\"}", { "quantum", "offline", "[provider.chat]" } },
 	{ "{\"text\": \"今天有什么新闻\", \"searchFacts\": \"央行宣布降息0.25个百分点。股市今日上涨。\"}",
 	  { "降息", "检索" } },
-	{ "{\"text\": \"现在几点\", \"time\": {\"date\": \"2024-05-01\", \"weekday\": \"星期三\", "
-	  "\"time\": \"10:00:00\", \"timezone\": \"Asia/Shanghai\", \"unix\": 1714528800}}",
-	  { "10:00:00", "1714528800", "星期三" } },
 	{ "{\"text\": \"我最近在学做蛋糕\", \"history\": [{\"role\": \"user\", \"content\": \"推荐几本烘焙书\"}]}",
 	  { "蛋糕", "烘焙" } },
-	{ "{\"text\": \"帮我写一篇关于周末露营装备的小红书笔记\"}", { "「笔记写作」页", "我记下了" } },
-	{ "{\"text\": \"Please write a Xiaohongshu post about camping gear\"}", { "Note writer" } },
+	/* A note request: what the assistant can do, in words that name no page
+	 * (the reply's suggest code is the page's to word). */
+	{ "{\"text\": \"帮我写一篇关于周末露营装备的小红书笔记\"}", { "小红书笔记是 AiVista 擅长", "我记下了" } },
+	{ "{\"text\": \"Please write a Xiaohongshu post about camping gear\"}",
+	  { "Writing Xiaohongshu notes is something AiVista does" } },
 };
 
 static void test_chat(void)
@@ -262,6 +279,8 @@ static void test_chat(void)
 	ask("chat", json_pack("{s:s}", "text", "帮我写一篇关于周末露营装备的小红书笔记"), 0, &a);
 	ok(a.text && !strstr(a.text, "试试") && !strstr(a.text, "写图文笔记") && !strstr(a.text, "写小红书笔记、"),
 	   "a note request is sent to the note writer, not told to try writing a note");
+	ok(a.text && !strstr(a.text, "笔记写作") && !strstr(a.text, "「") && !strstr(a.text, "页"),
+	   "and the reply names no page of the app: %s", a.text ? a.text : "");
 	prov_answer_free(&a);
 	ask("chat", json_pack("{s:s}", "text", "帮我想想周末去哪里玩"), 0, &a);
 	ask("chat", json_pack("{s:s}", "text", "我想学习摄影"), 0, &b);
@@ -274,8 +293,48 @@ static void test_chat(void)
 	ask("chat", json_pack("{s:s}", "text", "你好"), 1, &a);
 	ok(a.json && jstr(a.json, "reply") && same_as_text(&a), "chat in JSON mode: {reply}");
 	prov_answer_free(&a);
-	ask(NULL, json_pack("{s:s}", "text", "你好"), 0, &a);
+}
+
+/* The provider's own chat, for calls that carry no rules: generic, from
+ * the text and the facts alone. */
+static const struct chat_case generic_chat_cases[] = {
+	{ "{\"text\": \"现在几点\", \"time\": {\"date\": \"2024-05-01\", \"weekday\": \"星期三\", "
+	  "\"time\": \"10:00:00\", \"timezone\": \"Asia/Shanghai\", \"unix\": 1714528800}}",
+	  { "10:00:00", "1714528800", "星期三" } },
+	{ "{\"text\": \"量子计算是什么？\"}", { "量子计算", "[provider.chat]", "离线" } },
+	{ "{\"text\": \"What is quantum computing?\"}", { "quantum", "offline", "[provider.chat]" } },
+	{ "{\"text\": \"今天有什么新闻\", \"searchFacts\": [\"央行宣布降息0.25个百分点。\", \"股市今日上涨。\"]}",
+	  { "1. 央行宣布降息", "2. 股市今日上涨" } },
+	{ "{\"text\": \"我最近在学做蛋糕\"}", { "蛋糕", "[provider.chat]" } },
+};
+
+static void test_generic_chat(void)
+{
+	struct prov_answer a;
+
+	for (size_t i = 0; i < sizeof generic_chat_cases / sizeof generic_chat_cases[0]; i++) {
+		int all = 1;
+
+		ask_generic("chat", json_loads(generic_chat_cases[i].facts, 0, NULL), 0, &a);
+		for (int k = 0; k < 3 && generic_chat_cases[i].want[k]; k++)
+			all &= a.text && strstr(a.text, generic_chat_cases[i].want[k]) != NULL;
+		ok(a.status == PROV_OK && all, "generic chat reply to %s", generic_chat_cases[i].facts);
+		if (!all)
+			printf("# reply: %s\n", a.text ? a.text : "(none)");
+		prov_answer_free(&a);
+	}
+	ask_generic(NULL, json_pack("{s:s}", "text", "你好"), 0, &a);
 	ok(a.status == PROV_OK && a.text && strstr(a.text, "离线"), "a call without a task is chat");
+	prov_answer_free(&a);
+	/* The workflow's words are the workflow's: without its rules, a
+	 * greeting is not answered with what a workflow offers. */
+	ask_generic("chat", json_pack("{s:s}", "text", "你好"), 0, &a);
+	ok(a.text && !strstr(a.text, "画") && !strstr(a.text, "笔记"), "the generic chat offers nothing of a workflow: %s",
+	   a.text ? a.text : "");
+	prov_answer_free(&a);
+	ask_generic("route", json_pack("{s:s}", "text", "帮我画一只猫"), 1, &a);
+	ok(a.status == PROV_BAD_ANSWER && strstr(a.detail, "no rule for task route"),
+	   "routing is a workflow's own task: without its rules, no answer (%s)", a.detail);
 	prov_answer_free(&a);
 }
 
@@ -295,22 +354,33 @@ static void on_delta(void *ctx, const char *text)
 	strncat(p->all, text, sizeof p->all - strlen(p->all) - 1);
 }
 
+/* Streamed: the generic chat, and a workflow's rules whose answer is
+ * {reply}: the reply's text is what streams, not its JSON. */
 static void test_stream(void)
 {
-	struct pieces p = { 0, 1, "" };
-	struct prov_hooks h = { on_delta, NULL, NULL, &p, NULL };
-	struct chat_call c = { 0 };
-	struct prov_answer a;
 	json_t *facts = json_pack("{s:s}", "text", "量子计算是什么？");
 
-	c.task = "chat";
-	c.facts = facts;
-	c.stream = 1;
-	prov_answer_init(&a);
-	prov_offline_ops.chat(NULL, NULL, &c, 1, &h, &a);
-	ok(p.n > 1 && p.valid, "streamed in %d pieces, each valid UTF-8", p.n);
-	is_str(p.all, a.text, "the pieces make the whole reply");
-	prov_answer_free(&a);
+	for (int own = 0; own < 2; own++) {
+		struct pieces p = { 0, 1, "" };
+		struct prov_hooks h = { on_delta, NULL, NULL, &p, NULL };
+		struct chat_call c = { 0 };
+		struct prov_answer a;
+
+		c.task = "chat";
+		c.rules = own ? chat_rules_for("chat") : NULL;
+		c.facts = facts;
+		c.stream = 1;
+		prov_answer_init(&a);
+		prov_offline_ops.chat(NULL, NULL, &c, 1, &h, &a);
+		ok(p.n > 1 && p.valid, "%s: streamed in %d pieces, each valid UTF-8",
+		   own ? "the workflow's rules" : "generic", p.n);
+		is_str(p.all, a.text, "%s: the pieces make the whole reply",
+		       own ? "the workflow's rules" : "generic");
+		ok(a.text && a.text[0] != '{' && strstr(a.text, "量子计算"),
+		   "%s: the reply is prose: %.40s", own ? "the workflow's rules" : "generic",
+		   a.text ? a.text : "");
+		prov_answer_free(&a);
+	}
 	json_decref(facts);
 }
 
@@ -570,10 +640,13 @@ int main(void)
 	test_optimize();
 	test_critique();
 	test_chat();
+	test_generic_chat();
 	test_stream();
 	test_brief_note();
 	test_other_tasks();
 	test_images();
+	chat_rules_free();
+	intents_free();
 	rules_free();
 	return tap_done();
 }

@@ -473,6 +473,7 @@ static void test_plan_rules(void)
 
 int main(void)
 {
+	msg_catalogue_add(orch_msgs, orch_nmsgs); /* as registering the workflow does */
 	test_plan_checks();
 	test_plan_sizes();
 	test_plan_lang();

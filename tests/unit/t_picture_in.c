@@ -142,6 +142,7 @@ static void pic_run(struct ofx *f, const struct pic_value *v, size_t nv)
 		long long before = pic_assets(f);
 
 		f->c.err_code[0] = '\0';
+		f->run.wf = k->wf;
 		st = k->wf->init(&f->c, in, err, sizeof err);
 		if (k->refused == NULL) {
 			ok(st != NULL, "%s %s: taken (%s)", k->wf->name, k->input, st ? "ok" : err);

@@ -1,11 +1,15 @@
-/* The intent rules: the user's own examples (seed 004 §2, §3, §7.1), the
- * exclusions, the routing order, style and subject extraction, and text
- * that is not what the rules expect (invalid UTF-8, very long, NULL). */
+/* The intent rules the workflows share (wf/intents.h) and the chat
+ * workflow's: the user's own examples (seed 004 §2, §3, §7.1), the
+ * exclusions, the routing order, the note request, and text that is not
+ * what the rules expect (invalid UTF-8, very long, NULL). The image
+ * workflow's own rules are tested in t_image_intent. */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
-#include "text/rules.h"
+#include "wf/chat/chat.h"
+#include "wf/chat/chat_rules.h"
+#include "wf/intents.h"
 
 struct intent_case {
 	const char *text;
@@ -117,111 +121,6 @@ static const struct route_case route_cases[] = {
 	{ "2026年3月的峰会有什么消息", "web_search" },
 };
 
-struct subject_case {
-	const char *text;
-	const char *style;    /* Chinese name, NULL: no style */
-	const char *subject;
-};
-
-static const struct subject_case subject_cases[] = {
-	{ "帮我画一只赛博朋克风格的猫", "赛博朋克", "猫" },
-	{ "draw a cat in watercolor style", "水彩", "cat" },
-	{ "画一张水墨山水", "水墨", "山水" },
-	{ "生成美少女", NULL, "美少女" },
-	{ "画一张海报", NULL, "海报" },
-	{ "把背景换成星空", NULL, "星空" },
-	{ "你能生成吗", NULL, "" },
-	{ "一只像素风的小狗", "像素", "小狗" },
-	{ "generate an image of a red fox", NULL, "red fox" },
-	{ "可以生成超绝美少女吗", NULL, "超绝美少女" },
-	{ "请画一幅油画风格的城堡！", "油画", "城堡" },
-	{ "来张图：雪山下的小木屋", NULL, "雪山下的小木屋" },
-	{ "来一张图，海边的灯塔", NULL, "海边的灯塔" },
-	{ "一只在海边奔跑的金毛犬", NULL, "在海边奔跑的金毛犬" },
-	{ "show me a red fox in the snow", NULL, "red fox in the snow" },
-	{ "replace this part with a tree", NULL, "tree" },
-	{ "宫崎骏风格的海边小镇", "吉卜力", "海边小镇" },
-};
-
-/* A change to one region of the picture, which needs a mask. */
-static const struct intent_case region_cases[] = {
-	{ "修改这里", 1, "region_edit" },
-	{ "把这里换成一朵向日葵", 1, "region_edit" },
-	{ "这块改成蓝色", 1, "region_edit" },
-	{ "把选中的区域去掉", 1, "region_edit" },
-	{ "局部重绘", 1, "region_edit" },
-	{ "replace this part with a tree", 1, "region_edit" },
-	{ "change the color here", 1, "region_edit" },
-	{ "把背景换成星空", 0, "none" },
-	{ "一只在海边奔跑的金毛犬", 0, "none" },
-	{ "这里的风景很美", 0, "none" },
-	{ "画一只猫", 0, "none" },
-};
-
-static const struct intent_case adjust_cases[] = {
-	{ "再调整一下，风格强度 90", 1, "adjust_lead" },
-	{ "风格强度 40", 1, "adjust_lead" },
-	{ "make it brighter", 1, "adjust_lead" },
-	{ "把图片调亮一点", 1, "adjust_lead" },
-	/* Adjustment words inside a description: not the opening of the message. */
-	{ "暖色调的客厅", 1, "adjust" },
-	{ "一只放大镜", 1, "adjust" },
-	{ "画一只猫", 0, "none" },
-};
-
-static const struct intent_case regenerate_cases[] = {
-	{ "重新生成", 1, "regenerate" },
-	{ "再来一张", 1, "regenerate" },
-	{ "换一张吧", 1, "regenerate" },
-	{ "请重新生成一下！", 1, "regenerate" },
-	{ "regenerate", 1, "regenerate" },
-	{ "Try again, please", 1, "regenerate" },
-	{ "another one", 1, "regenerate" },
-	/* A new description that opens with the same words. */
-	{ "重新生成一只戴帽子的猫", 0, "none" },
-	{ "再来一张雪山下的小木屋", 0, "none" },
-	{ "another cat on the roof", 0, "none" },
-	{ "换成水彩风格", 0, "none" },
-};
-
-/* The text, whether it restyles the last picture, the rule, the style (zh). */
-struct restyle_case {
-	const char *text;
-	int matched;
-	const char *rule;
-	const char *style;
-};
-
-static const struct restyle_case restyle_cases[] = {
-	{ "换成水彩风格", 1, "restyle", "水彩" },
-	{ "改成油画风，风格强度 90", 1, "restyle", "油画" },
-	{ "make it pixel art", 1, "restyle", "像素" },
-	{ "turn it into a watercolor", 1, "restyle", "水彩" },
-	{ "in ink wash instead", 1, "restyle", "水墨" },
-	{ "用水墨风格重新画", 1, "restyle", "水墨" },
-	{ "水彩风格", 1, "style_only", "水彩" },
-	{ "再来一张油画风的", 1, "style_only", "油画" },
-	{ "pixel art version", 1, "style_only", "像素" },
-	/* A new description in a style, or no style at all. */
-	{ "水彩风格的向日葵花田", 0, "none", NULL },
-	{ "a red fox in the snow, watercolor", 0, "none", NULL },
-	{ "make it brighter", 0, "none", NULL },
-	{ "换成一只狗", 0, "none", NULL },
-};
-
-static void check_restyle(void)
-{
-	for (size_t i = 0; i < sizeof restyle_cases / sizeof restyle_cases[0]; i++) {
-		const struct restyle_case *c = &restyle_cases[i];
-		const struct rules_style *st;
-		struct rules_match m = rules_restyle(c->text, &st);
-
-		ok(m.matched == c->matched && strcmp(m.rule, c->rule) == 0 &&
-		   (c->style ? st && strcmp(st->zh, c->style) == 0 : st == NULL),
-		   "restyle \"%s\" -> %d (%s, %s)", c->text, m.matched, m.rule, st ? st->zh : "none");
-	}
-}
-
 struct flag_case {
 	const char *text;
 	int yes;
@@ -257,26 +156,15 @@ static void check_intents(const char *what, const struct intent_case *c, size_t 
 	}
 }
 
+/* The routes with every feature on: the rules' own order. */
+static const struct chat_gates all_open = { 1, 1 };
+
 static void check_routes(void)
 {
 	for (size_t i = 0; i < sizeof route_cases / sizeof route_cases[0]; i++) {
-		struct rules_decision d = rules_route(route_cases[i].text);
+		struct chat_route r = chat_route_rules(route_cases[i].text, &all_open, 0.6);
 
-		is_str(d.route, route_cases[i].route, "route \"%s\"", route_cases[i].text);
-	}
-}
-
-static void check_subjects(void)
-{
-	for (size_t i = 0; i < sizeof subject_cases / sizeof subject_cases[0]; i++) {
-		const struct subject_case *c = &subject_cases[i];
-		const struct rules_style *st = rules_style(c->text);
-		char *s = rules_subject(c->text);
-
-		ok(c->style ? st && strcmp(st->zh, c->style) == 0 : st == NULL, "style of \"%s\": %s",
-		   c->text, st ? st->zh : "none");
-		is_str(s, c->subject, "subject of \"%s\"", c->text);
-		free(s);
+		is_str(r.route, route_cases[i].route, "route \"%s\"", route_cases[i].text);
 	}
 }
 
@@ -286,67 +174,50 @@ static void check_flags(const char *what, const struct flag_case *c, size_t n, i
 		ok(!fn(c[i].text) == !c[i].yes, "%s \"%s\" -> %d", what, c[i].text, c[i].yes);
 }
 
-static void check_style_in(void)
-{
-	const struct rules_style *ghibli = rules_style("吉卜力");
-
-	ok(ghibli && rules_style_in(ghibli, "宫崎骏风格的海边小镇"), "吉卜力 is named by 宫崎骏");
-	ok(ghibli && !rules_style_in(ghibli, "海边小镇, watercolor"), "and not by another style");
-	ok(!rules_style_in(NULL, "宫崎骏"), "no style is in nothing");
-}
-
 static void check_text_rules(void)
 {
 	struct rules_match m;
 	char *big;
 
-	ok(rules_greeting("你好！"), "greeting: 你好！");
-	ok(rules_greeting("hello there"), "greeting: hello there");
-	ok(!rules_greeting("你好，帮我画一只猫"), "a greeting with a request is not only a greeting");
-	ok(rules_blank("😀🎉 "), "emoji only is blank");
-	ok(rules_blank(""), "empty is blank");
-	ok(!rules_blank("猫"), "a word is not blank");
-	ok(rules_adjust_intent("再调整一下亮度").matched, "adjust: 再调整一下亮度");
-	ok(rules_adjust_intent("make it brighter").matched, "adjust: make it brighter");
-	ok(!rules_adjust_intent("画一只猫").matched, "not an adjustment: 画一只猫");
-	m = rules_image_intent("帮我画一只猫");
+	ok(intents_greeting("你好！"), "greeting: 你好！");
+	ok(intents_greeting("hello there"), "greeting: hello there");
+	ok(!intents_greeting("你好，帮我画一只猫"), "a greeting with a request is not only a greeting");
+	ok(intents_blank("😀🎉 "), "emoji only is blank");
+	ok(intents_blank(""), "empty is blank");
+	ok(!intents_blank("猫"), "a word is not blank");
+	m = intents_image("帮我画一只猫");
 	ok(m.confidence > 0.5 && m.confidence <= 1.0, "a rule's confidence is in (0.5, 1]");
 	/* Text the rules do not expect. */
-	m = rules_image_intent("\xff\xfe画一张\xc3");
+	m = intents_image("\xff\xfe画一张\xc3");
 	ok(m.matched == 0 || m.matched == 1, "invalid UTF-8 is survived");
-	m = rules_image_intent(NULL);
+	m = intents_image(NULL);
 	ok(!m.matched && strcmp(m.rule, "none") == 0, "NULL text matches nothing");
 	big = malloc(60001);
 	for (int i = 0; i < 20000; i++)
 		memcpy(big + 3 * i, "啊", 3);
 	big[60000] = '\0';
-	ok(!rules_route(big).m.matched, "long text is routed to chat, in bounded time");
+	ok(strcmp(chat_route_rules(big, &all_open, 0.6).route, "chat") == 0,
+	   "long text is routed to chat, in bounded time");
 	free(big);
-	big = rules_subject("\xe7\x8c");
-	ok(big != NULL, "a subject of a cut character is survived");
-	free(big);
+	intents_free();
 	rules_free();
-	ok(rules_image_intent("帮我画一只猫").matched, "the rules compile again after rules_free");
+	ok(intents_image("帮我画一只猫").matched, "the rules compile again after they are freed");
 }
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 int main(void)
 {
-	check_intents("image", image_cases, N(image_cases), rules_image_intent);
-	check_intents("search", search_cases, N(search_cases), rules_search_intent);
-	check_intents("time", time_cases, N(time_cases), rules_time_intent);
+	check_intents("image", image_cases, N(image_cases), intents_image);
+	check_intents("search", search_cases, N(search_cases), intents_search);
+	check_intents("time", time_cases, N(time_cases), intents_time);
 	check_routes();
-	check_subjects();
-	check_intents("region", region_cases, N(region_cases), rules_region_edit);
-	check_intents("adjust", adjust_cases, N(adjust_cases), rules_adjust_intent);
-	check_intents("regenerate", regenerate_cases, N(regenerate_cases), rules_regenerate);
-	check_restyle();
-	check_flags("small talk", small_talk_cases, N(small_talk_cases), rules_small_talk);
-	check_flags("other task", other_task_cases, N(other_task_cases), rules_other_task);
-	check_flags("note request", note_request_cases, N(note_request_cases), rules_note_request);
-	check_style_in();
+	check_flags("small talk", small_talk_cases, N(small_talk_cases), intents_small_talk);
+	check_flags("other task", other_task_cases, N(other_task_cases), intents_other_task);
+	check_flags("note request", note_request_cases, N(note_request_cases), chat_rules_note_request);
 	check_text_rules();
+	chat_rules_free();
+	intents_free();
 	rules_free();
 	return tap_done();
 }

@@ -1,108 +1,11 @@
-/* The chat workflow (seed 004): its input, the conversation kept in the
- * state (bounded by [workflow.chat] history_turns, oldest turns dropped),
- * the model's messages built from it, the events every route shares
- * (progress, thought_log, the final message) and the node table. */
+/* The chat workflow (seed 004): its descriptor (the node table, which
+ * node may follow which, what its input may hold) and its init and turn
+ * hooks, which check a turn's input (text, pictures, the thread's last
+ * picture when the text asks about it) and make it the current turn. */
 #include "config.h"
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include "conf/conf.h"
-#include "text/msg.h"
-#include "util/clock.h"
-#include "util/jnum.h"
 #include "wf/chat/chat.h"
-
-const char *chat_text(const json_t *state)
-{
-	return json_string_value(json_object_get(json_object_get(state, "userInput"), "text")) ?: "";
-}
-
-static size_t chat_history_max(const struct conf *cf)
-{
-	return (size_t)cf->chat_history_turns * 2;
-}
-
-/* Appends a message; the history keeps its bound plus the current turn. */
-static void chat_push(struct step_ctx *c, json_t *state, json_t *m)
-{
-	json_t *msgs = json_object_get(state, "messages");
-
-	json_object_set_new(m, "timestamp", json_integer(clock_wall_ms()));
-	json_array_append_new(msgs, m);
-	while (json_array_size(msgs) > chat_history_max(step_conf(c)) + 2)
-		json_array_remove(msgs, 0);
-}
-
-json_t *chat_messages(struct step_ctx *c, const char *system)
-{
-	json_t *out = json_array(), *hist = json_object_get(c->state, "messages"), *m;
-	size_t n = json_array_size(hist), keep = chat_history_max(step_conf(c)), i;
-
-	if (system)
-		json_array_append_new(out, json_pack("{s:s, s:s}", "role", "system", "content", system));
-	/* The last message is the current turn: the earlier ones are context. */
-	n = n > 0 ? n - 1 : 0;
-	for (i = n > keep ? n - keep : 0; i < n; i++) {
-		m = json_array_get(hist, i);
-		json_array_append_new(out, json_pack("{s:O, s:O}", "role", json_object_get(m, "role"),
-						     "content", json_object_get(m, "content")));
-	}
-	json_array_append_new(out, json_pack("{s:s, s:s}", "role", "user", "content",
-					     chat_text(c->state)));
-	return out;
-}
-
-void chat_progress(struct step_ctx *c, const char *id)
-{
-	json_t *ev = step_event(c, "progress");
-
-	json_object_set_new(ev, "content", json_string(msg_get(step_lang(c), id)));
-	step_emit(c, ev);
-}
-
-void chat_thought(struct step_ctx *c, const char *id, ...)
-{
-	char msg[512];
-	json_t *ev = step_event(c, "thought_log");
-	va_list ap;
-
-	va_start(ap, id);
-	vsnprintf(msg, sizeof msg, msg_get(step_lang(c), id), ap);
-	va_end(ap);
-	json_object_set_new(ev, "message", json_string(msg));
-	step_emit(c, ev);
-}
-
-void chat_tool_record(struct step_ctx *c, const char *tool, json_t *input, int ok)
-{
-	json_array_append_new(json_object_get(c->state, "toolCalls"),
-			      json_pack("{s:s, s:o, s:b}", "tool", tool, "input", input, "ok", ok));
-}
-
-enum node_rc chat_finish(struct step_ctx *c, const char *content, const char *image_url)
-{
-	json_t *route = json_object_get(c->state, "route");
-	json_t *ev = step_event(c, "message"), *res, *m;
-
-	json_object_set_new(ev, "role", json_string("assistant"));
-	json_object_set_new(ev, "content", json_string(content));
-	step_emit(c, ev);
-	m = json_pack("{s:s, s:s, s:O}", "role", "assistant", "content", content, "route",
-		      json_object_get(route, "route"));
-	res = json_pack("{s:s, s:O, s:O, s:O}", "content", content, "toolCalls",
-			json_object_get(c->state, "toolCalls"), "route",
-			json_object_get(route, "route"), "routeSource",
-			json_object_get(route, "source"));
-	if (image_url) {
-		json_object_set_new(res, "generatedImageUrl", json_string(image_url));
-		json_object_set_new(m, "generatedImageUrl", json_string(image_url));
-		json_object_set_new(c->state, "lastImageUrl", json_string(image_url));
-	}
-	chat_push(c, c->state, m);
-	json_object_set_new(c->state, "result", res);
-	return NODE_END;
-}
 
 /* "描述一下刚才生成的图片": the thread's last picture comes with the turn. */
 static void chat_last_image(const json_t *state, json_t *user, const char *text)
@@ -176,11 +79,39 @@ static const struct wf_node chat_nodes[] = {
 	{ "vision", chat_vision, 0 },
 };
 
+/* Which node may follow which (a pause names the node its answer goes
+ * to: an edge from the node that paused). */
+static const struct wf_edge chat_edges[] = {
+	{ WF_START, "router" }, { "router", "vision" }, { "router", "image_gen" },
+	{ "router", "web_search" }, { "router", "time_query" }, { "router", "chat" },
+	{ "vision", "web_search" }, { "vision", "chat" }, { "image_gen", "web_search" },
+	{ "image_gen", "chat" }, { "image_gen", WF_END }, { "web_search", "chat" },
+	{ "web_search", WF_END }, { "time_query", WF_END }, { "chat", WF_END },
+};
+
+static const char *const chat_text_fields[] = { "text", NULL };
+
+/* What the input may hold (the init and turn hooks check it). */
+static const char chat_input_schema[] =
+	"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", "
+	"\"title\": \"chat input\", \"type\": \"object\", "
+	"\"properties\": {\"text\": {\"type\": \"string\"}, \"lang\": {\"enum\": [\"zh\", "
+	"\"en\", null]}, \"attachments\": {\"type\": \"array\", "
+	"\"items\": {\"type\": \"object\"}}}, \"anyOf\": [{\"required\": [\"text\"]}, "
+	"{\"required\": [\"attachments\"]}]}";
+
 const struct workflow wf_chat = {
 	.name = "chat",
 	.nodes = chat_nodes,
 	.nnodes = sizeof chat_nodes / sizeof chat_nodes[0],
 	.start = "router",
+	.edges = chat_edges,
+	.nedges = sizeof chat_edges / sizeof chat_edges[0],
+	.text_fields = chat_text_fields,
+	.input_schema = chat_input_schema,
+	.conf = &chat_conf_section,
+	.msgs = chat_msgs,
+	.nmsgs = CHAT_NMSGS,
 	.init = chat_init,
 	.turn = chat_turn,
 };

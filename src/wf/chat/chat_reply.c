@@ -10,7 +10,8 @@
 #include "prov/prov.h"
 #include "text/msg.h"
 #include "util/buf.h"
-#include "wf/chat/chat.h"
+#include "wf/chat/chat_common.h"
+#include "wf/chat/chat_rules.h"
 
 #define CHAT_REPLY_MAX (1u << 20)
 
@@ -69,8 +70,9 @@ int chat_stream(struct step_ctx *c, const json_t *messages, const json_t *facts,
 {
 	struct chat_said s;
 	struct prov_hooks h = { chat_said_delta, NULL, chat_said_tick, &s, chat_said_stop };
-	struct chat_call call = { .task = "chat", .messages = messages, .facts = facts,
-				  .temperature = 0.7, .stream = 1, .timeout_ms = step_time_left(c) };
+	struct chat_call call = { .task = "chat", .rules = chat_rules_reply, .messages = messages,
+				  .facts = facts, .temperature = 0.7, .stream = 1,
+				  .timeout_ms = step_time_left(c) };
 	int rc;
 
 	step_hooks(c, &s.step);

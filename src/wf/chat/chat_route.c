@@ -1,7 +1,7 @@
 /* The router (seed 004 §1, §6.1): the model's route first, as JSON
  * {route, confidence, reason}; a model that fails, a reply that does not
  * parse, a confidence below [workflow.chat] route_min_confidence or a
- * route whose feature is off falls back to the intent rules (text/rules.h)
+ * route whose feature is off falls back to the intent rules (wf/intents.h)
  * in the seed's order, each route behind its gate. Every turn says why in
  * an intent_detected event. */
 #include "config.h"
@@ -11,9 +11,10 @@
 #include "prov/prov.h"
 #include "prov/vendors.h"
 #include "text/msg.h"
-#include "text/rules.h"
 #include "util/jnum.h"
-#include "wf/chat/chat.h"
+#include "wf/chat/chat_common.h"
+#include "wf/chat/chat_rules.h"
+#include "wf/intents.h"
 
 #define CHAT_ROUTE_TIMEOUT_MS 15000
 
@@ -42,38 +43,6 @@ static int chat_route_open(const char *route, const struct chat_gates *g)
 	if (strcmp(route, "web_search") == 0)
 		return g->search;
 	return 1;
-}
-
-static struct chat_route chat_route_by(const char *route, const struct rules_match *m,
-				       const char *why)
-{
-	struct chat_route r = { route, m->confidence, "rules", why, m->rule, NULL };
-
-	return r;
-}
-
-struct chat_route chat_route_rules(const char *text, const struct chat_gates *g, double floor)
-{
-	struct rules_match img = rules_image_intent(text), m;
-	struct chat_route r;
-
-	if (g->image && img.matched)
-		return chat_route_by("image_gen", &img, "chat.route.rules.matched");
-	if ((m = rules_time_intent(text)).matched)
-		return chat_route_by("time_query", &m, "chat.route.rules.matched");
-	if (g->search && (m = rules_search_intent(text)).matched)
-		return chat_route_by("web_search", &m, "chat.route.rules.matched");
-	if (!img.matched && img.confidence > 0) {
-		/* An exclusion (recalling, the past, cannot) said why it is not a picture. */
-		r = chat_route_by("chat", &img, "chat.route.rules.excluded");
-	} else {
-		m = (struct rules_match){ 0, "none", floor };
-		r = chat_route_by("chat", &m, img.matched || rules_search_intent(text).matched
-						  ? "chat.route.rules.gated" : "chat.route.rules.none");
-	}
-	if (r.confidence < floor)
-		r.confidence = floor;
-	return r;
 }
 
 struct chat_route chat_route_pick(const json_t *model, const char *text, double min_conf,
@@ -112,8 +81,8 @@ static int chat_prov_usable(const struct conf *cf, enum conf_prov_role role)
 struct chat_gates chat_gates_of(struct step_ctx *c)
 {
 	const struct conf *cf = step_conf(c);
-	struct chat_gates g = { cf->chat_image_gen && chat_prov_usable(cf, PROV_IMAGE),
-				cf->chat_web_search && chat_prov_usable(cf, PROV_SEARCH) };
+	struct chat_gates g = { chat_conf(c)->image_gen && chat_prov_usable(cf, PROV_IMAGE),
+				chat_conf(c)->web_search && chat_prov_usable(cf, PROV_SEARCH) };
 
 	return g;
 }
@@ -123,10 +92,10 @@ struct chat_gates chat_gates_of(struct step_ctx *c)
 static json_t *chat_route_ask(struct step_ctx *c, const struct chat_gates *g, int *by_rules)
 {
 	json_t *facts = json_pack("{s:s, s:b, s:b, s:f}", "text", chat_text(c->state), "imageGen", g->image,
-				  "webSearch", g->search, "minConfidence", step_conf(c)->chat_route_min_confidence);
+				  "webSearch", g->search, "minConfidence", chat_conf(c)->route_min_confidence);
 	json_t *msgs = chat_messages(c, chat_route_prompt), *out = NULL;
-	struct chat_call call = { .task = "route", .messages = msgs, .facts = facts,
-				  .temperature = 0.0, .json_mode = 1,
+	struct chat_call call = { .task = "route", .rules = chat_rules_route, .messages = msgs,
+				  .facts = facts, .temperature = 0.0, .json_mode = 1,
 				  .timeout_ms = CHAT_ROUTE_TIMEOUT_MS };
 	struct prov_answer a;
 
@@ -135,7 +104,7 @@ static json_t *chat_route_ask(struct step_ctx *c, const struct chat_gates *g, in
 	if (a.status == PROV_OK && json_is_object(a.json))
 		out = json_incref(a.json);
 	else if (a.status != PROV_OK)
-		chat_thought(c, "chat.route.model_error", prov_status_name(a.status));
+		step_thought(c, "chat.route.model_error", prov_status_name(a.status));
 	prov_answer_free(&a);
 	json_decref(msgs);
 	json_decref(facts);
@@ -170,7 +139,7 @@ static void chat_route_emit(struct step_ctx *c, const struct chat_route *r, cons
 static enum node_rc chat_router_images(struct step_ctx *c, size_t n)
 {
 	struct chat_gates g = chat_gates_of(c);
-	struct rules_match m = rules_search_intent(chat_text(c->state));
+	struct rules_match m = intents_search(chat_text(c->state));
 	int search = g.search && m.matched;
 	struct chat_route r = { search ? "web_search" : "chat", search ? m.confidence : 0.9, "rules",
 				"chat.route.images", search ? m.rule : "images", NULL };
@@ -193,7 +162,6 @@ static enum node_rc chat_router_images(struct step_ctx *c, size_t n)
 
 enum node_rc chat_router(struct step_ctx *c)
 {
-	const struct conf *cf = step_conf(c);
 	struct chat_gates g = chat_gates_of(c);
 	size_t nimg = json_array_size(json_object_get(json_object_get(c->state, "userInput"), "images"));
 	int by_rules = 0;
@@ -203,7 +171,7 @@ enum node_rc chat_router(struct step_ctx *c)
 	if (nimg > 0)
 		return chat_router_images(c, nimg);
 	model = chat_route_ask(c, &g, &by_rules);
-	r = chat_route_pick(model, chat_text(c->state), cf->chat_route_min_confidence, &g);
+	r = chat_route_pick(model, chat_text(c->state), chat_conf(c)->route_min_confidence, &g);
 
 	/* The offline provider answers with the same rules: say so. */
 	if (by_rules && strcmp(r.source, "model") == 0) {
@@ -211,18 +179,9 @@ enum node_rc chat_router(struct step_ctx *c)
 		r.rule = json_string_value(json_object_get(model, "rule"));
 	}
 	if (r.fallback)
-		chat_thought(c, r.fallback, cf->chat_route_min_confidence);
+		step_thought(c, r.fallback, chat_conf(c)->route_min_confidence);
 	chat_route_emit(c, &r, model);
 	json_decref(model);
 	c->next = strcmp(r.route, "chat") == 0 ? "chat" : r.route;
 	return NODE_NEXT;
-}
-
-json_t *chat_rules_image_prompt(const json_t *facts, const char *text, char *err, size_t errlen)
-{
-	char *subject = rules_subject(text);
-	json_t *j = json_pack("{s:s}", "prompt", *subject ? subject : text);
-
-	free(subject);
-	return j;
 }

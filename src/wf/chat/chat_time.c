@@ -10,7 +10,7 @@
 #include "conf/conf.h"
 #include "text/msg.h"
 #include "util/xmalloc.h"
-#include "wf/chat/chat.h"
+#include "wf/chat/chat_common.h"
 
 /* localtime_r in the zone tz: TZ is set for the call and put back (workers
  * are single-threaded). */
@@ -70,7 +70,7 @@ char *chat_time_text(const json_t *f, const char *lang)
 
 enum node_rc chat_time_query(struct step_ctx *c)
 {
-	json_t *f = chat_time_facts(time(NULL), step_conf(c)->chat_timezone, step_lang(c));
+	json_t *f = chat_time_facts(time(NULL), chat_conf(c)->timezone, step_lang(c));
 	char *text = chat_time_text(f, step_lang(c));
 	enum node_rc rc;
 

@@ -17,10 +17,10 @@
 #include "prov/prov.h"
 #include "prov/vendors.h"
 #include "text/msg.h"
-#include "text/rules.h"
 #include "util/buf.h"
 #include "util/clock.h"
-#include "wf/chat/chat.h"
+#include "wf/chat/chat_common.h"
+#include "wf/intents.h"
 #include "wf/note/note.h"
 
 #define CHAT_PROMPT_TIMEOUT_MS 15000
@@ -40,7 +40,7 @@ static void chat_reroute(struct step_ctx *c, const char *to)
 	if (json_object_get(r, "from") == NULL)
 		json_object_set(r, "from", json_object_get(r, "route"));
 	json_object_set_new(r, "route", json_string(to));
-	chat_thought(c, "chat.fallback", c->node, to);
+	step_thought(c, "chat.fallback", c->node, to);
 	c->next = to;
 }
 
@@ -72,7 +72,7 @@ static char *chat_image_prompt(struct step_ctx *c)
 	step_chat(c, &call, &a);
 	p = json_string_value(json_object_get(a.json, "prompt"));
 	if (a.status != PROV_OK || p == NULL || *p == '\0') {
-		chat_thought(c, "chat.image.prompt_kept", prov_status_name(a.status));
+		step_thought(c, "chat.image.prompt_kept", prov_status_name(a.status));
 		p = text;
 	}
 	out = strdup(p);
@@ -99,7 +99,7 @@ static enum node_rc chat_image_fallback(struct step_ctx *c)
 {
 	struct chat_gates g = chat_gates_of(c);
 
-	chat_reroute(c, g.search && rules_search_intent(chat_text(c->state)).matched ? "web_search"
+	chat_reroute(c, g.search && intents_search(chat_text(c->state)).matched ? "web_search"
 										      : "chat");
 	return NODE_NEXT;
 }
@@ -131,7 +131,7 @@ enum node_rc chat_image_gen(struct step_ctx *c)
 		rc = chat_finish(c, done, url);
 		free(done);
 	} else {
-		chat_thought(c, "chat.image.failed", prov_status_name(a.status));
+		step_thought(c, "chat.image.failed", prov_status_name(a.status));
 		rc = chat_image_fallback(c);
 	}
 	prov_answer_free(&a);
@@ -176,14 +176,14 @@ static char *chat_search_online(struct step_ctx *c, const char *query, const cha
 	prov_answer_free(&a);
 	if (facts)
 		return facts;
-	chat_thought(c, "chat.search.empty");
+	step_thought(c, "chat.search.empty");
 	ask = msg_fmt(step_lang(c), "chat.search.ask", query);
 	prov_search(step_prov(c), ask, step_time_left(c), &h, &a);
 	if (a.status == PROV_OK && a.text && *a.text) {
 		*how = "search_chat";
 		facts = strdup(a.text);
 	} else {
-		chat_thought(c, "chat.search.failed", prov_status_name(a.status));
+		step_thought(c, "chat.search.failed", prov_status_name(a.status));
 	}
 	prov_answer_free(&a);
 	free(ask);
@@ -222,7 +222,7 @@ enum node_rc chat_web_search(struct step_ctx *c)
 		c->next = "chat";
 	} else {
 		if (offline)
-			chat_thought(c, "chat.search.offline_none");
+			step_thought(c, "chat.search.offline_none");
 		chat_reroute(c, "chat");
 	}
 	free(facts);

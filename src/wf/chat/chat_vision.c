@@ -5,7 +5,8 @@
  * thread; "描述一下刚才生成的图片" brings the thread's last generated
  * picture. The vision node has [provider.vision] describe them (OpenAI-
  * compatible image_url parts); offline, the image reader (type, size,
- * colours) stands in and says what it cannot see. If the question also
+ * colours) stands in and its "vision" rules (chat_rules.c) say what it
+ * found and that it cannot see more. If the question also
  * asks for live facts, the search runs too; the chat model then answers
  * with both. */
 #include "config.h"
@@ -17,13 +18,12 @@
 #include "conf/conf.h"
 #include "media/imgin.h"
 #include "prov/prov.h"
-#include "text/msg.h"
-#include "util/buf.h"
 #include "util/clock.h"
 #include "util/pngio.h"
 #include "util/safename.h"
 #include "util/xmalloc.h"
-#include "wf/chat/chat.h"
+#include "wf/chat/chat_common.h"
+#include "wf/chat/chat_rules.h"
 #include "wf/note/note.h"
 
 #define CHAT_ATTACH_MAX 4
@@ -164,7 +164,7 @@ static int chat_vision_parts(struct step_ctx *c, json_t *parts, json_t *facts)
 		if (imgin_load(step_store(c), cf, id ? id : "", (size_t)cf->max_asset_bytes, &in) < 0) {
 			if (in.store_rc)
 				step_store_failed(c, in.store_rc);
-			chat_thought(c, "chat.vision.unreadable", (int)i + 1, in.error);
+			step_thought(c, "chat.vision.unreadable", (int)i + 1, in.error);
 			continue;
 		}
 		note_img_read(in.data, in.len, in.mime, &lim, &info);
@@ -209,7 +209,7 @@ static char *chat_vision_ask(struct step_ctx *c, json_t *parts, json_t *facts)
 	if (a.status == PROV_OK && (d || (a.text && *a.text)))
 		out = xstrdup(d ? d : a.text);
 	else
-		chat_thought(c, "chat.vision.failed", prov_status_name(a.status));
+		step_thought(c, "chat.vision.failed", prov_status_name(a.status));
 	prov_answer_free(&a);
 	json_decref(msgs);
 	return out;
@@ -233,48 +233,4 @@ enum node_rc chat_vision(struct step_ctx *c)
 	json_decref(facts);
 	c->next = strcmp(route, "web_search") == 0 ? "web_search" : "chat";
 	return NODE_NEXT;
-}
-
-/* ---- offline: the image reader stands in for a vision model ---- */
-
-static void chat_vision_one(struct buf *b, const char *lang, size_t i, const json_t *f)
-{
-	const json_t *pal = json_object_get(f, "palette"), *p;
-	const char *temp = json_string_value(json_object_get(f, "temperature"));
-	size_t k;
-	char size[48] = "?";
-
-	if (json_is_integer(json_object_get(f, "width")))
-		snprintf(size, sizeof size, "%lld×%lld",
-			 (long long)json_integer_value(json_object_get(f, "width")),
-			 (long long)json_integer_value(json_object_get(f, "height")));
-	buf_printf(b, msg_get(lang, "chat.vision.image"), i + 1,
-		   json_string_value(json_object_get(f, "mime")) ?: "?", size,
-		   (long long)json_integer_value(json_object_get(f, "bytes")));
-	json_array_foreach(pal, k, p)
-		buf_printf(b, "%s%s", k ? ", " : msg_get(lang, "chat.vision.colours"),
-			   json_string_value(json_object_get(p, "hex")) ?: "");
-	if (temp)
-		buf_printf(b, msg_get(lang, "chat.vision.tone"),
-			   msg_get(lang, strcmp(temp, "warm") == 0 ? "chat.vision.warm"
-					 : strcmp(temp, "cool") == 0 ? "chat.vision.cool"
-								     : "chat.vision.neutral"));
-	buf_adds(b, msg_get(lang, "chat.vision.end"));
-}
-
-json_t *chat_rules_vision(const json_t *facts, const char *text, char *err, size_t errlen)
-{
-	const char *lang = json_string_value(json_object_get(facts, "lang")) ?: "zh";
-	const json_t *images = json_object_get(facts, "images"), *f;
-	struct buf b;
-	size_t i;
-	json_t *j;
-
-	buf_init(&b, 16384);
-	buf_adds(&b, msg_get(lang, "chat.vision.offline"));
-	json_array_foreach(images, i, f)
-		chat_vision_one(&b, lang, i, f);
-	j = json_pack("{s:s}", "description", b.data ? b.data : "");
-	buf_free(&b);
-	return j;
 }

@@ -1,98 +1,12 @@
 /* The graph_edit workflow (see graph_edit.h): a turn's input, checked
- * and put in the state, the node table, and what the nodes share. */
+ * and put in the state, the node table and the descriptor. What the
+ * nodes share is in graph_edit_common.c. */
 #include "config.h"
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include "app.h"
 #include "conf/conf.h"
-#include "text/msg.h"
-#include "util/xmalloc.h"
 #include "wf/graph_edit/graph_apply.h"
 #include "wf/graph_edit/graph_edit.h"
-#include "wf/graph_edit/graph_nodes.h"
-
-void graph_edit_say(struct step_ctx *c, const char *type, const char *id, ...)
-{
-	char msg[1024];
-	json_t *ev;
-	va_list ap;
-
-	va_start(ap, id);
-	vsnprintf(msg, sizeof msg, msg_get(step_lang(c), id), ap);
-	va_end(ap);
-	if (strcmp(type, "message") == 0) {
-		graph_edit_message(c, msg);
-		return;
-	}
-	ev = step_event(c, type);
-	json_object_set_new(ev, "message", json_string(msg));
-	step_emit(c, ev);
-}
-
-void graph_edit_message(struct step_ctx *c, const char *text)
-{
-	json_t *ev = step_event(c, "message");
-
-	json_object_set_new(ev, "role", json_string("assistant"));
-	json_object_set_new(ev, "content", json_string(text));
-	step_emit(c, ev);
-}
-
-int graph_edit_defs(struct step_ctx *c, struct graph_defs *defs)
-{
-	char err[256];
-	struct kb *kb = graph_nodes(step_app(c), err, sizeof err);
-
-	defs->find = graph_nodes_find;
-	defs->ctx = kb;
-	return kb ? 0 : -1;
-}
-
-/* "2 nodes" and "1 edge" as one phrase ("2 nodes and 1 edge"), or NULL
- * when both are 0. New string. */
-static char *ge_nouns(const char *lang, int nodes, int edges)
-{
-	char *a = nodes ? msg_fmt(lang, nodes == 1 ? "graph.sum.node.one" : "graph.sum.node.many", nodes) : NULL;
-	char *b = edges ? msg_fmt(lang, edges == 1 ? "graph.sum.edge.one" : "graph.sum.edge.many", edges) : NULL;
-	char *both;
-
-	if (a == NULL || b == NULL)
-		return a ? a : b;
-	both = msg_fmt(lang, "graph.sum.with", a, b);
-	free(a);
-	free(b);
-	return both;
-}
-
-/* acc (freed) followed by the verb's phrase for nouns (freed). */
-static char *ge_then(const char *lang, char *acc, const char *verb, char *nouns)
-{
-	char *phrase, *out;
-
-	if (nouns == NULL)
-		return acc;
-	phrase = msg_fmt(lang, verb, nouns);
-	free(nouns);
-	if (acc == NULL)
-		return phrase;
-	out = msg_fmt(lang, "graph.sum.then", acc, phrase);
-	free(acc);
-	free(phrase);
-	return out;
-}
-
-/* "added 2 nodes and 1 edge, and removed 1 node". */
-char *graph_edit_summary(const char *lang, const struct graph_apply_counts *n)
-{
-	char *acc = NULL;
-
-	acc = ge_then(lang, acc, "graph.sum.added", ge_nouns(lang, n->nodes_added, n->edges_added));
-	acc = ge_then(lang, acc, "graph.sum.removed", ge_nouns(lang, n->nodes_removed, n->edges_removed));
-	acc = ge_then(lang, acc, "graph.sum.changed", ge_nouns(lang, n->nodes_changed, 0));
-	return acc ? acc : xstrdup(msg_get(lang, "graph.sum.none"));
-}
 
 /* -- input ------------------------------------------------------------------ */
 
@@ -120,7 +34,7 @@ static int ge_items_ok(const json_t *arr, int node, char *err, size_t n)
 
 /* The canvas the person has: its shape and size (the rest is checked
  * when a patch is applied to it). New reference or NULL. */
-static json_t *ge_workflow_in(const struct conf *cf, const json_t *wf, char *err, size_t n)
+static json_t *ge_workflow_in(const struct graph_edit_conf *gc, const json_t *wf, char *err, size_t n)
 {
 	json_t *nodes = json_object_get(wf, "nodes"), *edges = json_object_get(wf, "edges"), *out;
 
@@ -128,12 +42,12 @@ static json_t *ge_workflow_in(const struct conf *cf, const json_t *wf, char *err
 		return snprintf(err, n, "workflow must be an object"), NULL;
 	if (!json_is_array(nodes) || (edges && !json_is_array(edges)))
 		return snprintf(err, n, "workflow needs a nodes array (and an edges array)"), NULL;
-	if ((long)json_array_size(nodes) > cf->graph_edit_max_nodes)
+	if ((long)json_array_size(nodes) > gc->max_nodes)
 		return snprintf(err, n, "workflow has %zu nodes, more than the %ld allowed",
-				json_array_size(nodes), cf->graph_edit_max_nodes), NULL;
-	if ((long)json_array_size(edges) > cf->graph_edit_max_edges)
+				json_array_size(nodes), gc->max_nodes), NULL;
+	if ((long)json_array_size(edges) > gc->max_edges)
 		return snprintf(err, n, "workflow has %zu edges, more than the %ld allowed",
-				json_array_size(edges), cf->graph_edit_max_edges), NULL;
+				json_array_size(edges), gc->max_edges), NULL;
 	if (ge_items_ok(nodes, 1, err, n) < 0 || ge_items_ok(edges, 0, err, n) < 0)
 		return NULL;
 	out = json_deep_copy(wf);
@@ -198,13 +112,13 @@ static int ge_layout_in(const json_t *input, json_t *turn, char *err, size_t n)
 /* Every string the turn brings, in its workflow or its patch, within
  * [workflow.graph_edit] max_string_bytes: 0, or -1 naming the first
  * one past it. */
-static int ge_strings_in(const struct conf *cf, const json_t *input, char *err, size_t n)
+static int ge_strings_in(const struct graph_edit_conf *gc, const json_t *input, char *err, size_t n)
 {
 	static const char *const keys[] = { "workflow", "patch" };
 
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (graph_strings_ok(json_object_get(input, keys[i]),
-				     (size_t)cf->graph_edit_max_string_bytes, keys[i], err, n) < 0)
+				     (size_t)gc->max_string_bytes, keys[i], err, n) < 0)
 			return -1;
 	return 0;
 }
@@ -228,10 +142,10 @@ static const char *ge_take_input(struct step_ctx *c, json_t *state, const json_t
 	json_t *turn = json_object(), *wf = NULL;
 	static const char *const reset[] = { "types", "plan", "repair", "feedback", "pending" };
 
-	if (ge_strings_in(step_conf(c), input, err, n) < 0 ||
+	if (ge_strings_in(graph_edit_conf(c), input, err, n) < 0 ||
 	    ge_request_in(input, turn, err, n) < 0 || ge_layout_in(input, turn, err, n) < 0 ||
 	    (ge_present(input, "workflow") &&
-	     (wf = ge_workflow_in(step_conf(c), json_object_get(input, "workflow"), err, n)) == NULL) ||
+	     (wf = ge_workflow_in(graph_edit_conf(c), json_object_get(input, "workflow"), err, n)) == NULL) ||
 	    ge_patch_in(c, state, wf, turn, err, n) < 0) {
 		json_decref(turn);
 		json_decref(wf);
@@ -286,11 +200,60 @@ static const struct wf_node graph_edit_nodes[] = {
 	{ "history", graph_edit_history, 0 },
 };
 
+static const struct conf_key graph_edit_conf_keys[] = {
+	CONF_KEY_BOOL(struct graph_edit_conf, "confirm", confirm, "off"),
+	CONF_KEY_LONG(struct graph_edit_conf, "history", history, "50", 1, 1000),
+	CONF_KEY_LONG(struct graph_edit_conf, "max_nodes", max_nodes, "2000", 1, 100000),
+	CONF_KEY_LONG(struct graph_edit_conf, "max_edges", max_edges, "5000", 1, 500000),
+	CONF_KEY_LONG(struct graph_edit_conf, "plan_timeout_ms", plan_timeout_ms, "30000", 100, 600000),
+	CONF_KEY_LONG(struct graph_edit_conf, "max_patch_bytes", max_patch_bytes, "4194304", 1024, 1L << 30),
+	CONF_KEY_LONG(struct graph_edit_conf, "max_string_bytes", max_string_bytes, "16384", 64, 1L << 24),
+};
+
+const struct conf_section graph_edit_conf_section = {
+	.name = "workflow.graph_edit",
+	.keys = graph_edit_conf_keys,
+	.nkeys = sizeof graph_edit_conf_keys / sizeof graph_edit_conf_keys[0],
+	.size = sizeof(struct graph_edit_conf),
+};
+
+/* Which node may follow which (a pause names the node its answer goes
+ * to: an edge from the node that paused). */
+static const struct wf_edge graph_edit_edges[] = {
+	{ WF_START, "start" }, { WF_START, "retrieve" }, { WF_START, "edit" },
+	{ WF_START, "history" }, { "start", "plan" }, { "start", WF_END }, { "retrieve", "plan" },
+	{ "plan", "apply" }, { "plan", WF_END }, { "apply", "plan" }, { "apply", "apply" },
+	{ "apply", "publish" }, { "apply", WF_END }, { "publish", WF_END }, { "edit", "plan" },
+	{ "edit", WF_END }, { "history", WF_END },
+};
+
+static const char *const graph_edit_text_fields[] = { "text", NULL };
+
+/* What the input may hold (the init and turn hooks check it). */
+static const char graph_edit_input_schema[] =
+	"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", "
+	"\"title\": \"graph_edit input\", \"type\": \"object\", "
+	"\"properties\": {\"text\": {\"type\": \"string\"}, \"lang\": {\"enum\": [\"zh\", "
+	"\"en\", null]}, \"patch\": {\"type\": \"array\", \"items\": {\"type\": \"object\", "
+	"\"required\": [\"op\", \"path\"]}}, \"command\": {\"enum\": [\"undo\", \"redo\"]}, "
+	"\"workflow\": {\"type\": \"object\", \"required\": [\"nodes\"], "
+	"\"properties\": {\"nodes\": {\"type\": \"array\"}, "
+	"\"edges\": {\"type\": \"array\"}}}, \"layout\": {\"type\": \"boolean\"}}, "
+	"\"oneOf\": [{\"required\": [\"text\"]}, {\"required\": [\"patch\"]}, "
+	"{\"required\": [\"command\"]}]}";
+
 const struct workflow wf_graph_edit = {
 	.name = "graph_edit",
 	.nodes = graph_edit_nodes,
 	.nnodes = sizeof graph_edit_nodes / sizeof graph_edit_nodes[0],
 	.start = "start",
+	.edges = graph_edit_edges,
+	.nedges = sizeof graph_edit_edges / sizeof graph_edit_edges[0],
+	.text_fields = graph_edit_text_fields,
+	.input_schema = graph_edit_input_schema,
+	.conf = &graph_edit_conf_section,
+	.msgs = graph_edit_msgs,
+	.nmsgs = GRAPH_EDIT_NMSGS,
 	.init = ge_init,
 	.turn = ge_turn,
 };

@@ -10,7 +10,7 @@
 #include "conf/conf.h"
 #include "text/msg.h"
 #include "wf/graph_edit/graph_apply.h"
-#include "wf/graph_edit/graph_edit.h"
+#include "wf/graph_edit/graph_edit_common.h"
 #include "wf/graph_edit/graph_layout.h"
 #include "wf/graph_edit/graph_nodes.h"
 
@@ -54,8 +54,8 @@ static void ge_opts(struct step_ctx *c, struct graph_defs *defs, int allow_posit
 	memset(o, 0, sizeof *o);
 	o->defs = defs;
 	o->allow_position = allow_position;
-	o->max_patch_bytes = (size_t)step_conf(c)->graph_edit_max_patch_bytes;
-	o->max_string_bytes = (size_t)step_conf(c)->graph_edit_max_string_bytes;
+	o->max_patch_bytes = (size_t)graph_edit_conf(c)->max_patch_bytes;
+	o->max_string_bytes = (size_t)graph_edit_conf(c)->max_string_bytes;
 }
 
 int graph_edit_patch_fits(struct step_ctx *c, const json_t *wf, const json_t *patch, char *err,

@@ -15,7 +15,7 @@
 #include "store/store.h"
 #include "text/msg.h"
 #include "util/jnum.h"
-#include "wf/graph_edit/graph_edit.h"
+#include "wf/graph_edit/graph_edit_common.h"
 
 static json_t *ge_versions(struct step_ctx *c, long *at)
 {
@@ -36,7 +36,7 @@ static void ge_set_at(struct step_ctx *c, long at)
 
 int graph_edit_history_push(struct step_ctx *c, const json_t *wf, json_int_t version)
 {
-	long at, max = step_conf(c)->graph_edit_history;
+	long at, max = graph_edit_conf(c)->history;
 	json_t *versions = ge_versions(c, &at);
 	char *text = jtext(wf, JSON_COMPACT | JSON_SORT_KEYS | JNUM_DUMP), id[128];
 	const char *shown = json_string_value(json_object_get(json_array_get(versions, (size_t)at), "asset"));

@@ -17,7 +17,7 @@
 #include "util/buf.h"
 #include "util/jnum.h"
 #include "util/xmalloc.h"
-#include "wf/graph_edit/graph_edit.h"
+#include "wf/graph_edit/graph_edit_common.h"
 #include "wf/graph_edit/graph_rules.h"
 #include "wf/graph_edit/graph_nodes.h"
 
@@ -247,7 +247,7 @@ static enum node_rc ge_propose(struct step_ctx *c, json_t *patch, const char *re
 	json_object_set(plan, "patch", patch);
 	json_object_set_new(plan, "reply", json_string(reply));
 	graph_edit_say(c, "thought_log", "graph.plan.done", (int)json_array_size(patch));
-	if (!step_conf(c)->graph_edit_confirm) {
+	if (!graph_edit_conf(c)->confirm) {
 		c->next = "apply";
 		return NODE_NEXT;
 	}
@@ -258,13 +258,12 @@ static enum node_rc ge_propose(struct step_ctx *c, json_t *patch, const char *re
 
 enum node_rc graph_edit_plan(struct step_ctx *c)
 {
-	const struct conf *cf = step_conf(c);
 	json_t *facts = ge_facts(c), *msgs = ge_messages(facts), *patch;
 	int attempt = json_is_object(json_object_get(c->state, "repair")) ? 2 : 1;
 	struct chat_call call = { .task = graph_edit_plan_prompt.task, .rules = graph_edit_plan_prompt.rules,
 				  .messages = msgs, .facts = facts,
 				  .temperature = graph_edit_plan_prompt.temperature, .json_mode = 1,
-				  .timeout_ms = cf->graph_edit_plan_timeout_ms };
+				  .timeout_ms = graph_edit_conf(c)->plan_timeout_ms };
 	struct prov_answer a;
 	enum node_rc rc;
 	char *reply;

@@ -14,12 +14,13 @@
 #include "media/imgin.h"
 #include "prov/prov.h"
 #include "prov/vendors.h"
-#include "text/rules.h"
 #include "text/script.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "text/msg.h"
 #include "wf/image/image.h"
+#include "wf/image/image_adjust.h"
+#include "wf/image/image_intent.h"
 #include "wf/image/image_rules.h"
 #include "util/jnum.h"
 #include "util/xmalloc.h"
@@ -35,18 +36,6 @@ int image_zh(const json_t *state)
 	return json_is_true(json_object_get(state, "zh"));
 }
 
-void image_thought(struct step_ctx *c, const char *id, ...)
-{
-	char msg[512];
-	json_t *ev = step_event(c, "thought_log");
-	va_list ap;
-
-	va_start(ap, id);
-	vsnprintf(msg, sizeof msg, msg_get(step_lang(c), id), ap);
-	va_end(ap);
-	json_object_set_new(ev, "message", json_string(msg));
-	step_emit(c, ev);
-}
 
 const char *image_set_error(struct step_ctx *c, const char *code, const char *message)
 {
@@ -139,12 +128,35 @@ static int image_mask_in(struct step_ctx *c, const json_t *mask, json_t *user, c
 	return rc;
 }
 
+/* The user's message of the turn: the words typed, after what an
+ * adjustment sent as data asks (said in the thread's language). */
+static void image_push_user(struct step_ctx *c, json_t *state, const json_t *user, const char *t)
+{
+	const json_t *adj = json_object_get(user, "adjust");
+	char *said, *both;
+
+	if (adj == NULL) {
+		if (*t)
+			image_push_message(state, "user", t);
+		return;
+	}
+	said = image_adjust_said(adj, step_lang(c));
+	if (*t) {
+		both = xasprintf("%s%s%s", said, strcmp(step_lang(c), "zh") == 0 ? "；" : "; ", t);
+		free(said);
+		said = both;
+	}
+	image_push_message(state, "user", said);
+	free(said);
+}
+
 /* Checks a turn's input and puts it in the state as userInput. */
 static int image_take_input(struct step_ctx *c, json_t *state, const json_t *input, char *err,
 			    size_t n)
 {
 	json_t *text = json_object_get(input, "text"), *mask = json_object_get(input, "maskData");
-	json_t *user;
+	json_t *adjust = json_object_get(input, "adjust"), *user;
+	int has_mask = mask && !json_is_null(mask), has_adjust = adjust && !json_is_null(adjust);
 	const char *t;
 
 	if (text && !json_is_string(text))
@@ -152,18 +164,21 @@ static int image_take_input(struct step_ctx *c, json_t *state, const json_t *inp
 	t = text ? json_string_value(text) : "";
 	if (strlen(t) > IMAGE_TEXT_MAX)
 		return snprintf(err, n, "text is longer than %d bytes", IMAGE_TEXT_MAX), -1;
-	if (*t == '\0' && (mask == NULL || json_is_null(mask)))
-		return snprintf(err, n, "send a description of the picture (text), or paint a mask "
-			 "(maskData) on an image to change it"), -1;
+	if (*t == '\0' && !has_mask && !has_adjust)
+		return snprintf(err, n, "send a description of the picture (text), paint a mask "
+			 "(maskData) on an image to change it, or adjust the last picture (adjust)"), -1;
+	if (has_mask && has_adjust)
+		return snprintf(err, n, "adjust and maskData do not come together: a repaint is "
+			 "maskData with the words for the region (text)"), -1;
 	user = json_pack("{s:s}", "text", t);
-	if (mask && !json_is_null(mask) && image_mask_in(c, mask, user, err, n) < 0) {
+	if ((has_mask && image_mask_in(c, mask, user, err, n) < 0) ||
+	    image_adjust_take(c, adjust, user, err, n) < 0) {
 		json_decref(user);
 		return -1;
 	}
 	json_object_set_new(state, "userInput", user);
 	json_object_set_new(state, "zh", json_boolean(strcmp(step_lang(c), "zh") == 0));
-	if (*t)
-		image_push_message(state, "user", t);
+	image_push_user(c, state, user, t);
 	return 0;
 }
 
@@ -258,12 +273,21 @@ static json_t *image_planner_messages(const json_t *state, int adjust)
  * does a message that opens with an adjustment (风格强度 90). */
 static int image_wants_adjust(const char *text)
 {
-	const struct rules_style *st;
+	const struct image_style *st;
 
 	return strstr(text, "再") || strstr(text, "调整") || strstr(text, "adjust") ||
 	       strstr(text, "Adjust") || strstr(text, "again") ||
-	       strcmp(rules_adjust_intent(text).rule, "adjust_lead") == 0 ||
-	       rules_restyle(text, &st).matched || rules_regenerate(text).matched;
+	       strcmp(image_adjust_intent(text).rule, "adjust_lead") == 0 ||
+	       image_restyle(text, &st).matched || image_regenerate(text).matched;
+}
+
+/* The last picture again: as the turn's adjustment says, else as its
+ * words do ("重新生成", "再来一张"). */
+static int image_regen_asked(const json_t *state, const char *text)
+{
+	const char *kind = image_adjust_kind(state);
+
+	return kind ? strcmp(kind, "regenerate") == 0 : image_regenerate(text).matched;
 }
 
 /* The rules answer when the model's reply cannot be used. */
@@ -301,12 +325,11 @@ static json_t *image_intent_clean(const json_t *raw, const char *raw_text)
  * model failed outright. */
 static json_t *image_plan(struct step_ctx *c, const json_t *facts, int adjust)
 {
-	const struct conf *cf = step_conf(c);
 	json_t *msgs = image_planner_messages(c->state, adjust), *intent = NULL, *rules;
 	struct chat_call call = { .task = "intent", .rules = image_rules_task_intent, .messages = msgs,
 				  .facts = facts,
 				  .temperature = 0.3, .json_mode = 1,
-				  .timeout_ms = cf->image_planner_timeout_ms };
+				  .timeout_ms = image_conf(c)->planner_timeout_ms };
 	struct prov_answer a;
 
 	step_chat(c, &call, &a);
@@ -315,7 +338,7 @@ static json_t *image_plan(struct step_ctx *c, const json_t *facts, int adjust)
 	} else if (a.status == PROV_BAD_ANSWER && a.text && (rules = image_intent_by_rules(c, facts))) {
 		intent = image_intent_clean(rules, a.text);
 		json_decref(rules);
-		image_thought(c, "image.intent.rules");
+		step_thought(c, "image.intent.rules");
 	} else {
 		char msg[320];
 
@@ -334,17 +357,17 @@ static json_t *image_plan(struct step_ctx *c, const json_t *facts, int adjust)
 static void image_keep_last(json_t *state, json_t *intent, const char *text)
 {
 	json_t *last = json_object_get(state, "lastIntent");
-	const struct rules_style *st;
+	const struct image_style *st;
 	const char *said = json_string_value(json_object_get(intent, "style")) ?: "";
 
 	if (!json_is_object(last))
 		return;
 	if (json_is_string(json_object_get(last, "subject")))
 		json_object_set(intent, "subject", json_object_get(last, "subject"));
-	if (!rules_restyle(text, &st).matched) {
+	if (!image_restyle(text, &st).matched) {
 		if (json_is_string(json_object_get(last, "style")))
 			json_object_set(intent, "style", json_object_get(last, "style"));
-	} else if (rules_style(said) != st) {
+	} else if (image_style(said) != st) {
 		json_object_set_new(intent, "style", json_string(image_zh(state) ? st->zh : st->en));
 	}
 }
@@ -355,8 +378,8 @@ static void image_keep_last(json_t *state, json_t *intent, const char *text)
  * adjust. */
 static void image_force_restyle(const json_t *state, json_t *intent, const char *text)
 {
-	const struct rules_style *st;
-	struct rules_match m = rules_restyle(text, &st);
+	const struct image_style *st;
+	struct rules_match m = image_restyle(text, &st);
 
 	if (!m.matched || (strcmp(m.rule, "restyle") != 0 &&
 			   !json_is_object(json_object_get(state, "lastResult"))))
@@ -366,9 +389,10 @@ static void image_force_restyle(const json_t *state, json_t *intent, const char 
 		json_object_set_new(intent, "confidence", json_real(m.confidence));
 }
 
-/* "重新生成", "再来一张", "regenerate" typed as text: the last picture again,
- * from the prompt it was made from (rag keeps it), with its mask when it
- * was a repaint; with no picture yet, there is nothing to regenerate. */
+/* "重新生成", "再来一张", "regenerate" typed as text, or a regenerate sent
+ * as data: the last picture again, from the prompt it was made from (rag
+ * keeps it), with its mask when it was a repaint; with no picture yet,
+ * there is nothing to regenerate. */
 static enum node_rc image_plan_regenerate(struct step_ctx *c)
 {
 	json_t *last = json_object_get(c->state, "lastResult"), *li = json_object_get(c->state,
@@ -399,7 +423,7 @@ static enum node_rc image_plan_regenerate(struct step_ctx *c)
 										"image.regenerate.reason")));
 	json_object_set_new(intent, "rawResponse", json_string(""));
 	json_object_set_new(c->state, "intent", intent);
-	image_thought(c, "image.intent.regenerate", json_string_value(json_object_get(intent, "action")));
+	step_thought(c, "image.intent.regenerate", json_string_value(json_object_get(intent, "action")));
 	c->next = "rag";
 	return NODE_NEXT;
 }
@@ -416,6 +440,32 @@ static const char *image_missing(struct step_ctx *c, const char *action, int has
 	return NULL;
 }
 
+/* An adjustment sent as data (restyle, params): adjust_parameters as it
+ * says, with no model and no keyword rules; the subject and the style
+ * stay the last picture's, but for a new style. */
+static enum node_rc image_plan_data(struct step_ctx *c)
+{
+	const json_t *adj = image_adjust_of(c->state);
+	json_t *last = json_object_get(c->state, "lastIntent");
+	const char *style = json_string_value(json_object_get(adj, "styleName"));
+	const char *missing;
+	char *said = image_adjust_said(adj, step_lang(c));
+	char *why = msg_fmt(step_lang(c), "image.adjust.reason", said);
+
+	if (style == NULL)
+		style = json_string_value(json_object_get(last, "style"));
+	json_object_set_new(c->state, "intent", json_pack("{s:s, s:s, s:s, s:f, s:s, s:s}",
+		"action", "adjust_parameters", "subject",
+		json_string_value(json_object_get(last, "subject")) ?: "", "style", style ? style : "",
+		"confidence", 1.0, "reasoning", why, "rawResponse", ""));
+	free(said);
+	free(why);
+	step_thought(c, "image.intent", "adjust_parameters", 1.0);
+	missing = image_missing(c, "adjust_parameters", 0);
+	c->next = missing ? missing : "rag";
+	return NODE_NEXT;
+}
+
 static enum node_rc image_planner(struct step_ctx *c)
 {
 	json_t *user = json_object_get(c->state, "userInput");
@@ -430,9 +480,13 @@ static enum node_rc image_planner(struct step_ctx *c)
 	const char *action, *missing;
 	double conf;
 
-	if (!has_mask && rules_regenerate(text).matched) {
+	if (!has_mask && image_regen_asked(c->state, text)) {
 		json_decref(facts);
 		return image_plan_regenerate(c);
+	}
+	if (image_adjust_kind(c->state)) {
+		json_decref(facts);
+		return image_plan_data(c);
 	}
 	intent = image_plan(c, facts, adjust);
 	json_decref(facts);
@@ -453,7 +507,7 @@ static enum node_rc image_planner(struct step_ctx *c)
 		image_keep_last(c->state, intent, text);
 	json_object_set_new(c->state, "intent", intent);
 	conf = json_number_value(json_object_get(intent, "confidence"));
-	image_thought(c, "image.intent", action, conf);
+	step_thought(c, "image.intent", action, conf);
 	if (strcmp(action, "unknown") != 0 && conf > 0.5) {
 		missing = image_missing(c, action, has_mask);
 		c->next = missing ? missing : "rag";
@@ -523,7 +577,7 @@ static int image_restyled(const json_t *state)
 	       *style && strcmp(style, was) != 0;
 }
 
-/* A typed regeneration: the last picture's prompt as it was used. */
+/* A regeneration: the last picture's prompt as it was used. */
 static int image_rag_again(struct step_ctx *c)
 {
 	const char *text = json_string_value(json_object_get(json_object_get(c->state, "userInput"),
@@ -532,12 +586,12 @@ static int image_rag_again(struct step_ctx *c)
 	json_t *used = json_object_get(json_object_get(json_object_get(c->state, "lastResult"),
 						       "metadata"), "prompt");
 
-	if (!rules_regenerate(text).matched || !json_is_object(last) || !json_is_string(used))
+	if (!image_regen_asked(c->state, text) || !json_is_object(last) || !json_is_string(used))
 		return 0;
 	ep = json_deep_copy(last);
 	json_object_set(ep, "final", used);
 	json_object_set_new(c->state, "enhancedPrompt", ep);
-	image_thought(c, "image.regenerate");
+	step_thought(c, "image.regenerate");
 	c->next = "executor";
 	return 1;
 }
@@ -557,7 +611,7 @@ static int image_rag_keep(struct step_ctx *c)
 	    final == NULL || image_restyled(c->state))
 		return 0;
 	json_object_set_new(c->state, "enhancedPrompt", json_deep_copy(last));
-	image_thought(c, "image.keep",
+	step_thought(c, "image.keep",
 		      json_string_value(json_object_get(intent, "subject")) ?: "",
 		      *(json_string_value(json_object_get(intent, "style")) ?: "")
 		      ? json_string_value(json_object_get(intent, "style"))
@@ -591,12 +645,16 @@ static enum node_rc image_rag(struct step_ctx *c)
 		restyle = image_zh(c->state) ? xasprintf("%s，%s风格", subject, style)
 					     : xasprintf("%s, %s style", subject, style);
 		original = restyle;
-		image_thought(c, "image.restyle", style, subject);
+		step_thought(c, "image.restyle", style, subject);
 	}
-	snprintf(query, sizeof query, "%s %s %s", style, subject, restyle ? "" : text);
+	/* A style chosen from the library is looked for by its own name. */
+	if (restyle && json_object_get(image_adjust_of(c->state), "style"))
+		snprintf(query, sizeof query, "%s", style);
+	else
+		snprintf(query, sizeof query, "%s %s %s", style, subject, restyle ? "" : text);
 	hits = image_retrieve(c, query, min_sim < 0.3 ? 0.3 : min_sim, &method);
 	if (hits == NULL)
-		image_thought(c, "image.rag.unavailable");
+		step_thought(c, "image.rag.unavailable");
 	json_array_foreach(hits, i, h) {
 		json_array_append_new(retrieved, json_pack("{s:O, s:O, s:O, s:O*}", "style",
 			json_object_get(h, image_zh(c->state) ? "name_zh" : "name_en"), "prompt",
@@ -606,10 +664,10 @@ static enum node_rc image_rag(struct step_ctx *c)
 			 json_string_value(json_object_get(h, image_zh(c->state) ? "name_zh" : "name_en")) ?: "");
 	}
 	if (hits && json_array_size(hits) > 0)
-		image_thought(c, "image.rag.found", (int)json_array_size(hits),
+		step_thought(c, "image.rag.found", (int)json_array_size(hits),
 			      kb_method_words(step_lang(c), method), names);
 	else if (hits)
-		image_thought(c, "image.rag.none", kb_method_words(step_lang(c), method));
+		step_thought(c, "image.rag.none", kb_method_words(step_lang(c), method));
 	final = image_join_prompt(original, hits, !strcmp(json_string_value(json_object_get(intent,
 								"action")) ?: "", "inpainting"));
 	json_object_set_new(c->state, "enhancedPrompt", json_pack("{s:s, s:o, s:s}", "original",
@@ -630,11 +688,62 @@ static const struct wf_node image_nodes[] = {
 	{ "error_handler", image_error_handler, 0 },
 };
 
+static const struct conf_key image_conf_keys[] = {
+	CONF_KEY_LONG(struct image_conf, "planner_timeout_ms", planner_timeout_ms, "10000", 100, 600000),
+	CONF_KEY_LONG(struct image_conf, "executor_timeout_ms", executor_timeout_ms, "5000", 100, 600000),
+	CONF_KEY_LONG(struct image_conf, "critic_timeout_ms", critic_timeout_ms, "8000", 100, 600000),
+	CONF_KEY_LONG(struct image_conf, "max_retries", max_retries, "3", 0, 10),
+};
+
+const struct conf_section image_conf_section = {
+	.name = "workflow.image",
+	.keys = image_conf_keys,
+	.nkeys = sizeof image_conf_keys / sizeof image_conf_keys[0],
+	.size = sizeof(struct image_conf),
+};
+
+const struct image_conf *image_conf(struct step_ctx *c)
+{
+	return step_wf_conf(c);
+}
+
+/* Which node may follow which (a pause names the node its answer goes
+ * to: an edge from the node that paused). */
+static const struct wf_edge image_edges[] = {
+	{ WF_START, "planner" }, { "planner", "rag" }, { "planner", "error_handler" },
+	{ "rag", "executor" }, { "executor", "executor" }, { "executor", "critic" },
+	{ "executor", "error_handler" }, { "critic", "rag" }, { "critic", "genui" },
+	{ "genui", WF_END }, { "error_handler", WF_END },
+};
+
+static const char *const image_text_fields[] = { "text", NULL };
+
+/* What the input may hold (the init and turn hooks check it). */
+static const char image_input_schema[] =
+	"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", "
+	"\"title\": \"image input\", \"type\": \"object\", "
+	"\"properties\": {\"text\": {\"type\": \"string\"}, \"lang\": {\"enum\": [\"zh\", "
+	"\"en\", null]}, \"maskData\": {\"type\": \"object\", "
+	"\"properties\": {\"base64\": {\"type\": \"string\"}, "
+	"\"imageUrl\": {\"type\": \"string\"}}}, \"adjust\": {\"type\": \"object\", "
+	"\"required\": [\"kind\"], \"properties\": {\"kind\": {\"enum\": [\"regenerate\", "
+	"\"restyle\", \"params\"]}, \"style\": {\"type\": \"string\"}, \"styleStrength\": "
+	"{\"type\": \"integer\", \"minimum\": 0, \"maximum\": 100}, \"width\": {\"type\": "
+	"\"integer\", \"minimum\": 64, \"maximum\": 4096}, \"height\": {\"type\": \"integer\", "
+	"\"minimum\": 64, \"maximum\": 4096}, \"light\": {\"enum\": [\"brighter\", \"darker\"]}}}}}";
+
 const struct workflow wf_image = {
 	.name = "image",
 	.nodes = image_nodes,
 	.nnodes = sizeof image_nodes / sizeof image_nodes[0],
 	.start = "planner",
+	.edges = image_edges,
+	.nedges = sizeof image_edges / sizeof image_edges[0],
+	.text_fields = image_text_fields,
+	.input_schema = image_input_schema,
+	.conf = &image_conf_section,
+	.msgs = image_msgs,
+	.nmsgs = IMAGE_NMSGS,
 	.init = image_init,
 	.turn = image_turn,
 };

@@ -7,14 +7,17 @@
 #define AV_WF_IMAGE_H
 #include <jansson.h>
 #include "engine/graph.h"
+#include "text/msg.h"
 
 extern const struct workflow wf_image;
+/* Its words (image_msg.c). The descriptor needs their number as a
+ * constant: IMAGE_NMSGS, checked against the rows where they are written. */
+#define IMAGE_NMSGS 49
+extern const struct msg_def image_msgs[];
+extern const size_t image_nmsgs;
 
 /* The thread's language: Chinese when the user wrote Chinese. */
 int image_zh(const json_t *state);
-/* The catalogue's message id (text/msg.h) in the thread's language, formatted
- * with the arguments, as a thought_log of this node. */
-void image_thought(struct step_ctx *c, const char *id, ...);
 /* Records state.error = {code, message, node}; returns the next node. */
 const char *image_set_error(struct step_ctx *c, const char *code, const char *message);
 json_int_t image_retry_count(const json_t *state);
@@ -23,5 +26,15 @@ enum node_rc image_executor(struct step_ctx *c);
 enum node_rc image_critic(struct step_ctx *c);
 enum node_rc image_genui(struct step_ctx *c);
 enum node_rc image_error_handler(struct step_ctx *c);
+
+/* [workflow.image]: the keys this workflow declares (its descriptor's conf). */
+struct image_conf {
+	long planner_timeout_ms;
+	long executor_timeout_ms;
+	long critic_timeout_ms;
+	long max_retries;
+};
+extern const struct conf_section image_conf_section;
+const struct image_conf *image_conf(struct step_ctx *c);
 
 #endif

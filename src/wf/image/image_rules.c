@@ -7,13 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "text/phrase.h"
+#include "wf/image/image_intent.h"
 #include "wf/image/image_rules.h"
-#include "text/rules.h"
+#include "wf/intents.h"
 #include "util/xmalloc.h"
 #include "util/jnum.h"
 #include "text/script.h"
 
-static const char *image_rules_style_name(const struct rules_style *st, int zh)
+static const char *image_rules_style_name(const struct image_style *st, int zh)
 {
 	return st ? (zh ? st->zh : st->en) : "";
 }
@@ -21,7 +22,7 @@ static const char *image_rules_style_name(const struct rules_style *st, int zh)
 /* The subject, at most 200 characters. The caller frees it. */
 static char *image_rules_subject(const char *text)
 {
-	char *s = rules_subject(text), *t = phrase_truncate(s, 200);
+	char *s = image_subject(text), *t = phrase_truncate(s, 200);
 
 	free(s);
 	return t;
@@ -34,8 +35,8 @@ static const char *image_rules_intent_again(const json_t *facts, const char *tex
 					struct buf *why, double *conf)
 {
 	int last = phrase_present(json_object_get(facts, "lastResult"));
-	const struct rules_style *st;
-	struct rules_match m = rules_regenerate(text);
+	const struct image_style *st;
+	struct rules_match m = image_regenerate(text);
 
 	if (m.matched) {
 		*conf = last ? m.confidence : 0.3;
@@ -45,7 +46,7 @@ static const char *image_rules_intent_again(const json_t *facts, const char *tex
 			    "picture yet");
 		return last ? "generate_image" : "unknown";
 	}
-	m = rules_restyle(text, &st);
+	m = image_restyle(text, &st);
 	if (m.matched && (last || strcmp(m.rule, "restyle") == 0)) {
 		*conf = last ? m.confidence : 0.6;
 		phrase_say(why, zh, last ? "要求把上一张图换成「%s」风格" : "要求换成「%s」风格，但还没有图片",
@@ -66,7 +67,7 @@ static const char *image_rules_intent_context(const json_t *facts, const char *t
 	const char *action;
 
 	*conf = 0.1;
-	if (rules_blank(text)) {
+	if (intents_blank(text)) {
 		phrase_say(why, zh, "输入为空或只有表情符号，看不出要画什么",
 			    "The message is empty or only emoji: nothing to draw");
 		return "unknown";
@@ -77,7 +78,7 @@ static const char *image_rules_intent_context(const json_t *facts, const char *t
 			    "A mask came with the message: repaint the masked area");
 		return "inpainting";
 	}
-	m = rules_region_edit(text);
+	m = image_region_edit(text);
 	if (m.matched) {
 		*conf = m.confidence;
 		phrase_say(why, zh, "要修改图片的某个区域，但没有蒙版标出是哪里",
@@ -87,9 +88,9 @@ static const char *image_rules_intent_context(const json_t *facts, const char *t
 	action = image_rules_intent_again(facts, text, zh, why, conf);
 	if (action)
 		return action;
-	m = rules_adjust_intent(text);
+	m = image_adjust_intent(text);
 	/* Adjustment words after a picture request describe the new picture. */
-	if (m.matched && strcmp(m.rule, "adjust_lead") != 0 && rules_image_intent(text).matched)
+	if (m.matched && strcmp(m.rule, "adjust_lead") != 0 && intents_image(text).matched)
 		m.matched = 0;
 	if (m.matched && phrase_present(json_object_get(facts, "lastResult"))) {
 		*conf = m.confidence;
@@ -103,7 +104,7 @@ static const char *image_rules_intent_context(const json_t *facts, const char *t
 			    "It asks for an adjustment, but there is no picture to adjust yet");
 		return "adjust_parameters";
 	}
-	if (rules_greeting(text) || rules_small_talk(text)) {
+	if (intents_greeting(text) || intents_small_talk(text)) {
 		*conf = 0.15;
 		phrase_say(why, zh, "这是一句寒暄，不是画面描述", "This is small talk, not a picture request");
 		return "unknown";
@@ -116,8 +117,8 @@ static const char *image_rules_intent_context(const json_t *facts, const char *t
  * picture (a question, a search, another kind of task) is not. */
 static const char *image_rules_intent_words(const char *text, int zh, struct buf *why, double *conf)
 {
-	struct rules_match m = rules_image_intent(text);
-	const struct rules_style *st;
+	struct rules_match m = intents_image(text);
+	const struct image_style *st;
 	char *subject;
 	int concrete;
 
@@ -133,15 +134,15 @@ static const char *image_rules_intent_words(const char *text, int zh, struct buf
 			    m.rule);
 		return "unknown";
 	}
-	if (rules_other_task(text) || rules_search_intent(text).matched ||
-	    rules_time_intent(text).matched) {
+	if (intents_other_task(text) || intents_search(text).matched ||
+	    intents_time(text).matched) {
 		*conf = 0.25;
 		phrase_say(why, zh, "这是别的任务（写作、查询、解释等），不是画面描述",
 			    "This asks for another kind of task (writing, looking up, explaining), "
 			    "not a picture");
 		return "unknown";
 	}
-	st = rules_style(text);
+	st = image_style(text);
 	if (st) {
 		*conf = 0.75;
 		phrase_say(why, zh, "没有画图指令，但提到了风格「%s」，按画面描述处理",
@@ -154,7 +155,7 @@ static const char *image_rules_intent_words(const char *text, int zh, struct buf
 		phrase_say(why, zh, "这是一个提问，不是画面描述", "This is a question, not a description");
 		return "unknown";
 	}
-	subject = rules_subject(text);
+	subject = image_subject(text);
 	concrete = phrase_chars(subject) >= (strcmp(text_lang(subject), "zh") == 0 ? 1u : 3u) &&
 		   phrase_chars(text) <= 80;
 	free(subject);
@@ -188,7 +189,7 @@ json_t *image_rules_task_intent(const json_t *facts, const char *text, char *err
 	struct buf why;
 	double conf;
 	const char *action, *style;
-	const struct rules_style *st;
+	const struct image_style *st;
 	char *subject;
 	json_t *j;
 
@@ -198,12 +199,12 @@ json_t *image_rules_task_intent(const json_t *facts, const char *text, char *err
 		action = image_rules_intent_words(text, zh, &why, &conf);
 	/* Nothing to picture has no subject. */
 	subject = strcmp(action, "unknown") ? image_rules_subject(text) : xstrdup("");
-	style = image_rules_style_name(rules_style(text), zh);
+	style = image_rules_style_name(image_style(text), zh);
 	if (strcmp(action, "adjust_parameters") == 0 || (strcmp(action, "generate_image") == 0 &&
-							 rules_regenerate(text).matched))
+							 image_regenerate(text).matched))
 		image_rules_intent_keep(facts, &subject, &style);
 	/* A new style named for the last picture replaces its style. */
-	if (strcmp(action, "adjust_parameters") == 0 && rules_restyle(text, &st).matched)
+	if (strcmp(action, "adjust_parameters") == 0 && image_restyle(text, &st).matched)
 		style = image_rules_style_name(st, zh);
 	if (strcmp(action, "unknown") != 0)
 		phrase_say(&why, zh, "。主体：%s；风格：%s", ". Subject: %s; style: %s",
@@ -246,7 +247,7 @@ static const char *const image_rules_quality_en[] = {
 json_t *image_rules_task_optimize(const json_t *facts, const char *text, char *err, size_t errlen)
 {
 	const char *given = phrase_str(facts, "style");
-	const struct rules_style *st = rules_style(given ? given : text);
+	const struct image_style *st = image_style(given ? given : text);
 	int zh = strcmp(text_lang(text), "zh") == 0;
 	const char *style = st ? image_rules_style_name(st, zh) : given;
 	char *subject = image_rules_subject(text);
@@ -301,12 +302,12 @@ static int image_rules_mentions(const char *prompt, const char *what)
  * 吉卜力). */
 static int image_rules_style_named(const char *prompt, const char *style)
 {
-	const struct rules_style *st = rules_style(style);
+	const struct image_style *st = image_style(style);
 
 	if (image_rules_mentions(prompt, style))
 		return 1;
 	return st && (phrase_has(prompt, st->zh) || phrase_has(prompt, st->en) ||
-		      rules_style_in(st, prompt));
+		      image_style_in(st, prompt));
 }
 
 static int image_rules_retrieved_used(const char *prompt, const json_t *item)
@@ -326,7 +327,7 @@ static int image_rules_retrieved_used(const char *prompt, const json_t *item)
  * of the same kind whose fragment the prompt carries. */
 static int image_rules_style_used(const char *prompt, const char *style, const json_t *retrieved)
 {
-	const struct rules_style *st = rules_style(style);
+	const struct image_style *st = image_style(style);
 	const json_t *item;
 	size_t i;
 
@@ -335,7 +336,7 @@ static int image_rules_style_used(const char *prompt, const char *style, const j
 	json_array_foreach(retrieved, i, item) {
 		const char *name = json_is_object(item) ? phrase_str(item, "style") : json_string_value(item);
 
-		if (name && ((st && rules_style(name) == st) || phrase_has(name, style)) &&
+		if (name && ((st && image_style(name) == st) || phrase_has(name, style)) &&
 		    image_rules_retrieved_used(prompt, item))
 			return 1;
 	}

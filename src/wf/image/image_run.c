@@ -15,6 +15,7 @@
 #include "util/buf.h"
 #include "text/msg.h"
 #include "wf/image/image.h"
+#include "wf/image/image_adjust.h"
 #include "wf/image/image_rules.h"
 #include "util/jnum.h"
 
@@ -57,7 +58,8 @@ static int image_number_after(const char *text, const char *const *words, long *
 }
 
 /* adjust_parameters: style strength and resolution from the request's
- * words, applied to the state's params. Returns a short description. */
+ * words, then those the adjustment sent as data names, applied to the
+ * state's params. Returns a short description. */
 static void image_adjust(struct step_ctx *c, char *what, size_t n)
 {
 	static const char *const strength[] = { "风格强度", "强度", "strength", NULL };
@@ -94,15 +96,22 @@ static void image_adjust(struct step_ctx *c, char *what, size_t n)
 		json_object_set_new(params, "width", json_integer(2048));
 		json_object_set_new(params, "height", json_integer(2048));
 	}
-	snprintf(what, n, "styleStrength %ld, %lldx%lld", s, (long long)image_param(c->state, "width"),
-		 (long long)image_param(c->state, "height"));
+	image_adjust_params(c->state, params);
+	snprintf(what, n, "styleStrength %lld, %lldx%lld",
+		 (long long)image_param(c->state, "styleStrength"),
+		 (long long)image_param(c->state, "width"), (long long)image_param(c->state, "height"));
 }
 
-/* Lighter or darker, as the adjustment asks: words for the prompt, or "". */
-static const char *image_adjust_light(const char *text)
+/* Lighter or darker, as the adjustment asks (sent as data, else in its
+ * words): words for the prompt, or "". */
+static const char *image_adjust_light(const json_t *state, const char *text)
 {
 	static const char *const brighter[] = { "更亮", "亮一点", "亮一些", "调亮", "brighter", NULL };
 	static const char *const darker[] = { "更暗", "暗一点", "暗一些", "调暗", "darker", NULL };
+	const char *asked = image_adjust_light_of(state);
+
+	if (asked)
+		return strcmp(asked, "brighter") == 0 ? ", brighter lighting" : ", darker low-key lighting";
 
 	for (size_t i = 0; brighter[i]; i++)
 		if (strstr(text, brighter[i]))
@@ -123,7 +132,7 @@ static char *image_adjust_prompt(struct step_ctx *c)
 							     "text")) ?: "";
 	char *p;
 
-	if (asprintf(&p, "%s%s, style strength %lld%%", final, image_adjust_light(text),
+	if (asprintf(&p, "%s%s, style strength %lld%%", final, image_adjust_light(c->state, text),
 		     (long long)image_param(c->state, "styleStrength")) < 0)
 		return NULL;
 	return p;
@@ -204,10 +213,10 @@ static enum node_rc image_exec_failed(struct step_ctx *c, const struct prov_answ
 	json_int_t n = image_retry_count(c->state);
 	char msg[320];
 
-	if (n < step_conf(c)->image_max_retries) {
+	if (n < image_conf(c)->max_retries) {
 		image_set_retry(c->state, n + 1);
-		image_thought(c, "image.retry", prov_status_name(a->status), (long long)n + 1,
-			      step_conf(c)->image_max_retries);
+		step_thought(c, "image.retry", prov_status_name(a->status), (long long)n + 1,
+			      image_conf(c)->max_retries);
 		c->next = "executor";
 		return NODE_NEXT;
 	}
@@ -228,7 +237,7 @@ static enum node_rc image_exec_call(struct step_ctx *c, struct image_call *call,
 		c->next = image_set_error(c, "store_failed", "the image could not be stored");
 		rc = NODE_NEXT;
 	} else {
-		image_thought(c, "image.done");
+		step_thought(c, "image.done");
 		c->next = "critic";
 		rc = NODE_NEXT;
 	}
@@ -256,10 +265,10 @@ enum node_rc image_executor(struct step_ctx *c)
 	char *bmime = NULL, *mmime = NULL, *adj = NULL, what[128], why[200];
 	enum node_rc rc;
 
-	c->deadline_ms = clock_mono_ms() + cf->image_executor_timeout_ms + cf->prov[PROV_IMAGE].timeout_ms;
+	c->deadline_ms = clock_mono_ms() + image_conf(c)->executor_timeout_ms + cf->prov[PROV_IMAGE].timeout_ms;
 	call.width = (int)image_param(c->state, "width");
 	call.height = (int)image_param(c->state, "height");
-	image_thought(c, "image.run", image_action_label(action, step_lang(c)));
+	step_thought(c, "image.run", image_action_label(action, step_lang(c)));
 	if (strcmp(action, "inpainting") == 0) {
 		if (image_load_asset(c, "maskAsset", &mask, &call.mask_len, &mmime) < 0 ||
 		    image_load_asset(c, "baseAsset", &base, &call.base_len, &bmime) < 0) {
@@ -273,7 +282,7 @@ enum node_rc image_executor(struct step_ctx *c)
 			return NODE_NEXT;
 		}
 		image_adjust(c, what, sizeof what);
-		image_thought(c, "image.adjust", what);
+		step_thought(c, "image.adjust", what);
 		adj = image_adjust_prompt(c);
 		call.prompt = adj ? adj : final;
 		call.width = (int)image_param(c->state, "width");
@@ -360,7 +369,7 @@ static json_t *image_review(struct step_ctx *c)
 	struct chat_call call = { .task = "critique", .rules = image_rules_task_critique, .messages = msgs,
 				  .facts = facts,
 				  .temperature = 0.2, .json_mode = 1,
-				  .timeout_ms = step_conf(c)->image_critic_timeout_ms };
+				  .timeout_ms = image_conf(c)->critic_timeout_ms };
 	struct prov_answer a;
 
 	step_chat(c, &call, &a);
@@ -394,14 +403,14 @@ enum node_rc image_critic(struct step_ctx *c)
 	int passed;
 	json_int_t n = image_retry_count(c->state);
 
-	image_thought(c, "image.review.start");
+	step_thought(c, "image.review.start");
 	q = image_review(c);
 	json_object_set_new(c->state, "qualityCheck", q);
 	score = json_number_value(json_object_get(q, "score"));
 	passed = json_is_true(json_object_get(q, "passed"));
-	image_thought(c, "image.review.done", score * 100,
+	step_thought(c, "image.review.done", score * 100,
 		      msg_get(step_lang(c), passed ? "image.review.passed" : "image.review.needs_work"));
-	if (!passed && n < step_conf(c)->image_max_retries) {
+	if (!passed && n < image_conf(c)->max_retries) {
 		image_set_retry(c->state, n + 1);
 		c->next = "rag";
 	} else {

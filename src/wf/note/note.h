@@ -23,8 +23,14 @@
 #include <stddef.h>
 #include <jansson.h>
 #include "engine/graph.h"
+#include "text/msg.h"
 
 extern const struct workflow wf_note;
+/* Its words (note_msg.c). The descriptor needs their number as a
+ * constant: NOTE_NMSGS, checked against the rows where they are written. */
+#define NOTE_NMSGS 225
+extern const struct msg_def note_msgs[];
+extern const size_t note_nmsgs;
 
 /* Limits. */
 #define NOTE_MAX_ITERATIONS 3        /* default of input.maxIterations (quality loops) */
@@ -64,8 +70,8 @@ const char *note_route_check(const json_t *state, const char *target, const char
 			     char *why, size_t whylen);
 /* Clears the completion flags of agent and of every stage after it. */
 void note_route_reset_from(json_t *state, const char *agent);
-/* The review's dimensions, each with the stage that owns it (where the
- * quality loop sends a draft that fails it). */
+/* note_dims.c: the review's dimensions, each with the stage that owns it
+ * (where the quality loop sends a draft that fails it). */
 struct note_dim {
 	const char *dim;
 	const char *agent;

@@ -284,17 +284,6 @@ done:
 
 /* ---- longer, shorter ---- */
 
-/* The length the item is measured against: the refused draft's it was
- * marked with (note_feedback_mark), else the draft before this one. */
-size_t note_feedback_before(const struct note_feedback_run *r, const json_t *item)
-{
-	const json_t *chars = json_object_get(item, "chars");
-
-	if (json_is_integer(chars) && json_integer_value(chars) >= 0)
-		return (size_t)json_integer_value(chars);
-	return note_feedback_draft_chars(r->prev ? r->prev : r->entry);
-}
-
 /* A note's title up to its first separator: the heading of its points. */
 static char *note_feedback_source_head(const char *title)
 {

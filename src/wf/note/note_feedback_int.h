@@ -20,6 +20,7 @@ struct note_feedback_run {
 	size_t add_lines;          /* lines of a section added (fewer when a shorter body is asked too) */
 };
 
+/* --- note_feedback_run.c: what every kind of item reads of the draft --- */
 /* One entry of the report: {done, said}; said is stolen. New reference. */
 json_t *note_feedback_said(int done, char *said);
 /* The catalogue's text id in the run's language, formatted (msg_fmt):
@@ -39,12 +40,15 @@ size_t note_feedback_before(const struct note_feedback_run *r, const json_t *ite
 /* Lines of the body having any of terms. */
 size_t note_feedback_lines_having(const char *body, const json_t *terms);
 
-/* The length of a list or step marker at the start of line (① • - 1.
- * 1、 第1步： Step 1:), 0 for none; *step when it is a step's. */
+/* note_feedback_style.c: the length of a list or step marker at the
+ * start of line (① • - 1. 1、 第1步： Step 1:), 0 for none; *step when it
+ * is a step's. */
 size_t note_feedback_marker(const char *line, int *step);
 
-/* The kinds (note_feedback_apply.c: remove, title, other; note_feedback_edit.c:
- * the rest). Each does the item or says why not: {done, said}. */
+/* The kinds (note_feedback_apply.c: remove, title, other;
+ * note_feedback_edit.c: thing, longer, shorter; note_feedback_style.c:
+ * audience, format, tone). Each does the item or says why not: {done,
+ * said}. */
 json_t *note_feedback_do_remove(struct note_feedback_run *r, const json_t *item);
 json_t *note_feedback_do_title(struct note_feedback_run *r, const json_t *item);
 json_t *note_feedback_do_shorter(struct note_feedback_run *r, const json_t *item);

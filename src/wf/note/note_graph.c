@@ -126,11 +126,60 @@ static const struct wf_node note_nodes[] = {
 	{ "review_agent", note_review, 0 },
 };
 
+/* Which node may follow which. After every agent the supervisor's choice
+ * is taken at once (note_supervise): any agent may follow any node, and
+ * any node may end the run; an agent that cannot decide goes back to the
+ * supervisor, and a pause resumes at its own node or at the review
+ * (a quality pause). */
+#define NOTE_TO_AGENTS(from) \
+	{ from, "brief_compiler_agent" }, \
+	{ from, "research_evidence_agent" }, \
+	{ from, "reference_intelligence_agent" }, \
+	{ from, "writer_agent" }, \
+	{ from, "layout_planner_agent" }, \
+	{ from, "image_planner_agent" }, \
+	{ from, "image_agent" }, \
+	{ from, "review_agent" }, \
+	{ from, WF_END }
+static const struct wf_edge note_edges[] = {
+	{ WF_START, "supervisor" }, { "supervisor", "supervisor" },
+	NOTE_TO_AGENTS("supervisor"),
+	{ "brief_compiler_agent", "supervisor" }, NOTE_TO_AGENTS("brief_compiler_agent"),
+	{ "research_evidence_agent", "supervisor" }, NOTE_TO_AGENTS("research_evidence_agent"),
+	{ "reference_intelligence_agent", "supervisor" }, NOTE_TO_AGENTS("reference_intelligence_agent"),
+	{ "writer_agent", "supervisor" }, NOTE_TO_AGENTS("writer_agent"),
+	{ "layout_planner_agent", "supervisor" }, NOTE_TO_AGENTS("layout_planner_agent"),
+	{ "image_planner_agent", "supervisor" }, NOTE_TO_AGENTS("image_planner_agent"),
+	{ "image_agent", "supervisor" }, NOTE_TO_AGENTS("image_agent"),
+	{ "review_agent", "supervisor" }, NOTE_TO_AGENTS("review_agent"),
+};
+
+static const char *const note_text_fields[] = { "topic", "text", NULL };
+
+/* What the input may hold (the init and turn hooks check it). */
+static const char note_input_schema[] =
+	"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", "
+	"\"title\": \"note input\", \"type\": \"object\", "
+	"\"properties\": {\"topic\": {\"type\": \"string\"}, \"text\": {\"type\": \"string\"}, "
+	"\"lang\": {\"enum\": [\"zh\", \"en\", null]}, \"audience\": {\"type\": \"string\"}, "
+	"\"tone\": {\"type\": \"string\"}, \"layoutPreference\": {\"enum\": [\"dense\", "
+	"\"balanced\", \"visual-first\"]}, \"maxIterations\": {\"type\": \"integer\", "
+	"\"minimum\": 1}, \"modelRouter\": {\"type\": \"boolean\"}, "
+	"\"referenceImageUrl\": {\"type\": \"string\"}, "
+	"\"referenceImages\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}}, "
+	"\"anyOf\": [{\"required\": [\"topic\"]}, {\"required\": [\"text\"]}]}";
+
 const struct workflow wf_note = {
 	.name = "note",
 	.nodes = note_nodes,
 	.nnodes = sizeof note_nodes / sizeof note_nodes[0],
 	.start = "supervisor",
+	.edges = note_edges,
+	.nedges = sizeof note_edges / sizeof note_edges[0],
+	.text_fields = note_text_fields,
+	.input_schema = note_input_schema,
+	.msgs = note_msgs,
+	.nmsgs = NOTE_NMSGS,
 	.init = note_init,
 	.turn = NULL,
 };

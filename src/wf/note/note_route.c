@@ -2,8 +2,8 @@
  * order with their completion flags, the deterministic route (the first
  * stage not complete), the limits on an optional model router (only back
  * or the same stage; only review_agent when the target is review_agent;
- * none past maxIterations or after a severe error), the review's
- * dimensions and the stage owning each, the requirement-clarity questions
+ * none past maxIterations or after a severe error), the
+ * requirement-clarity questions
  * (each key asked once, agentClarificationKeys; a request whose words
  * name no subject is asked its topic, note_vague.h; an answer is an
  * option's id or label, the person's words or both, and a topic left
@@ -31,15 +31,6 @@ const struct note_stage note_stages[NOTE_NSTAGES] = {
 	{ "image_planner_agent", "imagePlanComplete", "image_planning", 0.6, "图片规划" },
 	{ "image_agent", "imagesComplete", "image_generation", 0.72, "图片生成" },
 	{ "review_agent", "reviewComplete", "review", 0.9, "质量审核" },
-};
-
-const struct note_dim note_dims[NOTE_NDIMS] = {
-	{ "infoDensity", "writer_agent" },
-	{ "readability", "writer_agent" },
-	{ "platformFit", "writer_agent" },
-	{ "textImageAlignment", "image_planner_agent" },
-	{ "styleConsistency", "image_agent" },
-	{ "imageCompleteness", "image_agent" },
 };
 
 int note_stage_index(const char *agent)
@@ -100,14 +91,6 @@ void note_route_reset_from(json_t *state, const char *agent)
 
 	for (int i = from < 0 ? NOTE_NSTAGES : from; i < NOTE_NSTAGES; i++)
 		note_set_flag(state, note_stages[i].flag, 0);
-}
-
-const char *note_dim_owner(const char *dim)
-{
-	for (size_t i = 0; dim && i < NOTE_NDIMS; i++)
-		if (strcmp(dim, note_dims[i].dim) == 0)
-			return note_dims[i].agent;
-	return NULL;
 }
 
 const char *note_review_weakest(const json_t *scores, double overall)

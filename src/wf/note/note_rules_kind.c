@@ -10,7 +10,11 @@
  * option lines ("物理防晒：成分…；适合…；缺点…") laid out as a table, a
  * how-to from numbered steps. Other lines of those notes are tips at most;
  * with nothing of the shape, the body is the kind's frame, built from the
- * topic's own words (note_rules_kind_frame.c), never another topic's. */
+ * topic's own words (note_rules_kind_frame.c), never another topic's.
+ * This file: which kind, and reading and writing the lines of the notes
+ * about the topic; the body of each kind is put together in
+ * note_rules_kind_body.c, from the shapes (note_rules_kind_shape.c) or
+ * the frame. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,12 +31,6 @@
 
 /* ---- which kind ---- */
 
-#define NRK_PLACES "北京|上海|杭州|重庆|成都|武汉|长沙|苏州|泉州|哈尔滨|深圳|广州|厦门|南京|西安|" \
-	"青岛|大理|丽江|云南|三亚|桂林|洛阳|天津|拉萨|西藏|新疆|莫干山|千岛湖|黄山|张家界|九寨沟|" \
-	"乌镇|西湖|东湖|鼓浪屿|香港|澳门|日本|东京|大阪|京都|泰国|曼谷|韩国|首尔|新加坡|海南|川西|" \
-	"滇西北|稻城|敦煌|呼伦贝尔|长白山|婺源|阳朔|昆明|贵阳|福州|宁波|扬州|无锡|绍兴|庐山|峨眉山|" \
-	"泰山|华山|kyoto|tokyo|osaka|paris|london|rome|bali|seoul|bangkok|new york|beijing|shanghai|" \
-	"chengdu|hangzhou|iceland|scotland|lisbon|barcelona"
 #define NRK_DISHES "红烧肉|番茄炒蛋|西红柿炒鸡蛋|麻婆豆腐|可乐鸡翅|鸡翅|排骨|绿豆沙|饺子|蛋糕|面包|" \
 	"牛肉面|拌面|酸菜鱼|炒饭|汤|粥|沙拉|甜品|早餐|便当|减脂餐|燕麦|鸡胸|牛腩|凉拌|布丁|饼干|菜"
 #define NRK_EN_FOOD "cake|bread|pasta|noodle|soup|chicken|egg|salad|curry|cookie|pancake|breakfast|" \
@@ -414,8 +412,7 @@ static enum nrk_role nrk_role_of(const char *s)
 	return phrase_chars(rest) >= 4 ? NRK_ITEM : NRK_NONE;
 }
 
-/* The about points, trimmed and read. */
-static void nrk_read(struct nrk *r, const json_t *about)
+void nrk_read(struct nrk *r, const json_t *about)
 {
 	const json_t *p;
 	json_t *notes = json_object();
@@ -449,7 +446,7 @@ static void nrk_read(struct nrk *r, const json_t *about)
 	json_decref(notes);
 }
 
-static void nrk_free(struct nrk *r)
+void nrk_free(struct nrk *r)
 {
 	for (size_t i = 0; i < r->n; i++)
 		free(r->pt[i].text);
@@ -667,77 +664,4 @@ size_t nrk_section_of(struct nrk_out *o, const char *zh, const char *en, struct 
 
 	free(h);
 	return kept;
-}
-
-/* ---- the body ---- */
-
-/* The subject words joined (without a space in Chinese); the places of
- * them in *place, else the same. */
-static char *nrk_subject(const struct note_rules_kind_note *k, char **place)
-{
-	struct buf b, p;
-	const json_t *w;
-	size_t i;
-
-	buf_init(&b, 1024);
-	buf_init(&p, 1024);
-	json_array_foreach(k->subject, i, w) {
-		const char *s = json_string_value(w) ?: "";
-
-		buf_printf(&b, "%s%s", i && !k->zh ? " " : "", s);
-		if (words_match_any(s, NRK_PLACES))
-			buf_printf(&p, "%s%s", p.len && !k->zh ? " " : "", s);
-	}
-	if (b.len == 0)
-		buf_adds(&b, k->topic);
-	*place = p.len ? buf_steal(&p) : xstrdup(b.data);
-	buf_free(&p);
-	return buf_steal(&b);
-}
-
-/* What the notes about the topic say, before the frame: they are about
- * it, though not in the kind's shape. The lines of the note with the most
- * of the subject (the first of those), then of the others like it. */
-static void nrk_about_lines(struct nrk *r)
-{
-	struct nrk_sec s = { 0 };
-	int best = 0;
-
-	for (size_t i = 0; i < r->n; i++)
-		best = r->pt[i].hits > best ? r->pt[i].hits : best;
-	for (size_t i = 0; i < r->n && s.n < 4; i++)
-		if (r->pt[i].hits == best)
-			nrk_add(&s, nrk_untip(r->pt[i].text), r->pt[i].src, r->pt[i].likes, 0);
-	nrk_section_of(r->o, "：笔记里的经验", "What notes about it say", &s);
-}
-
-void note_rules_kind_body(struct buf *b, const struct note_rules_kind_note *k, size_t *sources, int *shaped)
-{
-	struct nrk_out o = { b, k, NULL, NULL, 0, 0, json_array(), json_object(), json_object() };
-	struct nrk r = { &o, NULL, 0, 0 };
-	int done = 0;
-
-	o.subject = nrk_subject(k, &o.place);
-	nrk_read(&r, k->about);
-	switch (k->kind) {
-	case NOTE_RULES_KIND_CHECKLIST: done = nrk_checklist(&r); break;
-	case NOTE_RULES_KIND_RECIPE: done = nrk_recipe(&r); break;
-	case NOTE_RULES_KIND_TRIP: done = nrk_trip(&r); break;
-	case NOTE_RULES_KIND_COMPARE: done = nrk_compare(&r); break;
-	case NOTE_RULES_KIND_HOWTO: done = nrk_howto(&r); break;
-	default: break;
-	}
-	if (!done) {
-		if (r.n)
-			nrk_about_lines(&r);
-		nrk_frame(&o, note_rules_kind_days(k->topic));
-	}
-	*shaped = done;
-	*sources = json_object_size(o.credited);
-	nrk_free(&r);
-	free(o.subject);
-	free(o.place);
-	json_decref(o.written);
-	json_decref(o.pending);
-	json_decref(o.credited);
 }

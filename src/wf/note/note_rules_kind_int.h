@@ -1,7 +1,9 @@
-/* Shared between the two files of the kinds of note: note_rules_kind.c
- * (which kind, the notes about the topic, bodies from their lines) and
+/* Shared between the files of the kinds of note: note_rules_kind.c
+ * (which kind, reading and writing the lines of the notes about the
+ * topic), note_rules_kind_shape.c (bodies from their lines),
  * note_rules_kind_frame.c (the wording: bodies built from the topic's own
- * words, openings, goals, titles, headings). */
+ * words, openings, goals, titles, headings) and note_rules_kind_body.c
+ * (the body, from a shape or the frame). */
 #ifndef AV_NOTE_RULES_KIND_INT_H
 #define AV_NOTE_RULES_KIND_INT_H
 #include <stddef.h>
@@ -21,6 +23,14 @@ struct nrk_out {
 	json_t *pending;      /* {title: likes} of notes used in the section */
 	json_t *credited;     /* {title: true} of notes credited */
 };
+
+/* Places a subject word may name (a trip's, the place of a body). */
+#define NRK_PLACES "北京|上海|杭州|重庆|成都|武汉|长沙|苏州|泉州|哈尔滨|深圳|广州|厦门|南京|西安|" \
+	"青岛|大理|丽江|云南|三亚|桂林|洛阳|天津|拉萨|西藏|新疆|莫干山|千岛湖|黄山|张家界|九寨沟|" \
+	"乌镇|西湖|东湖|鼓浪屿|香港|澳门|日本|东京|大阪|京都|泰国|曼谷|韩国|首尔|新加坡|海南|川西|" \
+	"滇西北|稻城|敦煌|呼伦贝尔|长白山|婺源|阳朔|昆明|贵阳|福州|宁波|扬州|无锡|绍兴|庐山|峨眉山|" \
+	"泰山|华山|kyoto|tokyo|osaka|paris|london|rome|bali|seoul|bangkok|new york|beijing|shanghai|" \
+	"chengdu|hangzhou|iceland|scotland|lisbon|barcelona"
 
 #define NRK_SEC_MAX 12
 
@@ -76,6 +86,10 @@ struct nrk {
 	size_t n, notes;
 };
 
+/* Reads the about points (trimmed, each with its role) into r->pt;
+ * nrk_free frees them. */
+void nrk_read(struct nrk *r, const json_t *about);
+void nrk_free(struct nrk *r);
 /* The label of a line ("帐篷" of "帐篷：…"), at most 12 characters: its
  * length in bytes (0 for none), the text after the colon in *rest. */
 size_t nrk_label(const char *s, const char **rest);

@@ -37,6 +37,56 @@
 #define OFFLINE_PASS_OVERALL 0.7
 #define OFFLINE_PASS_DIM 0.6
 
+/* The weights of the counted dimensions: what each part adds to its
+ * dimension's score at best, the parts of a dimension adding up to 1 (a
+ * part met in part adds less, as its function says); the image
+ * dimensions and the topic's share start from a floor and earn the rest
+ * by a share. Tiers run from the worst to the best. */
+static const struct note_rules_weights {
+	/* information density */
+	double secs[4];          /* 0, 1, 2, 3 or more headed sections */
+	double length[3];        /* the body: under 120 characters, 120 or more, 250 to 1500 */
+	double per_number;       /* each number in the body, four at most */
+	double words;            /* the brief's keywords and the popular tags, all used */
+	double no_words;         /* ... when there are none to use */
+	/* readability */
+	double sentences;        /* sentences of 30 characters or fewer on average */
+	double sentences_drop;   /* lost as the average goes from 30 to 60 */
+	double sentences_long;   /* an average over 60 */
+	double paragraph[3];     /* the longest paragraph: over 300 characters, 300 or fewer, 160 or fewer */
+	double headings;         /* two headings or more */
+	/* platform fit */
+	double title[3];         /* the title: empty or over 28 characters, 1 to 28, 6 to 20 */
+	double tags[3];          /* tags: none or over 10, 1 to 10, 3 to 8 */
+	double hook;             /* a hook in the title (攻略, ！, a number) */
+	double invite;           /* the last line invites replies */
+	double keyword;          /* a keyword of the brief in the title */
+	/* text-image alignment, style consistency */
+	double align_none, align_floor, align_share;    /* no plan; plans bound to their paragraph */
+	double style_none, style_floor, style_share;    /* no plan; prompts sharing a phrase */
+	/* the share of the topic a draft covers */
+	double topic_subject, topic_keywords;
+} nrw = {
+	.secs = { 0.05, 0.15, 0.25, 0.35 },
+	.length = { 0.05, 0.15, 0.25 },
+	.per_number = 0.05,
+	.words = 0.2,
+	.no_words = 0.1,
+	.sentences = 0.5,
+	.sentences_drop = 0.3,
+	.sentences_long = 0.1,
+	.paragraph = { 0, 0.15, 0.3 },
+	.headings = 0.2,
+	.title = { 0.05, 0.2, 0.35 },
+	.tags = { 0, 0.1, 0.25 },
+	.hook = 0.15,
+	.invite = 0.15,
+	.keyword = 0.1,
+	.align_none = 0.3, .align_floor = 0.3, .align_share = 0.7,
+	.style_none = 0.4, .style_floor = 0.4, .style_share = 0.6,
+	.topic_subject = 0.7, .topic_keywords = 0.3,
+};
+
 static double note_rules_round2(double v)
 {
 	v = v < 0 ? 0 : v > 1 ? 1 : v;
@@ -91,12 +141,12 @@ static double note_rules_info_density(const json_t *facts, const char *body)
 {
 	size_t secs = note_rules_headings(json_object_get(facts, "paragraphs"));
 	size_t chars = phrase_chars(body), digits = note_rules_digit_runs(body), seen = 0, all = 0, i;
-	double v = secs >= 3 ? 0.35 : secs == 2 ? 0.25 : secs == 1 ? 0.15 : 0.05;
+	double v = nrw.secs[secs > 3 ? 3 : secs];
 	json_t *banned = note_rules_banned_all(facts);
 	const json_t *w;
 
-	v += chars >= 250 && chars <= 1500 ? 0.25 : chars >= 120 ? 0.15 : 0.05;
-	v += 0.05 * (double)(digits > 4 ? 4 : digits);
+	v += nrw.length[chars >= 250 && chars <= 1500 ? 2 : chars >= 120 ? 1 : 0];
+	v += nrw.per_number * (double)(digits > 4 ? 4 : digits);
 	json_array_foreach(json_object_get(facts, "keywords"), i, w)
 		if (i < 5 && json_is_string(w) && !note_rules_unwanted(json_string_value(w), banned))
 			all++, seen += strstr(body, json_string_value(w)) != NULL;
@@ -104,7 +154,7 @@ static double note_rules_info_density(const json_t *facts, const char *body)
 		if (i < 3 && json_is_string(w) && !note_rules_unwanted(json_string_value(w), banned))
 			all++, seen += strstr(body, json_string_value(w)) != NULL;
 	json_decref(banned);
-	v += all ? 0.2 * (double)seen / (double)all : 0.1;
+	v += all ? nrw.words * (double)seen / (double)all : nrw.no_words;
 	return note_rules_round2(v);
 }
 
@@ -119,12 +169,13 @@ static double note_rules_readability(const json_t *facts, const char *body)
 		total += phrase_chars(json_string_value(s));
 	avg = json_array_size(sents) ? (double)total / (double)json_array_size(sents) : 100;
 	json_decref(sents);
-	v = avg <= 30 ? 0.5 : avg <= 60 ? 0.5 - 0.3 * (avg - 30) / 30 : 0.1;
+	v = avg <= 30 ? nrw.sentences : avg <= 60 ? nrw.sentences - nrw.sentences_drop * (avg - 30) / 30
+					       : nrw.sentences_long;
 	json_array_foreach(json_object_get(facts, "paragraphs"), i, p)
 		if (phrase_chars(note_rules_text_of(p)) > longest)
 			longest = phrase_chars(note_rules_text_of(p));
-	v += longest <= 160 ? 0.3 : longest <= 300 ? 0.15 : 0;
-	v += note_rules_headings(json_object_get(facts, "paragraphs")) >= 2 ? 0.2 : 0;
+	v += nrw.paragraph[longest <= 160 ? 2 : longest <= 300 ? 1 : 0];
+	v += note_rules_headings(json_object_get(facts, "paragraphs")) >= 2 ? nrw.headings : 0;
 	return note_rules_round2(v);
 }
 
@@ -144,15 +195,15 @@ static double note_rules_platform_fit(const json_t *facts, const char *title, co
 	static const char *const invites[] = { "评论", "收藏", "关注", "聊聊", "你", "comment", "you" };
 	size_t tc = phrase_chars(title), tags = json_array_size(json_object_get(facts, "tags")), i;
 	const char *last = strrchr(body, '\n') ? strrchr(body, '\n') : body;
-	double v = tc >= 6 && tc <= 20 ? 0.35 : tc > 0 && tc <= 28 ? 0.2 : 0.05;
+	double v = nrw.title[tc >= 6 && tc <= 20 ? 2 : tc > 0 && tc <= 28 ? 1 : 0];
 	const json_t *w;
 
-	v += tags >= 3 && tags <= 8 ? 0.25 : tags >= 1 && tags <= 10 ? 0.1 : 0;
-	v += note_rules_has_word(title, hooks, OFFLINE_N(hooks)) ? 0.15 : 0;
-	v += note_rules_has_word(last, invites, OFFLINE_N(invites)) ? 0.15 : 0;
+	v += nrw.tags[tags >= 3 && tags <= 8 ? 2 : tags >= 1 && tags <= 10 ? 1 : 0];
+	v += note_rules_has_word(title, hooks, OFFLINE_N(hooks)) ? nrw.hook : 0;
+	v += note_rules_has_word(last, invites, OFFLINE_N(invites)) ? nrw.invite : 0;
 	json_array_foreach(json_object_get(facts, "keywords"), i, w)
 		if (json_is_string(w) && strstr(title, json_string_value(w))) {
-			v += 0.1;
+			v += nrw.keyword;
 			break;
 		}
 	return note_rules_round2(v);
@@ -180,7 +231,7 @@ static double note_rules_alignment(const json_t *facts)
 	size_t i, j, aligned = 0;
 
 	if (json_array_size(plans) == 0)
-		return 0.3;
+		return nrw.align_none;
 	json_array_foreach(plans, i, plan) {
 		const char *pid = json_string_value(json_object_get(plan, "paragraphId")) ?: "";
 		char *both = xasprintf("%s %s", json_string_value(json_object_get(plan, "prompt")) ?: "",
@@ -195,7 +246,8 @@ static double note_rules_alignment(const json_t *facts)
 			}
 		free(both);
 	}
-	return note_rules_round2(0.3 + 0.7 * (double)aligned / (double)json_array_size(plans));
+	return note_rules_round2(nrw.align_floor +
+				 nrw.align_share * (double)aligned / (double)json_array_size(plans));
 }
 
 /* The phrase (between commas) most prompts share, as a share of them. */
@@ -207,7 +259,7 @@ static double note_rules_consistency(const json_t *facts)
 	const char *k;
 
 	if (n == 0)
-		return 0.4;
+		return nrw.style_none;
 	counts = json_object();
 	json_array_foreach(plans, i, plan) {
 		json_t *mine = json_object();
@@ -225,7 +277,7 @@ static double note_rules_consistency(const json_t *facts)
 		if ((size_t)json_integer_value(c) > best)
 			best = (size_t)json_integer_value(c);
 	json_decref(counts);
-	return note_rules_round2(0.4 + 0.6 * (double)best / (double)n);
+	return note_rules_round2(nrw.style_floor + nrw.style_share * (double)best / (double)n);
 }
 
 static double note_rules_completeness(const json_t *facts)
@@ -347,7 +399,8 @@ static double note_rules_topic_share(const json_t *facts, const char *title, con
 	json_decref(banned);
 	if (all && seen == 0)
 		return 0;
-	return 0.7 * (all ? (double)seen / (double)all : 1) + 0.3 * (kall ? (double)kseen / (double)kall : 1);
+	return nrw.topic_subject * (all ? (double)seen / (double)all : 1) +
+	       nrw.topic_keywords * (kall ? (double)kseen / (double)kall : 1);
 }
 
 /* The first word the feedback asked to leave out that the note still has

@@ -54,7 +54,7 @@ static int orch_land(struct step_ctx *c, json_t *state, const json_t *atts, char
 		struct imgnorm im;
 		char why[256];
 
-		if (imgnorm_attachment_flags(c, a, IMGNORM_ANY_FILE, &im, why, sizeof why) < 0) {
+		if (orch_ws_attachment(c, a, IMGNORM_ANY_FILE, &im, why, sizeof why) < 0) {
 			snprintf(err, errlen, "attachments[%zu]: %s", i, why);
 			rc = -1;
 			break;
@@ -176,7 +176,7 @@ static enum node_rc orch_plan_ready(struct step_ctx *c)
 	json_object_foreach(plan, k, v)
 		json_object_set(ev, k, v);
 	step_emit(c, ev);
-	c->next = step_conf(c)->orch_confirm_plan ? "approve" : "execute";
+	c->next = orch_conf(c)->confirm_plan ? "approve" : "execute";
 	return NODE_NEXT;
 }
 
@@ -346,11 +346,54 @@ static const struct wf_node orch_nodes[] = {
 	{ "complete", orch_complete, 0 },
 };
 
+static const struct conf_key orch_conf_keys[] = {
+	CONF_KEY_BOOL(struct orch_conf, "confirm_plan", confirm_plan, "on"),
+	CONF_KEY_LONG(struct orch_conf, "stage_retries", stage_retries, "2", 0, 10),
+};
+
+const struct conf_section orch_conf_section = {
+	.name = "workflow.orchestrate",
+	.keys = orch_conf_keys,
+	.nkeys = sizeof orch_conf_keys / sizeof orch_conf_keys[0],
+	.size = sizeof(struct orch_conf),
+};
+
+const struct orch_conf *orch_conf(struct step_ctx *c)
+{
+	return step_wf_conf(c);
+}
+
+/* Which node may follow which (a pause names the node its answer goes
+ * to: an edge from the node that paused). */
+static const struct wf_edge orch_edges[] = {
+	{ WF_START, "plan" }, { "plan", "approve" }, { "plan", "execute" },
+	{ "approve", "approve" }, { "approve", "plan" }, { "approve", "execute" },
+	{ "execute", "execute" }, { "execute", "complete" }, { "complete", WF_END },
+};
+
+static const char *const orch_text_fields[] = { "task", NULL };
+
+/* What the input may hold (the init and turn hooks check it). */
+static const char orch_input_schema[] =
+	"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", "
+	"\"title\": \"orchestrate input\", \"type\": \"object\", \"required\": [\"task\"], "
+	"\"properties\": {\"task\": {\"type\": \"string\"}, \"lang\": {\"enum\": [\"zh\", "
+	"\"en\", null]}, \"template\": {\"type\": \"string\"}, "
+	"\"errorStrategy\": {\"enum\": [\"abort\", \"skip\", \"retry\"]}, "
+	"\"attachments\": {\"type\": \"array\", \"items\": {\"type\": \"object\"}}}}";
+
 const struct workflow wf_orchestrate = {
 	.name = "orchestrate",
 	.nodes = orch_nodes,
 	.nnodes = sizeof orch_nodes / sizeof orch_nodes[0],
 	.start = "plan",
+	.edges = orch_edges,
+	.nedges = sizeof orch_edges / sizeof orch_edges[0],
+	.text_fields = orch_text_fields,
+	.input_schema = orch_input_schema,
+	.conf = &orch_conf_section,
+	.msgs = orch_msgs,
+	.nmsgs = ORCH_NMSGS,
 	.init = orch_init,
 	.turn = NULL,
 };

@@ -7,9 +7,15 @@
 #include <stddef.h>
 #include <jansson.h>
 #include "engine/graph.h"
+#include "text/msg.h"
 #include "prov/prov.h"
 
 extern const struct workflow wf_orchestrate;
+/* Its words (orch_msg.c). The descriptor needs their number as a
+ * constant: ORCH_NMSGS, checked against the rows where they are written. */
+#define ORCH_NMSGS 51
+extern const struct msg_def orch_msgs[];
+extern const size_t orch_nmsgs;
 
 /* ---- orch_agents.c ---- */
 struct app;
@@ -98,5 +104,13 @@ json_t *orch_tool_call(struct step_ctx *c, const char *stage_id, const char *nam
 		       const json_t *args);
 /* An agent's offline rules (NULL: none). */
 prov_rules_fn orch_agent_rules(const char *agent_id);
+
+/* [workflow.orchestrate]: the keys this workflow declares (its descriptor's conf). */
+struct orch_conf {
+	long confirm_plan;
+	long stage_retries;
+};
+extern const struct conf_section orch_conf_section;
+const struct orch_conf *orch_conf(struct step_ctx *c);
 
 #endif

@@ -16,7 +16,7 @@
 #include "media/imgsize.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
-#include "wf/orchestrate/orch_tools.h"
+#include "wf/orchestrate/orch_tool_util.h"
 #include "wf/orchestrate/orch_ws.h"
 
 #define ORCH_ANN_REGIONS 500     /* regions in one call */

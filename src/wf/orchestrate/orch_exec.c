@@ -180,7 +180,7 @@ static int orch_stage_failed(struct step_ctx *c, const char *id, json_t *st, con
 	json_object_set_new(st, "attempts", json_integer(attempts));
 	json_object_set_new(st, "error", json_pack("{s:s, s:s, s:O?}", "code", code, "message", why,
 						   "reasons", reasons));
-	if (strcmp(strategy, "retry") == 0 && attempts <= step_conf(c)->orch_stage_retries) {
+	if (strcmp(strategy, "retry") == 0 && attempts <= orch_conf(c)->stage_retries) {
 		json_object_set_new(st, "notBefore",
 				    json_integer(clock_mono_ms() + (ORCH_BACKOFF_MS << (attempts - 1))));
 		if (reasons)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pcre2.h>
-#include "wf/orchestrate/orch_tools.h"
+#include "wf/orchestrate/orch_tool_util.h"
 #include "wf/orchestrate/orch_ws.h"
 
 #define ORCH_GLOB_MAX 512            /* bytes of a glob pattern */

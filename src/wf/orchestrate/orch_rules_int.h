@@ -24,7 +24,7 @@ json_t *orch_answer_data(const char *lead, const json_t *data, const char *note)
 json_t *orch_calls_new(json_t *calls);                            /* steals calls */
 json_t *orch_call_new(const char *name, json_t *args);            /* steals args */
 
-/* The facts (orch_rules.c). All borrowed unless said. */
+/* The facts (orch_rules_facts.c). All borrowed unless said. */
 const char *orch_fact_str(const json_t *facts, const char *key); /* "" when absent */
 /* The first image attachment (mimeType image/...), or NULL. */
 const json_t *orch_image_attachment(const json_t *facts);

@@ -1,9 +1,9 @@
 /* The orchestrate tools (see orch_tools.h): their table with the function
  * definitions a model is given, the dispatch, and the two file tools,
  * read_file and write_file. glob and grep are in orch_find.c,
- * image_annotate in orch_annotate.c. */
+ * image_annotate in orch_annotate.c, what the tools share in
+ * orch_tool_util.c. */
 #include "config.h"
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,28 +91,6 @@ json_t *orch_tool_schema(const char *name)
 			 json_loads(t->parameters, 0, NULL));
 }
 
-json_t *orch_tool_error(const char *code, const char *fmt, ...)
-{
-	char msg[384];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	return json_pack("{s:s, s:s}", "error", code, "message", msg);
-}
-
-json_t *orch_tool_ws_error(const char *err)
-{
-	const char *colon = strstr(err, ": ");
-	char code[48];
-
-	if (colon == NULL || (size_t)(colon - err) >= sizeof code)
-		return orch_tool_error("store_failed", "%s", err);
-	snprintf(code, sizeof code, "%.*s", (int)(colon - err), err);
-	return orch_tool_error(code, "%s", colon + 2);
-}
-
 json_t *orch_tool_run(struct step_ctx *c, const char *stage_id, const char *name,
 		      const json_t *args)
 {
@@ -190,18 +168,6 @@ static size_t orch_read_cut(const char *p, size_t start, size_t end, int *cut)
 	while (lim > start && ((unsigned char)p[lim] & 0xc0) == 0x80)
 		lim--;
 	return lim;
-}
-
-/* UTF-8 text without NUL, as jansson checks it. */
-int orch_tool_is_text(const void *data, size_t len)
-{
-	json_t *s;
-
-	if (memchr(data, 0, len))
-		return 0;
-	s = json_stringn(data, len);
-	json_decref(s);
-	return s != NULL;
 }
 
 static json_t *orch_read_text(const char *path, const char *mime, const char *p, size_t len,

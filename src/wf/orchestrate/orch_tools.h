@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <jansson.h>
 #include "engine/graph.h"
+#include "wf/orchestrate/orch_tool_util.h"
 
 /* 1 when name is one of the tools above, else 0. */
 int orch_tool_known(const char *name);
@@ -29,19 +30,5 @@ json_t *orch_tool_schema(const char *name);
  * reference, never NULL: the result, or {"error", "message"}. */
 json_t *orch_tool_run(struct step_ctx *c, const char *stage_id, const char *name,
 		      const json_t *args);
-
-/* --- for the tools' own files -------------------------------------------- */
-/* {"error": code, "message": words}: new reference. */
-json_t *orch_tool_error(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The error of orch_ws_put's err ("code: words"): new reference. */
-json_t *orch_tool_ws_error(const char *err);
-/* 1 when data (len bytes) is UTF-8 text without NUL, else 0. */
-int orch_tool_is_text(const void *data, size_t len);
-/* 1 when pattern (a glob: '*' and '?' within a segment, [...] classes,
- * "**" as a whole segment for any number of segments) matches path. */
-int orch_glob_match(const char *pattern, const char *path);
-json_t *orch_tool_glob(struct step_ctx *c, const json_t *args);
-json_t *orch_tool_grep(struct step_ctx *c, const json_t *args);
-json_t *orch_tool_annotate(struct step_ctx *c, const char *stage_id, const json_t *args);
 
 #endif

@@ -1,5 +1,6 @@
-/* The orchestrate workspace (see orch_ws.h): path rules, and the files
- * of a thread kept as its assets with their index in the state. */
+/* The orchestrate workspace (see orch_ws.h): path rules, the files of a
+ * thread kept as its assets with their index in the state, and a run's
+ * attachments read by media/imgnorm.c from this workspace and thread. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,4 +184,37 @@ json_t *orch_ws_list(struct step_ctx *c)
 	}
 	free(keys);
 	return out;
+}
+
+/* imgnorm's path reader: a file of this workspace. */
+static int orch_ws_path_read(void *ctx, const char *path, void **data, size_t *len)
+{
+	char *mime = NULL;
+
+	if (!orch_ws_path_ok(path))
+		return IMGNORM_NOT_A_PATH;
+	if (orch_ws_get(ctx, path, &mime, data, len) < 0)
+		return IMGNORM_NO_FILE;
+	free(mime);
+	return 0;
+}
+
+static int orch_ws_asset_ours(void *ctx, const char *id)
+{
+	return step_asset_ours(ctx, id);
+}
+
+int orch_ws_attachment(struct step_ctx *c, const json_t *att, int flags, struct imgnorm *out,
+		       char *err, size_t errlen)
+{
+	struct imgnorm_from from = { .conf = step_conf(c), .store = step_store(c),
+				     .asset_ours = orch_ws_asset_ours,
+				     .path_get = orch_ws_path_read, .ctx = c };
+	int rc = imgnorm_attachment_flags(&from, att, flags, out, err, errlen);
+
+	if (from.store_rc)
+		step_store_failed(c, from.store_rc);
+	if (from.too_large)
+		snprintf(c->err_code, sizeof c->err_code, "image_too_large");
+	return rc;
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <jansson.h>
 #include "engine/graph.h"
+#include "media/imgnorm.h"
 
 #define ORCH_WS_PATH_MAX 255
 #define ORCH_WS_MAX_FILES 200
@@ -46,5 +47,13 @@ const json_t *orch_ws_entry(struct step_ctx *c, const char *path);
 /* Every file, sorted by path: new reference [{path, mimeType, size,
  * assetId, stage?}]. */
 json_t *orch_ws_list(struct step_ctx *c);
+
+/* An attachment of the run (att borrowed) read as imgnorm reads it
+ * (media/imgnorm.h, flags IMGNORM_IMAGE or IMGNORM_ANY_FILE), its paths
+ * being this workspace's and its stored assets this thread's. 0 with out
+ * filled, or -1 with err; a store failure is recorded
+ * (step_store_failed), an SVG too large sets c->err_code image_too_large. */
+int orch_ws_attachment(struct step_ctx *c, const json_t *att, int flags, struct imgnorm *out,
+		       char *err, size_t errlen);
 
 #endif

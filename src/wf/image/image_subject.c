@@ -1,17 +1,18 @@
-/* What a picture request is of, and in which style: the style lexicon
- * (Chinese and English names of the styles the style library knows) and
- * the subject extraction, a fixed sequence of removals (style words, the
- * command, measure words, "a picture of", trailing particles). A step
- * that would leave nothing is skipped, so "画一张海报" keeps "海报". */
+/* What a picture request is of, and in which style (see image_intent.h):
+ * the style lexicon (Chinese and English names of the styles the style
+ * library knows), the restyle of the last picture, and the subject
+ * extraction, a fixed sequence of removals (style words, the command,
+ * measure words, "a picture of", trailing particles). A step that would
+ * leave nothing is skipped, so "画一张海报" keeps "海报". */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
-#include "text/rules.h"
 #include "text/rules_int.h"
+#include "wf/image/image_intent.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
 
-static const struct rules_style rules_styles[] = {
+static const struct image_style image_styles[] = {
 	{ "赛博朋克", "cyberpunk", "赛博朋克|赛博|\\bcyber\\s*punk\\b" },
 	{ "蒸汽朋克", "steampunk", "蒸汽朋克|\\bsteam\\s*punk\\b" },
 	{ "蒸汽波", "vaporwave", "蒸汽波|\\bvapou?r\\s*wave\\b" },
@@ -37,9 +38,9 @@ static const struct rules_style rules_styles[] = {
 	{ "霓虹", "neon", "霓虹|\\bneon\\b" },
 };
 
-#define RULES_NSTYLES (sizeof(rules_styles) / sizeof(rules_styles[0]))
+#define IMAGE_NSTYLES (sizeof(image_styles) / sizeof(image_styles[0]))
 
-struct rules_step {
+struct image_subject_step {
 	const char *name;
 	const char *re;       /* NULL: built from the style lexicon */
 	const char *with;
@@ -47,12 +48,12 @@ struct rules_step {
 	int may_empty;        /* a clean-up step: it may leave nothing ("你能生成吗") */
 };
 
-#define RULES_MEASURE \
+#define IMAGE_MEASURE \
 	"^\\s*(?:(?:[一两二三四五六七八九十几百\\d]+|这|那)\\s*" \
 	"[张幅副帧个只位条座朵棵片份套组对群头匹辆栋间]|一些|一点|[个只](?!人)(?=\\S)|" \
 	"[张幅](?=\\s*(?:图|画|照片|相片|插画|壁纸)))"
 
-static const struct rules_step rules_steps[] = {
+static const struct image_subject_step image_subject_steps[] = {
 	{ "style", NULL, "", 1, 0 },
 	{ "replace_to", "^.*?(?:换成|改成|替换成|替换为|变成|改为|换为|\\breplace\\s+(?:(?:it|them|(?:this|that|the)(?:\\s+\\w+)?)\\s+)?with\\b|"
 			"\\bturn\\s+(?:it\\s+)?into\\b|\\bchange\\s+(?:it\\s+)?(?:to|into)\\b)\\s*", "", 0, 0 },
@@ -67,10 +68,10 @@ static const struct rules_step rules_steps[] = {
 			"generate|create|make|render|design)\\b\\s*)?(?:(?:me|us)\\b\\s*)?", "", 0, 0 },
 	{ "en_picture_of", "^(?:an?\\s+|the\\s+|some\\s+)?(?:image|picture|photo|illustration|drawing|"
 			   "painting|portrait|poster|wallpaper)s?\\s+of\\s+", "", 0, 0 },
-	{ "measure", RULES_MEASURE, "", 0, 0 },
+	{ "measure", IMAGE_MEASURE, "", 0, 0 },
 	{ "picture_lead", "^(?:(?:图片|图像|照片|相片|插画)(?:[，,：:]|内容[是为]|主题[是为]|关于)?|"
 			  "(?:图|画)(?:[，,：:]|内容[是为]|主题[是为]))\\s*", "", 0, 0 },
-	{ "measure_again", RULES_MEASURE, "", 0, 0 },
+	{ "measure_again", IMAGE_MEASURE, "", 0, 0 },
 	{ "en_article", "^(?:an?|the|some)\\s+", "", 0, 0 },
 	{ "picture_tail", "的?(?:图片|图像|照片|插画|画作)\\z|的(?:画|图)\\z|"
 			  "\\s+(?:image|picture|photo|illustration)s?\\z", "", 0, 0 },
@@ -80,57 +81,57 @@ static const struct rules_step rules_steps[] = {
 	{ "spaces", "\\s{2,}", " ", 1, 1 },
 };
 
-#define RULES_NSTEPS (sizeof(rules_steps) / sizeof(rules_steps[0]))
+#define IMAGE_NSTEPS (sizeof(image_subject_steps) / sizeof(image_subject_steps[0]))
 
 /* A change of the whole picture's style: a verb of change (换成, 改成,
  * make it, turn it into, instead), or nothing but the style and filler
  * words once the style is taken out (水彩风格, 再来一张油画风的, pixel art
  * version). */
-#define RULES_RESTYLE_VERB \
+#define IMAGE_RESTYLE_VERB \
 	"换成|改成|变成|改为|换为|转成|转为|换个|换种|切换|改用|换用|" \
 	"用.{0,12}?(?:风格|画风|风)(?:重新|再)|" \
 	"\\bmake\\s+it\\b|\\bturn\\s+it\\s+into\\b|\\bchange\\s+(?:it|the\\s+style)\\s+(?:to|into)\\b|" \
 	"\\bswitch\\s+(?:it\\s+)?to\\b|\\bredo\\s+it\\b|\\binstead\\b"
-#define RULES_RESTYLE_FILLER \
+#define IMAGE_RESTYLE_FILLER \
 	"^[\\s\\p{P}\\p{S}]*(?:(?:请|帮我|给我|再|重新|来|要|用|换|试试|试一下|一张|一幅|一版|的|吧|呀|啊|" \
 	"版本?|\\bplease\\b|\\bin\\b|\\ban?\\b|\\bthe\\b|\\bversion\\b|\\btry\\b|\\bstyle\\b|" \
 	"\\bnow\\b)[\\s\\p{P}\\p{S}]*)*\\z"
 
-static pcre2_code *rules_style_code[RULES_NSTYLES];
+static pcre2_code *image_style_code[IMAGE_NSTYLES];
 /* All the styles in one pattern, style i as group i + 1, so that one
  * match finds the first style named; and its match data. */
-static pcre2_code *rules_style_any;
-static pcre2_match_data *rules_style_md;
-static pcre2_code *rules_step_code[RULES_NSTEPS];
-static pcre2_code *rules_restyle_verb, *rules_restyle_filler;
-static int rules_subject_ready;
+static pcre2_code *image_style_any;
+static pcre2_match_data *image_style_md;
+static pcre2_code *image_subject_code[IMAGE_NSTEPS];
+static pcre2_code *image_restyle_verb, *image_restyle_filler;
+static int image_subject_ready;
 
-/* The last text rules_restyle read and its answer: a message is asked
+/* The last text image_restyle read and its answer: a message is asked
  * the same question by the planner, by the offline planner and by the
  * checks after them. */
 static struct {
 	char *text;
 	struct rules_match m;
-	const struct rules_style *style;
-} rules_restyle_last;
+	const struct image_style *style;
+} image_restyle_last;
 /* The last text the style step read and what it left (NULL: it could
- * not be made): rules_restyle and rules_subject take the style words out
+ * not be made): image_restyle and image_subject take the style words out
  * of the same message. */
 static struct {
 	char *text;
 	char *rest;
-} rules_unstyled_last;
+} image_unstyled_last;
 
 /* Any style word, with what usually comes with it: 以…风格, in … style. */
-static pcre2_code *rules_style_removal(void)
+static pcre2_code *image_style_removal(void)
 {
 	struct buf b;
 	pcre2_code *c;
 
 	buf_init(&b, 8192);
 	buf_adds(&b, "(?:以|用|采用|带有|\\bin\\s+(?:an?\\s+)?)?(?:");
-	for (size_t i = 0; i < RULES_NSTYLES; i++)
-		buf_printf(&b, "%s%s", i ? "|" : "", rules_styles[i].pattern);
+	for (size_t i = 0; i < IMAGE_NSTYLES; i++)
+		buf_printf(&b, "%s%s", i ? "|" : "", image_styles[i].pattern);
 	buf_adds(&b, ")(?:\\s*(?:风格|画风|风|效果|质感|色调|感|\\bstyle\\b))?的?");
 	c = rules_compile("style", b.data);
 	buf_free(&b);
@@ -140,92 +141,93 @@ static pcre2_code *rules_style_removal(void)
 /* (style 0)|(style 1)|…: at the first place any style is named, the
  * alternation takes the first style of the lexicon named there, as the
  * lowest start over the styles one by one (ties to the first) would. */
-static pcre2_code *rules_style_alternation(void)
+static pcre2_code *image_style_alternation(void)
 {
 	struct buf b;
 	pcre2_code *c;
 
 	buf_init(&b, 8192);
-	for (size_t i = 0; i < RULES_NSTYLES; i++)
-		buf_printf(&b, "%s(%s)", i ? "|" : "", rules_styles[i].pattern);
+	for (size_t i = 0; i < IMAGE_NSTYLES; i++)
+		buf_printf(&b, "%s(%s)", i ? "|" : "", image_styles[i].pattern);
 	c = rules_compile("styles", b.data);
 	buf_free(&b);
 	return c;
 }
 
-static void rules_subject_init(void)
+static void image_subject_init(void)
 {
-	if (rules_subject_ready)
+	if (image_subject_ready)
 		return;
-	rules_subject_ready = 1;
-	for (size_t i = 0; i < RULES_NSTYLES; i++)
-		rules_style_code[i] = rules_compile(rules_styles[i].zh, rules_styles[i].pattern);
-	rules_style_any = rules_style_alternation();
-	if (rules_style_any)
-		rules_style_md = pcre2_match_data_create_from_pattern(rules_style_any, NULL);
-	for (size_t i = 0; i < RULES_NSTEPS; i++)
-		rules_step_code[i] = rules_steps[i].re ? rules_compile(rules_steps[i].name, rules_steps[i].re)
-						       : rules_style_removal();
-	rules_restyle_verb = rules_compile("restyle", RULES_RESTYLE_VERB);
-	rules_restyle_filler = rules_compile("restyle_filler", RULES_RESTYLE_FILLER);
+	image_subject_ready = 1;
+	for (size_t i = 0; i < IMAGE_NSTYLES; i++)
+		image_style_code[i] = rules_compile(image_styles[i].zh, image_styles[i].pattern);
+	image_style_any = image_style_alternation();
+	if (image_style_any)
+		image_style_md = pcre2_match_data_create_from_pattern(image_style_any, NULL);
+	for (size_t i = 0; i < IMAGE_NSTEPS; i++)
+		image_subject_code[i] = image_subject_steps[i].re
+			? rules_compile(image_subject_steps[i].name, image_subject_steps[i].re)
+			: image_style_removal();
+	image_restyle_verb = rules_compile("restyle", IMAGE_RESTYLE_VERB);
+	image_restyle_filler = rules_compile("restyle_filler", IMAGE_RESTYLE_FILLER);
 }
 
-void rules_subject_free(void)
+void image_subject_free(void)
 {
-	for (size_t i = 0; i < RULES_NSTYLES; i++) {
-		pcre2_code_free(rules_style_code[i]);
-		rules_style_code[i] = NULL;
+	for (size_t i = 0; i < IMAGE_NSTYLES; i++) {
+		pcre2_code_free(image_style_code[i]);
+		image_style_code[i] = NULL;
 	}
-	for (size_t i = 0; i < RULES_NSTEPS; i++) {
-		pcre2_code_free(rules_step_code[i]);
-		rules_step_code[i] = NULL;
+	for (size_t i = 0; i < IMAGE_NSTEPS; i++) {
+		pcre2_code_free(image_subject_code[i]);
+		image_subject_code[i] = NULL;
 	}
-	pcre2_code_free(rules_style_any);
-	pcre2_match_data_free(rules_style_md);
-	rules_style_any = NULL;
-	rules_style_md = NULL;
-	pcre2_code_free(rules_restyle_verb);
-	pcre2_code_free(rules_restyle_filler);
-	rules_restyle_verb = rules_restyle_filler = NULL;
-	free(rules_restyle_last.text);
-	rules_restyle_last.text = NULL;
-	free(rules_unstyled_last.text);
-	free(rules_unstyled_last.rest);
-	rules_unstyled_last.text = rules_unstyled_last.rest = NULL;
-	rules_subject_ready = 0;
+	pcre2_code_free(image_style_any);
+	pcre2_match_data_free(image_style_md);
+	image_style_any = NULL;
+	image_style_md = NULL;
+	pcre2_code_free(image_restyle_verb);
+	pcre2_code_free(image_restyle_filler);
+	image_restyle_verb = image_restyle_filler = NULL;
+	free(image_restyle_last.text);
+	image_restyle_last.text = NULL;
+	free(image_unstyled_last.text);
+	free(image_unstyled_last.rest);
+	image_unstyled_last.text = image_unstyled_last.rest = NULL;
+	image_subject_ready = 0;
 }
 
-const struct rules_style *rules_style(const char *text)
+const struct image_style *image_style(const char *text)
 {
 	PCRE2_SIZE *v;
 	size_t len;
 	int rc;
 
-	rules_subject_init();
+	image_subject_init();
 	len = rules_text_len(text);
-	if (len == 0 || rules_style_md == NULL)
+	if (len == 0 || image_style_md == NULL)
 		return NULL;
-	rc = pcre2_match(rules_style_any, (PCRE2_SPTR)text, len, 0, 0, rules_style_md, NULL);
-	v = pcre2_get_ovector_pointer(rules_style_md);
+	rc = pcre2_match(image_style_any, (PCRE2_SPTR)text, len, 0, 0, image_style_md, NULL);
+	v = pcre2_get_ovector_pointer(image_style_md);
 	for (int i = 1; i < rc; i++)
 		if (v[2 * i] != PCRE2_UNSET)
-			return &rules_styles[i - 1];
+			return &image_styles[i - 1];
 	return NULL;
 }
 
-int rules_style_in(const struct rules_style *st, const char *text)
+int image_style_in(const struct image_style *st, const char *text)
 {
 	size_t ov[4];
 
-	rules_subject_init();
-	for (size_t i = 0; st && i < RULES_NSTYLES; i++)
-		if (st == &rules_styles[i])
-			return rules_find(rules_style_code[i], text, rules_text_len(text), 0, ov);
+	image_subject_init();
+	for (size_t i = 0; st && i < IMAGE_NSTYLES; i++)
+		if (st == &image_styles[i])
+			return rules_find(image_style_code[i], text, rules_text_len(text), 0, ov);
 	return 0;
 }
 
 /* One substitution; NULL when it could not be made. */
-static char *rules_subst(const pcre2_code *c, const char *s, const char *with, int global)
+static char *image_subject_subst(const pcre2_code *c, const char *s, const char *with, int global)
 {
 	size_t len = strlen(s);
 	PCRE2_SIZE outlen = len + 16;
@@ -250,47 +252,48 @@ static char *rules_subst(const pcre2_code *c, const char *s, const char *with, i
 
 /* s without its style words (the first step of the subject). The caller
  * frees it; NULL when the substitution could not be made. */
-static char *rules_unstyled(const char *s)
+static char *image_unstyled(const char *s)
 {
-	if (rules_unstyled_last.text == NULL || strcmp(rules_unstyled_last.text, s) != 0) {
-		free(rules_unstyled_last.text);
-		free(rules_unstyled_last.rest);
-		rules_unstyled_last.rest = rules_subst(rules_step_code[0], s, "", 1);
-		rules_unstyled_last.text = xstrdup(s);
+	if (image_unstyled_last.text == NULL || strcmp(image_unstyled_last.text, s) != 0) {
+		free(image_unstyled_last.text);
+		free(image_unstyled_last.rest);
+		image_unstyled_last.rest = image_subject_subst(image_subject_code[0], s, "", 1);
+		image_unstyled_last.text = xstrdup(s);
 	}
-	return rules_unstyled_last.rest ? xstrdup(rules_unstyled_last.rest) : NULL;
+	return image_unstyled_last.rest ? xstrdup(image_unstyled_last.rest) : NULL;
 }
 
 /* Step i of the subject on cur; NULL when it could not be made. */
-static char *rules_step_apply(size_t i, const char *cur)
+static char *image_subject_step_apply(size_t i, const char *cur)
 {
-	if (rules_steps[i].re == NULL)
-		return rules_unstyled(cur);
-	return rules_subst(rules_step_code[i], cur, rules_steps[i].with, rules_steps[i].global);
+	if (image_subject_steps[i].re == NULL)
+		return image_unstyled(cur);
+	return image_subject_subst(image_subject_code[i], cur, image_subject_steps[i].with,
+				   image_subject_steps[i].global);
 }
 
-static int rules_empty(const char *s)
+static int image_subject_empty(const char *s)
 {
 	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
 		s++;
 	return *s == '\0';
 }
 
-static struct rules_match rules_restyle_read(const char *text, const struct rules_style **style)
+static struct rules_match image_restyle_read(const char *text, const struct image_style **style)
 {
 	struct rules_match m = { 0, "none", 0.0 };
-	const struct rules_style *st = rules_style(text);
+	const struct image_style *st = image_style(text);
 	size_t ov[4], len = rules_text_len(text);
 	char *rest;
 
 	*style = NULL;
 	if (st == NULL)
 		return m;
-	if (rules_find(rules_restyle_verb, text, len, 0, ov)) {
+	if (rules_find(image_restyle_verb, text, len, 0, ov)) {
 		m.rule = "restyle";
 		m.confidence = 0.85;
-	} else if ((rest = rules_unstyled(text)) != NULL) {
-		if (rules_find(rules_restyle_filler, rest, strlen(rest), 0, ov)) {
+	} else if ((rest = image_unstyled(text)) != NULL) {
+		if (rules_find(image_restyle_filler, rest, strlen(rest), 0, ov)) {
 			m.rule = "style_only";
 			m.confidence = 0.75;
 		}
@@ -301,37 +304,38 @@ static struct rules_match rules_restyle_read(const char *text, const struct rule
 	return m;
 }
 
-struct rules_match rules_restyle(const char *text, const struct rules_style **style)
+struct rules_match image_restyle(const char *text, const struct image_style **style)
 {
 	if (text == NULL)
-		return rules_restyle_read(text, style);
-	if (rules_restyle_last.text == NULL || strcmp(rules_restyle_last.text, text) != 0) {
-		free(rules_restyle_last.text);
-		rules_restyle_last.m = rules_restyle_read(text, &rules_restyle_last.style);
-		rules_restyle_last.text = xstrdup(text);
+		return image_restyle_read(text, style);
+	if (image_restyle_last.text == NULL || strcmp(image_restyle_last.text, text) != 0) {
+		free(image_restyle_last.text);
+		image_restyle_last.m = image_restyle_read(text, &image_restyle_last.style);
+		image_restyle_last.text = xstrdup(text);
 	}
-	*style = rules_restyle_last.style;
-	return rules_restyle_last.m;
+	*style = image_restyle_last.style;
+	return image_restyle_last.m;
 }
 
-char *rules_subject(const char *text)
+char *image_subject(const char *text)
 {
 	char *cur, *next;
 
-	rules_subject_init();
+	image_subject_init();
 	cur = xstrndup(text ? text : "", rules_text_len(text));
-	for (size_t i = 0; i < RULES_NSTEPS; i++) {
-		if (rules_step_code[i] == NULL)
+	for (size_t i = 0; i < IMAGE_NSTEPS; i++) {
+		if (image_subject_code[i] == NULL)
 			continue;
-		next = rules_step_apply(i, cur);
-		if (next == NULL || (rules_empty(next) && !rules_empty(cur) && !rules_steps[i].may_empty)) {
+		next = image_subject_step_apply(i, cur);
+		if (next == NULL || (image_subject_empty(next) && !image_subject_empty(cur) &&
+				     !image_subject_steps[i].may_empty)) {
 			free(next);
 			continue;
 		}
 		free(cur);
 		cur = next;
 	}
-	if (rules_empty(cur))
+	if (image_subject_empty(cur))
 		cur[0] = '\0';
 	return cur;
 }

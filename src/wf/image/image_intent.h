@@ -1,0 +1,55 @@
+/* The image workflow's keyword rules: which style a message names, what
+ * its picture is of, and whether it adjusts, restyles, redraws or changes
+ * one region of the last picture. The planner's offline rules
+ * (image_rules.c) answer with them, and the planner (image.c) checks a
+ * model's intent against them. image_intent.c holds the adjustment rules,
+ * image_subject.c the style lexicon, the restyle and the subject.
+ *
+ * Built on the rule engine of text/rules_int.h: PCRE2 patterns compiled
+ * on first use and kept for the life of the process (image_intent_free()
+ * releases them); workers are single-threaded. Text that is not valid
+ * UTF-8 simply matches less; nothing here fails on bad input. */
+#ifndef AV_IMAGE_INTENT_H
+#define AV_IMAGE_INTENT_H
+#include "text/rules.h"
+
+/* A style from the lexicon, with its name in both languages. */
+struct image_style {
+	const char *zh;
+	const char *en;
+	const char *pattern;       /* the alternation that finds it */
+};
+
+/* The style the text names first (by position), or NULL. Lent. */
+const struct image_style *image_style(const char *text);
+/* Does text name the style st (any of its words: 宫崎骏 for 吉卜力)? */
+int image_style_in(const struct image_style *st, const char *text);
+/* "Make it brighter", "change the resolution": an edit of the last picture.
+ * rule "adjust_lead" when the message opens with it (再调整一下…, 风格强度
+ * 90), "adjust" when the words come later, where they may describe a new
+ * picture instead (暖色调的客厅, 一只放大镜). */
+struct rules_match image_adjust_intent(const char *text);
+/* The message asks for the last picture in another style, the one it
+ * names (*style, from the lexicon): rule "restyle" when a verb of change
+ * says so (换成水彩风格, 改成油画风, make it pixel art), "style_only" when the
+ * message is nothing but a style (水彩风格, 再来一张油画风的). Not matched,
+ * *style NULL, otherwise. */
+struct rules_match image_restyle(const char *text, const struct image_style **style);
+/* The whole message asks for the last picture again: "重新生成", "再来一张",
+ * "换一张", "regenerate", "try again". */
+struct rules_match image_regenerate(const char *text);
+/* "修改这里", "把这里换成…", "replace this part": a change to one region
+ * of the picture, which needs a mask to say where. */
+struct rules_match image_region_edit(const char *text);
+/* What a picture request is of: the text minus the command words, measure
+ * words, style words and trailing particles. Never NULL; may be "". The
+ * caller frees it. */
+char *image_subject(const char *text);
+
+/* Releases the compiled patterns of both files (they are compiled again
+ * if used later). */
+void image_intent_free(void);
+/* image_subject.c's part of it. */
+void image_subject_free(void);
+
+#endif
