@@ -688,25 +688,6 @@ static const struct wf_node image_nodes[] = {
 	{ "error_handler", image_error_handler, 0 },
 };
 
-static const struct conf_key image_conf_keys[] = {
-	CONF_KEY_LONG(struct image_conf, "planner_timeout_ms", planner_timeout_ms, "10000", 100, 600000),
-	CONF_KEY_LONG(struct image_conf, "executor_timeout_ms", executor_timeout_ms, "5000", 100, 600000),
-	CONF_KEY_LONG(struct image_conf, "critic_timeout_ms", critic_timeout_ms, "8000", 100, 600000),
-	CONF_KEY_LONG(struct image_conf, "max_retries", max_retries, "3", 0, 10),
-};
-
-const struct conf_section image_conf_section = {
-	.name = "workflow.image",
-	.keys = image_conf_keys,
-	.nkeys = sizeof image_conf_keys / sizeof image_conf_keys[0],
-	.size = sizeof(struct image_conf),
-};
-
-const struct image_conf *image_conf(struct step_ctx *c)
-{
-	return step_wf_conf(c);
-}
-
 /* Which node may follow which (a pause names the node its answer goes
  * to: an edge from the node that paused). */
 static const struct wf_edge image_edges[] = {
