@@ -8,9 +8,10 @@
 // app's shell, the recent list, the connection, errors, pauses, the steps,
 // field and node names. A view's own words are in its i18n-<view>.js, which
 // the view adds with addWords() as its module loads, before anything is
-// shown. The words the server's catalogue (src/text/msg.c) also writes are
-// the server's: the page's copy of them says the same (tests/browser
-// checks), and no other word of the page takes an id of the server's.
+// shown. The words the server's catalogue (src/text/msg.c and each
+// workflow's *_msg.c) also writes are the server's: the page's copy of
+// them says the same (tests/browser checks), and no other word of the
+// page takes an id of the server's.
 const en = {
   'app.tag': 'Creative agents on your own server',
   'app.skip': 'Skip to the workspace',
@@ -522,7 +523,8 @@ const zh = {
 };
 
 // The server's words, for ids an event carries without them (a pause's
-// options, a note agent's tools): as src/text/msg.c has them.
+// options, a note agent's tools): as the server's catalogue has them
+// (src/text/msg.c, src/wf/*/*_msg.c).
 const serverEn = {
   'option.approve': 'Continue',
   'option.reject': 'Regenerate',
