@@ -81,6 +81,11 @@ static void tw_schema(const struct workflow *wf)
 	is_int(missing, 0, "%s: its text fields are in its input schema", wf->name);
 	ok(json_equal(json_object_get(d, "inputSchema"), sc), "%s: the description carries it",
 	   wf->name);
+	json_decref(sc);
+	sc = wf->state_schema ? json_loads(wf->state_schema, 0, NULL) : NULL;
+	ok(json_is_array(json_object_get(sc, "required")) &&
+	   json_equal(json_object_get(d, "stateSchema"), sc),
+	   "%s: its state schema is JSON, with the fields every state has, and served", wf->name);
 	is_int(json_array_size(json_object_get(d, "edges")), wf->nedges,
 	       "%s: the description has every edge", wf->name);
 	json_decref(d);

@@ -100,6 +100,20 @@ static const char chat_input_schema[] =
 	"\"items\": {\"type\": \"object\"}}}, \"anyOf\": [{\"required\": [\"text\"]}, "
 	"{\"required\": [\"attachments\"]}]}";
 
+/* What its state holds between steps (the fields every checkpoint has are
+ * required; a node may add others). */
+static const char chat_state_schema[] =
+	"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", "
+	"\"title\": \"chat state\", \"type\": \"object\", "
+	"\"properties\": {\"lastImageUrl\": {\"type\": [\"null\", \"string\"]}, "
+	"\"messages\": {\"type\": \"array\"}, \"result\": {\"type\": [\"null\", \"object\"]}, "
+	"\"route\": {\"type\": [\"null\", \"object\"]}, \"searchFacts\": {\"type\": [\"null\", "
+	"\"string\", \"object\", \"array\"]}, \"time\": {\"type\": \"object\"}, "
+	"\"toolCalls\": {\"type\": \"array\"}, \"userInput\": {\"type\": \"object\"}, "
+	"\"visionNotes\": {\"type\": [\"null\", \"string\"]}}, "
+	"\"required\": [\"lastImageUrl\", \"messages\", \"result\", \"route\", "
+	"\"searchFacts\", \"toolCalls\", \"userInput\", \"visionNotes\"]}";
+
 const struct workflow wf_chat = {
 	.name = "chat",
 	.nodes = chat_nodes,
@@ -109,6 +123,7 @@ const struct workflow wf_chat = {
 	.nedges = sizeof chat_edges / sizeof chat_edges[0],
 	.text_fields = chat_text_fields,
 	.input_schema = chat_input_schema,
+	.state_schema = chat_state_schema,
 	.conf = &chat_conf_section,
 	.msgs = chat_msgs,
 	.nmsgs = CHAT_NMSGS,

@@ -242,6 +242,19 @@ static const char graph_edit_input_schema[] =
 	"\"oneOf\": [{\"required\": [\"text\"]}, {\"required\": [\"patch\"]}, "
 	"{\"required\": [\"command\"]}]}";
 
+/* What its state holds between steps (the fields every checkpoint has are
+ * required; a node may add others). */
+static const char graph_edit_state_schema[] =
+	"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", "
+	"\"title\": \"graph_edit state\", \"type\": \"object\", "
+	"\"properties\": {\"feedback\": {\"type\": [\"null\", \"string\"]}, "
+	"\"history\": {\"type\": \"object\"}, \"pending\": {\"type\": [\"null\", \"object\"]}, "
+	"\"plan\": {\"type\": [\"null\", \"object\"]}, \"repair\": {\"type\": [\"null\", "
+	"\"object\"]}, \"turn\": {\"type\": \"object\"}, \"types\": {\"type\": [\"array\", "
+	"\"null\"]}, \"version\": {\"type\": \"integer\"}, "
+	"\"workflow\": {\"type\": \"object\"}}, \"required\": [\"feedback\", \"history\", "
+	"\"pending\", \"plan\", \"repair\", \"turn\", \"types\", \"version\", \"workflow\"]}";
+
 const struct workflow wf_graph_edit = {
 	.name = "graph_edit",
 	.nodes = graph_edit_nodes,
@@ -251,6 +264,7 @@ const struct workflow wf_graph_edit = {
 	.nedges = sizeof graph_edit_edges / sizeof graph_edit_edges[0],
 	.text_fields = graph_edit_text_fields,
 	.input_schema = graph_edit_input_schema,
+	.state_schema = graph_edit_state_schema,
 	.conf = &graph_edit_conf_section,
 	.msgs = graph_edit_msgs,
 	.nmsgs = GRAPH_EDIT_NMSGS,

@@ -713,6 +713,24 @@ static const char image_input_schema[] =
 	"\"integer\", \"minimum\": 64, \"maximum\": 4096}, \"height\": {\"type\": \"integer\", "
 	"\"minimum\": 64, \"maximum\": 4096}, \"light\": {\"enum\": [\"brighter\", \"darker\"]}}}}}";
 
+/* What its state holds between steps (the fields every checkpoint has are
+ * required; a node may add others). */
+static const char image_state_schema[] =
+	"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", "
+	"\"title\": \"image state\", \"type\": \"object\", "
+	"\"properties\": {\"enhancedPrompt\": {\"type\": [\"null\", \"object\"]}, "
+	"\"error\": {\"type\": [\"null\", \"object\"]}, "
+	"\"executionResult\": {\"type\": [\"null\", \"object\"]}, "
+	"\"intent\": {\"type\": [\"null\", \"object\"]}, \"lastResult\": {\"type\": [\"null\", "
+	"\"object\"]}, \"messages\": {\"type\": \"array\"}, "
+	"\"metadata\": {\"type\": \"object\"}, \"params\": {\"type\": \"object\"}, "
+	"\"qualityCheck\": {\"type\": [\"null\", \"object\"]}, "
+	"\"result\": {\"type\": \"object\"}, \"uiComponents\": {\"type\": \"array\"}, "
+	"\"userInput\": {\"type\": \"object\"}, \"zh\": {\"type\": \"boolean\"}}, "
+	"\"required\": [\"enhancedPrompt\", \"error\", \"executionResult\", \"intent\", "
+	"\"lastResult\", \"messages\", \"metadata\", \"params\", \"qualityCheck\", "
+	"\"uiComponents\", \"userInput\", \"zh\"]}";
+
 const struct workflow wf_image = {
 	.name = "image",
 	.nodes = image_nodes,
@@ -722,6 +740,7 @@ const struct workflow wf_image = {
 	.nedges = sizeof image_edges / sizeof image_edges[0],
 	.text_fields = image_text_fields,
 	.input_schema = image_input_schema,
+	.state_schema = image_state_schema,
 	.conf = &image_conf_section,
 	.msgs = image_msgs,
 	.nmsgs = IMAGE_NMSGS,

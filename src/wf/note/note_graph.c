@@ -169,6 +169,65 @@ static const char note_input_schema[] =
 	"\"referenceImages\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}}, "
 	"\"anyOf\": [{\"required\": [\"topic\"]}, {\"required\": [\"text\"]}]}";
 
+/* What its state holds between steps (the fields every checkpoint has are
+ * required; a node may add others). */
+static const char note_state_schema[] =
+	"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", "
+	"\"title\": \"note state\", \"type\": \"object\", "
+	"\"properties\": {\"agentClarificationKeys\": {\"type\": \"array\"}, "
+	"\"attempts\": {\"type\": \"object\"}, \"bestDraft\": {\"type\": \"object\"}, "
+	"\"bodyBlocks\": {\"type\": \"array\"}, \"briefComplete\": {\"type\": \"boolean\"}, "
+	"\"canvas\": {\"type\": [\"null\", \"object\"]}, "
+	"\"clarificationRounds\": {\"type\": \"integer\"}, "
+	"\"clarity\": {\"type\": \"object\"}, \"contentComplete\": {\"type\": \"boolean\"}, "
+	"\"contentSource\": {\"type\": \"string\"}, \"contentType\": {\"type\": [\"null\", "
+	"\"string\"]}, \"creative\": {\"type\": \"object\"}, "
+	"\"creativeBrief\": {\"type\": [\"null\", \"object\"]}, "
+	"\"currentAgent\": {\"type\": \"string\"}, "
+	"\"evidenceComplete\": {\"type\": \"boolean\"}, "
+	"\"evidencePack\": {\"type\": [\"null\", \"object\"]}, "
+	"\"forceRules\": {\"type\": \"array\"}, \"generatedContent\": {\"type\": [\"null\", "
+	"\"object\"]}, \"generatedImageAssetIds\": {\"type\": \"array\"}, "
+	"\"generatedImagePaths\": {\"type\": \"array\"}, "
+	"\"generatedImages\": {\"type\": \"array\"}, "
+	"\"imagePlanComplete\": {\"type\": \"boolean\"}, "
+	"\"imagePlans\": {\"type\": \"array\"}, \"imagesComplete\": {\"type\": \"boolean\"}, "
+	"\"intakeDone\": {\"type\": \"boolean\"}, \"iterationCount\": {\"type\": \"integer\"}, "
+	"\"lastError\": {\"type\": [\"null\", \"object\"]}, "
+	"\"layoutComplete\": {\"type\": \"boolean\"}, "
+	"\"layoutPreference\": {\"type\": \"string\"}, \"layoutSpec\": {\"type\": \"array\"}, "
+	"\"maxIterations\": {\"type\": \"integer\"}, \"messages\": {\"type\": \"array\"}, "
+	"\"modelRouter\": {\"type\": \"boolean\"}, \"noteTemplate\": {\"type\": \"object\"}, "
+	"\"paragraphImageBindings\": {\"type\": \"array\"}, "
+	"\"pendingConfirmation\": {\"type\": [\"null\", \"object\"]}, "
+	"\"qualityScores\": {\"type\": [\"null\", \"object\"]}, "
+	"\"referenceAnalyses\": {\"type\": \"array\"}, "
+	"\"referenceImageUrl\": {\"type\": [\"null\", \"string\"]}, "
+	"\"referenceImages\": {\"type\": \"array\"}, "
+	"\"referenceInputs\": {\"type\": \"array\"}, "
+	"\"referenceIntelligenceComplete\": {\"type\": \"boolean\"}, "
+	"\"regenerations\": {\"type\": \"object\"}, \"request\": {\"type\": \"string\"}, "
+	"\"requirementClarity\": {\"type\": [\"null\", \"number\"]}, "
+	"\"result\": {\"type\": \"object\"}, \"reviewComplete\": {\"type\": \"boolean\"}, "
+	"\"reviewFeedback\": {\"type\": [\"null\", \"object\"]}, "
+	"\"supervisorDecision\": {\"type\": \"object\"}, "
+	"\"templatesTopic\": {\"type\": \"string\"}, "
+	"\"textOverlayPlan\": {\"type\": \"array\"}, \"toolCalls\": {\"type\": \"integer\"}, "
+	"\"topic\": {\"type\": \"string\"}, \"workingPrompt\": {\"type\": \"object\"}}, "
+	"\"required\": [\"agentClarificationKeys\", \"attempts\", \"bodyBlocks\", "
+	"\"briefComplete\", \"canvas\", \"clarificationRounds\", \"contentComplete\", "
+	"\"contentType\", \"creative\", \"creativeBrief\", \"currentAgent\", "
+	"\"evidenceComplete\", \"evidencePack\", \"forceRules\", \"generatedContent\", "
+	"\"generatedImageAssetIds\", \"generatedImagePaths\", \"generatedImages\", "
+	"\"imagePlanComplete\", \"imagePlans\", \"imagesComplete\", \"iterationCount\", "
+	"\"lastError\", \"layoutComplete\", \"layoutPreference\", \"layoutSpec\", "
+	"\"maxIterations\", \"messages\", \"modelRouter\", \"paragraphImageBindings\", "
+	"\"pendingConfirmation\", \"qualityScores\", \"referenceAnalyses\", "
+	"\"referenceImageUrl\", \"referenceImages\", \"referenceInputs\", "
+	"\"referenceIntelligenceComplete\", \"regenerations\", \"request\", "
+	"\"requirementClarity\", \"reviewComplete\", \"reviewFeedback\", \"textOverlayPlan\", "
+	"\"topic\"]}";
+
 const struct workflow wf_note = {
 	.name = "note",
 	.nodes = note_nodes,
@@ -178,6 +237,7 @@ const struct workflow wf_note = {
 	.nedges = sizeof note_edges / sizeof note_edges[0],
 	.text_fields = note_text_fields,
 	.input_schema = note_input_schema,
+	.state_schema = note_state_schema,
 	.msgs = note_msgs,
 	.nmsgs = NOTE_NMSGS,
 	.init = note_init,

@@ -365,6 +365,20 @@ static const char orch_input_schema[] =
 	"\"errorStrategy\": {\"enum\": [\"abort\", \"skip\", \"retry\"]}, "
 	"\"attachments\": {\"type\": \"array\", \"items\": {\"type\": \"object\"}}}}";
 
+/* What its state holds between steps (the fields every checkpoint has are
+ * required; a node may add others). */
+static const char orch_state_schema[] =
+	"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", "
+	"\"title\": \"orchestrate state\", \"type\": \"object\", "
+	"\"properties\": {\"attachments\": {\"type\": \"array\"}, "
+	"\"errorStrategy\": {\"type\": \"string\"}, \"groupIndex\": {\"type\": \"integer\"}, "
+	"\"plan\": {\"type\": \"object\"}, \"replans\": {\"type\": \"integer\"}, "
+	"\"result\": {\"type\": \"object\"}, \"stages\": {\"type\": \"object\"}, "
+	"\"task\": {\"type\": \"string\"}, \"template\": {\"type\": [\"null\", \"string\"]}, "
+	"\"workspace\": {\"type\": \"object\"}}, \"required\": [\"attachments\", "
+	"\"errorStrategy\", \"groupIndex\", \"replans\", \"stages\", \"task\", \"template\", "
+	"\"workspace\"]}";
+
 const struct workflow wf_orchestrate = {
 	.name = "orchestrate",
 	.nodes = orch_nodes,
@@ -374,6 +388,7 @@ const struct workflow wf_orchestrate = {
 	.nedges = sizeof orch_edges / sizeof orch_edges[0],
 	.text_fields = orch_text_fields,
 	.input_schema = orch_input_schema,
+	.state_schema = orch_state_schema,
 	.conf = &orch_conf_section,
 	.msgs = orch_msgs,
 	.nmsgs = ORCH_NMSGS,
