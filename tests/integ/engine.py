@@ -361,6 +361,12 @@ def test_panic_reopen(t, d):
     settings = dict(SETTINGS, store={"dir": store})
     a = avtest.Worker(t, d, name="pa", settings=settings).start()
     b = avtest.Worker(t, d, name="pb", settings=settings).start()
+    # A worker's socket answers before it has opened the store: a request
+    # to each is served only once it has, so both have the environment
+    # open when it is recovered (a slow start, as under the sanitizer,
+    # would otherwise open it while db_recover runs).
+    t.is_((a.request("GET", "/api/health").status, b.request("GET", "/api/health").status),
+          (200, 200), "panic: both workers have the store open")
     resp, evs, tid = start_thread(a, topic="before the panic")
     q = ask(evs)
     t.ok(tid and q, "panic: a thread paused before")
