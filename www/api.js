@@ -16,6 +16,12 @@ export class ApiError extends Error {
     this.title = title || '';
   }
 
+  // The server is not there: no answer at all, or the web server's own
+  // 502/503/504 (a refusal of the server's has a problem code).
+  get down() {
+    return this.status === 0 || ['http_502', 'http_503', 'http_504'].includes(this.code);
+  }
+
   // Worth trying again by itself: no answer, or the server is busy.
   get transient() {
     return this.status === 0 || this.status === 502 || this.status === 503 || this.status === 504 ||
@@ -33,6 +39,26 @@ export async function problemOf(res) {
   return new ApiError(res.status, p.code, p.detail, p.title);
 }
 
+// Whether the server answered the last request: every request says, and
+// onNet(fn) hears each change (fn(true) on the first answer after none).
+let up = true;
+const netListeners = [];
+export const serverUp = () => up;
+export function onNet(fn) {
+  netListeners.push(fn);
+}
+function setUp(now) {
+  if (now === up) return;
+  up = now;
+  for (const fn of netListeners) {
+    try { fn(now); } catch (e) { console.error('a network listener failed:', e); }
+  }
+}
+// A web server's own error page (no problem+json) for 502/503/504: the
+// server behind it is not there.
+const gatewayDown = (res) => [502, 503, 504].includes(res.status) &&
+  !/json/i.test(res.headers.get('Content-Type') || '');
+
 export async function request(path, { method = 'GET', body, signal, headers = {} } = {}) {
   let res;
   try {
@@ -45,8 +71,10 @@ export async function request(path, { method = 'GET', body, signal, headers = {}
     });
   } catch (e) {
     if (e.name === 'AbortError') throw e;
+    setUp(false);
     throw new ApiError(0, 'network', e.message);
   }
+  setUp(!gatewayDown(res));
   return res;
 }
 

@@ -6,7 +6,7 @@
 // navigation entry, its section and its route come from there.
 import { h } from './dom.js';
 import { t, setT, setAttrT, setLang, getLang, apply, onLang } from './i18n.js';
-import { health } from './api.js';
+import { health, onNet } from './api.js';
 import { getPref, setPref } from './store.js';
 import { createThreadList } from './threads.js';
 import { createImageStudio } from './image.js';
@@ -28,14 +28,33 @@ const app = {
   viewOf(workflow) {
     return (VIEWS.find((v) => v.workflow === workflow) || VIEWS[0]).id;
   },
-  // A studio started a thread: the URL names it from now on.
+  // A studio started a thread: the URL names it from now on, and the
+  // view's link in the navigation comes back to it.
   setThread(view, id) {
     const hash = `#/${view}/${encodeURIComponent(id)}`;
     if (location.hash !== hash) history.replaceState(null, '', hash);
     setPref('last', hash);
+    remember(view, id);
     threads.setCurrent(id);
   },
+  // A studio let its thread go ("New", a thread gone): its link opens it
+  // empty from now on.
+  forgetThread(view) {
+    remember(view, null);
+  },
 };
+
+// Each view's open thread, kept in this browser: its navigation link goes
+// back to it, so switching views and coming back (or a reload) finds the
+// conversation where it was.
+function remember(view, id) {
+  const link = document.getElementById(`nav-${view}`);
+  const open = openThreads();
+  if (id) open[view] = id;
+  else delete open[view];
+  setPref('open', open);
+  if (link) link.setAttribute('href', id ? `#/${view}/${encodeURIComponent(id)}` : `#/${view}`);
+}
 
 // The views, in the navigation's order: {id, workflow, create(root, app)}.
 const VIEWS = [
@@ -57,6 +76,13 @@ for (const v of VIEWS) {
     setT(h('span', { class: 'nav-text' }), `nav.${v.id}`));
   $('studios').append(link);
   views[v.id] = v.create(section, app);
+}
+function openThreads() {
+  const open = getPref('open', {});
+  return open && typeof open === 'object' && !Array.isArray(open) ? open : {};
+}
+for (const [view, id] of Object.entries(openThreads())) {
+  if (views[view] && typeof id === 'string') remember(view, id);
 }
 let shown = null;
 
@@ -112,7 +138,14 @@ function showHealth(status) {
   else if (dot.getAttribute('aria-expanded') !== 'true') $('health-line').hidden = true;
 }
 
-async function checkHealth() {
+// One check at a time: a second caller shares the one in flight.
+let checking = null;
+function checkHealth() {
+  checking ??= askHealth().finally(() => { checking = null; });
+  return checking;
+}
+
+async function askHealth() {
   const summary = $('health-summary');
   const dl = $('health-details');
   setT(summary, 'health.checking');
@@ -139,6 +172,29 @@ async function checkHealth() {
     setT(summary, 'health.down');
   }
 }
+
+// Every request says whether the server answered: the dot turns red at
+// the first that got no answer, and while it is red the server is asked
+// again every few seconds; the first answer (any request's) turns it green
+// and the views send what waited.
+let polling = null;
+function pollWhileDown() {
+  clearTimeout(polling);
+  polling = setTimeout(async () => {
+    await checkHealth();
+    if ($('health').dataset.status === 'down') pollWhileDown();
+  }, 3000);
+}
+onNet((up) => {
+  if (up) {
+    clearTimeout(polling);
+    if ($('health').dataset.status !== 'ok') checkHealth();
+    return;
+  }
+  showHealth('down');
+  setT($('health-summary'), navigator.onLine === false ? 'health.offline' : 'health.down');
+  pollWhileDown();
+});
 
 function setupChrome() {
   const langBtn = $('lang');

@@ -32,7 +32,7 @@ const SUGGESTIONS = { note: { words: 'chat.suggest.note', view: 'note' } };
 export function createChat(root, app) {
   const view = createView(app, {
     id: 'chat', workflow: 'chat', onEvent, onState, ended, started, opening, opened, reset: forget,
-    inUse: () => turns.length > 0, focus: () => input.focus(),
+    focus: () => input.focus(),
   });
   const { stream, errors } = view;
   const conversation = h('ol', { class: 'conversation chat-list', 'aria-live': 'polite' });
@@ -424,13 +424,15 @@ export function createChat(root, app) {
     try {
       await view.send(turn.sent);
     } catch (e) {
-      turn.el.remove();
+      // Not sent (the server down): the bubble stays, and goes again.
+      const kept = view.unsent(e, turn.el, () => send(asked));
+      if (!kept) turn.el.remove();
       turns.pop();
       current = turns[turns.length - 1] || null;
-      if (!turns.length) empty.hidden = false;
-      view.refused(e);
+      if (!turns.length && !kept) empty.hidden = false;
+      if (!kept) view.refused(e);
       busy(false);
-      return false;
+      return kept ? 'unsent' : false;
     }
     if (!turn.events && view.threadId) errors.say('chat.not_received', 'chat.not_received.next');
     return true;

@@ -24,7 +24,7 @@ const EMPTY = () => ({ name: 'untitled', nodes: [], edges: [], viewport: { x: 24
 export function createGraphEditor(root, app) {
   const view = createView(app, {
     id: 'graph', workflow: 'graph_edit', onEvent, onState, ended, started, opening, opened, reset: forget,
-    inUse: () => turns.length > 0, onShow: () => loadLibrary(), focus: () => input.focus(),
+    onShow: () => loadLibrary(), focus: () => input.focus(),
   });
   const { stream, errors } = view;
   const defs = new Map();
@@ -290,7 +290,7 @@ export function createGraphEditor(root, app) {
     input.value = '';
     limit.count();
     send({ text }, null).then((ok) => {
-      if (!ok && !input.value) input.value = text;
+      if (ok === false && !input.value) input.value = text;
       limit.count();
     });
   });
@@ -479,13 +479,15 @@ export function createGraphEditor(root, app) {
       await view.send(body, { multitask: req.patch ? 'enqueue' : undefined });
     } catch (e) {
       dirty = wasDirty;
-      turn.el.remove();
+      // Not sent (the server down): the request stays, and goes again.
+      const kept = view.unsent(e, turn.el, () => send(req, said));
+      if (!kept) turn.el.remove();
       turns.pop();
       current = turns[turns.length - 1] || null;
-      empty.hidden = canvas.workflow.nodes.length > 0 || turns.length > 0;
-      view.refused(e);
+      empty.hidden = kept || canvas.workflow.nodes.length > 0 || turns.length > 0;
+      if (!kept) view.refused(e);
       buttons();
-      return false;
+      return kept ? 'unsent' : false;
     }
     return true;
   }

@@ -56,7 +56,7 @@ function adjustChips(adjust) {
 export function createImageStudio(root, app) {
   const view = createView(app, {
     id: 'image', workflow: 'image', onEvent, onState, ended, started, opening, opened, reset: forget,
-    inUse: () => turns.length > 0, focus: () => prompt.focus(),
+    focus: () => prompt.focus(),
   });
   const { stream, errors } = view;
   const conversation = h('ol', { class: 'conversation' });
@@ -98,7 +98,7 @@ export function createImageStudio(root, app) {
     prompt.value = '';
     limit.count();
     send({ text }).then((ok) => {
-      if (!ok && !prompt.value) prompt.value = text;
+      if (ok === false && !prompt.value) prompt.value = text;
       limit.count();
     });
   });
@@ -268,13 +268,15 @@ export function createImageStudio(root, app) {
     try {
       await view.send(turn.sent, { start: { ...turn.sent, width: w, height: hh } });
     } catch (e) {
-      turn.el.remove();
+      // Not sent (the server down): the request stays, and goes again.
+      const kept = view.unsent(e, turn.el, () => send(input));
+      if (!kept) turn.el.remove();
       turns.pop();
       current = turns[turns.length - 1] || null;
-      if (!turns.length) empty.hidden = false;
-      view.refused(e, current?.failed ? 'error' : 'done');
+      if (!turns.length && !kept) empty.hidden = false;
+      if (!kept) view.refused(e, current?.failed ? 'error' : 'done');
       sendBtn.disabled = false;
-      return false;
+      return kept ? 'unsent' : false;
     }
     if (!turn.events && view.threadId) {
       errors.say('image.not_received', 'image.not_received.next');

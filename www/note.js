@@ -24,7 +24,7 @@ const PIPELINE = ['supervisor', 'brief_compiler', 'research_evidence', 'referenc
 export function createNoteWriter(root, app) {
   const view = createView(app, {
     id: 'note', workflow: 'note', onEvent, onState, ended, started, opening, opened, reset: forget,
-    inUse: () => !layout.hidden, focus: () => (form.hidden ? view.newBtn : topic).focus(),
+    focus: () => (form.hidden ? view.newBtn : topic).focus(),
   });
   const { stream, errors } = view;
 
@@ -185,7 +185,8 @@ export function createNoteWriter(root, app) {
       empty.hidden = false;
       layout.hidden = true;
       startBtn.disabled = false;
-      errors.show(e);
+      // Not sent (the server down): the form stays filled, and goes again.
+      if (!view.unsent(e, null, () => start(input))) errors.show(e);
       return;
     }
   }
@@ -388,7 +389,7 @@ export function createNoteWriter(root, app) {
     }
     if (state === 'done') {
       timeline.settle('done');
-      if (failed && !cards.final) view.runFailed(failed, [{ key: 'note.new', onclick: () => app.go('note') }]);
+      if (failed && !cards.final) view.runFailed(failed, [{ key: 'note.new', onclick: () => view.startOver() }]);
     }
     if (state === 'failed') timeline.settle('stopped');
   }

@@ -35,7 +35,7 @@ const TEXTY = /^(text\/|application\/(json|javascript|xml)|image\/svg\+xml)/;
 export function createOrchestrator(root, app) {
   const view = createView(app, {
     id: 'orch', workflow: 'orchestrate', onEvent, onState, ended, started, opening, opened, reset: forget,
-    inUse: () => false, onShow: () => loadAgents(), focus: () => task.focus(),
+    onShow: () => loadAgents(), focus: () => task.focus(),
   });
   const { stream, status, errors } = view;
   const agents = new Map();          // id → the registry's entry
@@ -181,8 +181,11 @@ export function createOrchestrator(root, app) {
       request.hidden = true;
       form.hidden = false;
       empty.hidden = false;
-      errors.show(e);
-      status.set('idle');
+      // Not sent (the server down): the form stays filled, and goes again.
+      if (!view.unsent(e, null, () => start(input))) {
+        errors.show(e);
+        status.set('idle');
+      }
     } finally {
       startBtn.disabled = false;
     }

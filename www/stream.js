@@ -190,6 +190,13 @@ export class ThreadStream {
           this.setState('refused', { error: e });
           throw e;
         }
+        // A new turn the server never got (no response, or the web
+        // server's own error page): not sent, nothing to follow.
+        if (first && !req.confirm && req.method === 'POST' && e instanceof ApiError && e.down &&
+            (!this.responded || e.status !== 0)) {
+          this.setState('refused', { error: e });
+          throw e;
+        }
         if (first && req.confirm && (!this.responded || e.status >= 429)) {
           // No answer, or a busy server: the answer may not have been
           // taken, and is sent again.

@@ -10,7 +10,7 @@
 // before sending, and Enter to send.
 import { h } from './dom.js';
 import { setT, setAttrT } from './i18n.js';
-import { ApiError, getThread, byteLength } from './api.js';
+import { ApiError, getThread, byteLength, onNet } from './api.js';
 import { ThreadStream } from './stream.js';
 import { saveThread, setThreadStatus, forgetThread } from './store.js';
 import { streamStatus, errorBox } from './ui.js';
@@ -34,8 +34,6 @@ const ENDED = { error: 'error', stopped: 'aborted' };
 //   opened(th): the thread as the server has it; returns what the recent
 //     list keeps ({title}),
 //   reset(): forget the view's own state,
-//   inUse(): whether there is something to forget when shown without a
-//     thread (besides a thread),
 //   onShow(): the view is shown (optional),
 //   focus(): where the keyboard goes when the view is chosen,
 // }
@@ -48,7 +46,7 @@ export function createView(app, own) {
   const errors = errorBox();
   // "New" forgets at once what the view holds (a workflow imported, a
   // task typed), then shows the view without a thread.
-  const newBtn = setT(h('button', { type: 'button', onclick: () => { reset(); app.go(own.id); } }), `${own.id}.new`);
+  const newBtn = setT(h('button', { type: 'button', onclick: () => startOver() }), `${own.id}.new`);
   const title = setT(h('h2', {}), `${own.id}.title`);
   const head = h('div', { class: 'view-head' }, title, status.el, newBtn);
 
@@ -81,6 +79,13 @@ export function createView(app, own) {
     if (state === 'streaming' || state === 'connecting') errors.hide();
   }
 
+  // New: the view forgets what it holds and its link its thread.
+  function startOver() {
+    reset();
+    app.forgetThread(own.id);
+    app.go(own.id);
+  }
+
   function reset() {
     stream.reset();
     threadId = null;
@@ -99,10 +104,45 @@ export function createView(app, own) {
   // the view offers a new one; another failure offers to try again.
   function openFailed(e) {
     const gone = e instanceof ApiError && [403, 404, 410].includes(e.status);
-    if (gone && threadId) forgetThread(threadId);
-    errors.show(e, gone ? [{ key: `${own.id}.new`, onclick: () => app.go(own.id) }] : [{ key: 'stream.retry', onclick: () => resume() }]);
+    if (gone && threadId) {
+      forgetThread(threadId);
+      app.forgetThread(own.id);
+    }
+    errors.show(e, gone ? [{ key: `${own.id}.new`, onclick: () => startOver() }] : [{ key: 'stream.retry', onclick: () => resume() }]);
     status.set('failed');
   }
+
+  // What the server never got (no answer: it or the network was down):
+  // each stays where the person left it, marked "not sent", and goes again,
+  // in the order sent, at the server's first answer, or at once on "Send
+  // now". el: the turn's bubble (kept, marked) or null (a form kept as it
+  // was); resend(): sends it again. False when e is not such a failure.
+  const waiting = [];
+  function unsent(e, el, resend) {
+    if (!(e instanceof ApiError) || !e.down) return false;
+    const item = { el, resend };
+    const now = () => sendWaiting([item]);
+    if (el) {
+      el.classList.add('unsent');
+      el.append(h('p', { class: 'unsent-note', role: 'status' }, setT(h('span', {}), 'turn.unsent'),
+        setT(h('button', { type: 'button', class: 'small', onclick: now }), 'turn.send_now')));
+    }
+    waiting.push(item);
+    errors.say('turn.unsent', 'turn.unsent.next', [{ key: 'turn.send_now', onclick: now }]);
+    return true;
+  }
+
+  async function sendWaiting(items = waiting.slice()) {
+    for (const item of items) {
+      const i = waiting.indexOf(item);
+      if (i < 0 || stream.busy) return;
+      waiting.splice(i, 1);
+      item.el?.remove();
+      errors.hide();
+      await item.resend();
+    }
+  }
+  onNet((up) => { if (up && waiting.length) sendWaiting(); });
 
   // A thread from the start: its whole log replayed, then live.
   async function open(id) {
@@ -132,6 +172,7 @@ export function createView(app, own) {
     newBtn,
     get threadId() { return threadId; },
     reset,
+    startOver,
     resume,
     // Starts a new thread of the view's workflow.
     start: (input) => stream.start(own.workflow, input),
@@ -152,6 +193,9 @@ export function createView(app, own) {
         turn.pause.answered(ev.decision);
       }
     },
+    unsent,
+    // Whether something waits to be sent again.
+    get waiting() { return waiting.length > 0; },
     // A turn the server refused at once: why, and, when the thread is busy
     // with another run, the way to follow it; the status goes back to how
     // the thread stood (after: its state when there is a thread).
@@ -165,11 +209,14 @@ export function createView(app, own) {
       errors.show(new ApiError(500, 'workflow_error', `${ev.code ?? ''}: ${ev.message ?? ''}`), actions);
     },
     face: {
+      // The view's own link names its open thread, so a bare route comes
+      // from an address typed or a New: only a thread named is opened, and
+      // what the view holds stays until New.
       show(id) {
         own.onShow?.();
         if (id && id === threadId) return;
         if (id) open(id);
-        else if (threadId || own.inUse()) reset();
+        else if (threadId) app.setThread(own.id, threadId);
       },
       focus() { own.focus(); },
       get threadId() { return threadId; },
