@@ -40,17 +40,18 @@ export async function problemOf(res) {
 }
 
 // Whether the server answered the last request: every request says, and
-// onNet(fn) hears each change (fn(true) on the first answer after none).
+// onNet(fn) hears each change (fn(true) on the first answer after none)
+// and returns the function that stops it hearing.
 let up = true;
-const netListeners = [];
-export const serverUp = () => up;
+const netListeners = new Set();
 export function onNet(fn) {
-  netListeners.push(fn);
+  netListeners.add(fn);
+  return () => netListeners.delete(fn);
 }
 function setUp(now) {
   if (now === up) return;
   up = now;
-  for (const fn of netListeners) {
+  for (const fn of [...netListeners]) {
     try { fn(now); } catch (e) { console.error('a network listener failed:', e); }
   }
 }

@@ -8,7 +8,8 @@
 // size; pictures can be attached (chosen, pasted or dropped); a reply can
 // be stopped, and a failed one sent again. A reply may suggest another view
 // by a code (suggest: "note" for a request for a Xiaohongshu note): the
-// page words it and links to the view.
+// page words it and links to the view. The offline assistant's reply may
+// offer requests to click (examples), which are sent as they read.
 import { h, uid, safeImageURL } from './dom.js';
 import { t, tx, setT, setAttrT, onLang, addWords } from './i18n.js';
 import * as words from './i18n-chat.js';
@@ -18,6 +19,7 @@ import { createView, textLimit, sendOnEnter } from './view.js';
 import { examples } from './empty.js';
 import { filePicker, readImage } from './files.js';
 import { openViewer, offlineChip } from './viewer.js';
+import { toast } from './ui.js';
 
 addWords('chat', words);
 
@@ -192,6 +194,8 @@ export function createChat(root, app) {
   function endTurn(turn, state) {
     if (!turn || turn.ended) return;
     turn.ended = true;
+    // Stop came after the answer was whole: it says so, the answer stays.
+    if (turn.stopAsked && state === 'done') toast('chat.stop.late');
     turn.el.dataset.state = state;
     turn.progress.hidden = true;
     delete turn.reply.dataset.live;
@@ -244,7 +248,7 @@ export function createChat(root, app) {
     const open = h('button', { type: 'button', class: 'chat-picture-open' }, img);
     setAttrT(open, 'aria-label', 'chat.picture');
     setAttrT(open, 'title', 'chat.picture');
-    open.addEventListener('click', () => openViewer(src, { alt: img.alt, opener: open }));
+    open.addEventListener('click', () => openViewer(src, { alt: img.alt, opener: open, name: turn.asked?.text }));
     turn.media.append(h('figure', { class: 'chat-picture' }, open, offlineChip(src)));
   }
 
@@ -257,6 +261,23 @@ export function createChat(root, app) {
       setT(h('a', { href: `#/${s.view}`, class: 'chat-suggest-link' }), `nav.${s.view}`));
     turn.suggest.dataset.code = code;
     turn.suggest.hidden = false;
+  }
+
+  // Requests the offline assistant offers to click (examples: strings);
+  // a click sends one, as the empty state's examples do.
+  function showExamples(turn, list) {
+    if (!Array.isArray(list) || !list.length || turn.examples) return;
+    turn.examples = h('ul', { class: 'examples chat-examples' }, list.filter((x) => typeof x === 'string').map((text) => {
+      const b = h('button', { type: 'button', class: 'example' }, text);
+      b.addEventListener('click', () => {
+        if (stream.busy) return;
+        input.value = text;
+        limit.count();
+        form.requestSubmit();
+      });
+      return h('li', {}, b);
+    }));
+    turn.suggest.after(turn.examples);
   }
 
   function showNote(turn, key, retry) {
@@ -324,6 +345,7 @@ export function createChat(root, app) {
         turn.reply.textContent = String(ev.content ?? '');
         delete turn.reply.dataset.live;
         if (ev.suggest) showSuggest(turn, ev.suggest);
+        showExamples(turn, ev.examples);
         turn.messages++;
         follow(turn);
         break;
@@ -359,6 +381,7 @@ export function createChat(root, app) {
         }
         if (ev.generatedImageUrl) showPicture(turn, ev.generatedImageUrl);
         if (ev.suggest) showSuggest(turn, ev.suggest);
+        showExamples(turn, ev.examples);
         showRoute(turn);
         endTurn(turn, turn.failed ? 'failed' : 'done');
         follow(turn);
@@ -390,13 +413,15 @@ export function createChat(root, app) {
   // keeps what was said; its stream then ends by itself.
   async function cancel() {
     if (!view.threadId) return;
+    if (current) current.stopAsked = true;
     stopBtn.disabled = true;
     setT(stopBtn, 'chat.stopping');
     try {
       const res = await request(`threads/${encodeURIComponent(view.threadId)}/cancel`, { method: 'POST' });
       if (!res.ok) {
         const e = await problemOf(res);
-        if (e.code !== 'not_running') errors.show(e);
+        if (e.code === 'not_running') toast('chat.stop.late');
+        else errors.show(e);
         stopBtn.disabled = false;
         setT(stopBtn, 'chat.stop');
       }

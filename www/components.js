@@ -6,6 +6,7 @@ import { h, pretty, safeImageURL, uid } from './dom.js';
 import { tx, setT, setAttrT, label } from './i18n.js';
 import { MaskPainter } from './mask.js';
 import { openViewer, offlineChip } from './viewer.js';
+import { onNet } from './api.js';
 
 // ctx: {onAction(action), onRepaint({maskData, text})}. Returns
 // {el, widget, startMask?}.
@@ -42,14 +43,32 @@ function smartCanvas(props, ctx) {
   setT(repaintBtn, 'canvas.repaint');
   const open = h('button', { type: 'button', class: 'view-full' });
   setT(open, 'canvas.open');
-  open.addEventListener('click', () => openViewer(src, { alt: img.alt, opener: open }));
-  img.addEventListener('click', () => { if (!painter) openViewer(src, { alt: img.alt, opener: open }); });
+  open.addEventListener('click', () => openViewer(src, { alt: img.alt, opener: open, name: ctx.name }));
+  img.addEventListener('click', () => { if (!painter) openViewer(src, { alt: img.alt, opener: open, name: ctx.name }); });
   const bar = h('div', { class: 'canvas-bar' }, open, repaintBtn, offlineChip(src));
   const tools = h('div', { class: 'mask-tools', hidden: true });
   fig.append(stage, bar, tools, status);
 
   let painter = null;
-  img.addEventListener('error', () => setT(status, 'canvas.broken'));
+  // A picture that did not load (the server down, say) says so under it,
+  // and loads again at the server's next answer; once it shows, the
+  // message goes.
+  let broken = false;
+  img.addEventListener('error', () => {
+    broken = true;
+    setT(status, 'canvas.broken');
+  });
+  img.addEventListener('load', () => {
+    if (!broken) return;
+    broken = false;
+    status.textContent = '';
+  });
+  const off = onNet((up) => {
+    if (!img.isConnected) off();
+    if (!up || !broken || !img.isConnected) return;
+    img.removeAttribute('src');
+    img.src = src;
+  });
 
   function buildTools() {
     const brush = h('button', { type: 'button', 'aria-pressed': 'true' });
@@ -70,15 +89,18 @@ function smartCanvas(props, ctx) {
     setT(cancel, 'mask.cancel');
     const hint = h('p', { class: 'muted hint' });
     setT(hint, 'mask.hint');
+    // What the person must do next, beside the button they pressed.
+    const said = h('p', { class: 'mask-said', role: 'status' });
     const sizeLabel = h('label', { for: sizeId });
     setT(sizeLabel, 'mask.size');
     const textLabel = h('label', { for: textId });
     setT(textLabel, 'mask.what');
     tools.replaceChildren(
+      hint,
       h('div', { class: 'tool-row', role: 'group' }, brush, eraser, sizeLabel, size, sizeOut, clearBtn),
       h('div', { class: 'tool-row' }, textLabel, text),
       h('div', { class: 'tool-row' }, send, cancel),
-      hint);
+      said);
     const pick = (tool) => {
       painter.tool = tool;
       brush.setAttribute('aria-pressed', String(tool === 'brush'));
@@ -96,8 +118,9 @@ function smartCanvas(props, ctx) {
     cancel.addEventListener('click', () => stopMask());
     send.addEventListener('click', () => {
       if (painter.isEmpty()) {
-        setT(status, 'mask.empty');
-        painter.canvas.focus();
+        setT(said, 'mask.empty');
+        said.scrollIntoView({ block: 'nearest' });
+        painter.canvas.focus({ preventScroll: true });
         return;
       }
       ctx.onRepaint?.({

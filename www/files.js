@@ -1,3 +1,5 @@
+// Files in and out. A download's name: the words of what was asked
+// ("西湖边喝茶的猫.png", "lisbon-vintage-weekend.md"), not a random id.
 // The file picker every view uses for pictures: a drop zone that opens the
 // system's chooser when clicked, takes files dropped on it, and pictures
 // pasted anywhere in the view (pasteTarget) while it is shown; files
@@ -80,4 +82,24 @@ export function readImage(file, maxBytes) {
     };
     r.readAsDataURL(file);
   });
+}
+
+// A file name from text people wrote: its letters and digits in any
+// script, the rest as single hyphens, Latin letters in lower case, at
+// most 60 characters; fallback when nothing is left.
+export function fileName(text, ext, fallback = 'aivista') {
+  const words = String(text ?? '').normalize('NFC').toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '');
+  const cut = [...words].slice(0, 60).join('').replace(/-+$/, '');
+  return `${cut || fallback}.${ext}`;
+}
+
+// Saves text as a file of the given name and media type.
+export function saveText(text, name, type = 'text/markdown') {
+  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
+  const a = h('a', { href: url, download: name, class: 'offscreen' });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }

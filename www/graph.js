@@ -206,12 +206,9 @@ export function createGraphEditor(root, app) {
     return { [`${key}_en`]: named('en'), [`${key}_zh`]: named('zh') };
   };
 
-  // A new node goes where the person is looking.
+  // A new node goes where the person is looking, in free space.
   function addNode(d) {
-    const r = canvas.el.getBoundingClientRect();
-    const vp = canvas.workflow.viewport || { x: 0, y: 0, zoom: 1 };
-    const size = nodeSize(d);
-    const at = { x: Math.round((r.width / 2 - vp.x) / vp.zoom - size.w / 2), y: Math.round((r.height / 3 - vp.y) / vp.zoom - size.h / 3) };
+    const at = canvas.freeSpot(nodeSize(d));
     sendPatch([{ op: 'add', path: '/nodes/-', value: { localId: 'a', type: d.type, position: at } }], ['graph.you.add', { name_en: d.name_en || d.type, name_zh: d.name_zh || d.name_en || d.type }]);
     closeSheet();
   }

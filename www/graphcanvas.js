@@ -23,6 +23,11 @@ const SLOT_ROW = 24;
 const PARAM_ROW = 28;
 const PAD = 12;
 const ZOOM_MIN = 0.2;
+// The smallest text on a node (the slot and parameter names, app.css) and
+// the least it may be drawn at on a phone (narrower than PHONE_W).
+const SMALLEST_TEXT_PX = 12;
+const READABLE_PX = 11;
+const PHONE_W = 600;
 const ZOOM_MAX = 3;
 
 const count = (o) => (o && typeof o === 'object' ? Object.keys(o).length : 0);
@@ -89,8 +94,11 @@ export function createCanvas({ defs, onConnect, onDelete, onMove, onSelect }) {
   const root = s('g', { class: 'gv-root' });
   const edgeLayer = s('g', { class: 'gv-edges' });
   const nodeLayer = s('g', { class: 'gv-nodes' });
+  // Edges that pass behind another node's body are drawn again above the
+  // nodes (dashed), so no connection is hidden.
+  const overLayer = s('g', { class: 'gv-edges-over', 'aria-hidden': 'true' });
   const ghost = s('path', { class: 'gv-ghost', d: '' });
-  root.append(edgeLayer, ghost, nodeLayer);
+  root.append(edgeLayer, nodeLayer, overLayer, ghost);
   const svg = s('svg', { class: 'gv-svg', tabindex: '0', role: 'application' }, root);
 
   let wf = { name: 'untitled', nodes: [], edges: [], viewport: { x: 0, y: 0, zoom: 1 } };
@@ -178,8 +186,29 @@ export function createCanvas({ defs, onConnect, onDelete, onMove, onSelect }) {
     return `M${a.x} ${a.y}C${a.x + dx} ${a.y} ${b.x - dx} ${b.y} ${b.x} ${b.y}`;
   }
 
+  // Whether the curve a→b (curve()'s) passes through a node other than
+  // the two it joins.
+  function hidden(a, b, ends) {
+    const dx = Math.max(40, Math.abs(b.x - a.x) / 2);
+    const p = [a, { x: a.x + dx, y: a.y }, { x: b.x - dx, y: b.y }, b];
+    for (let i = 1; i < 32; i++) {
+      const t = i / 32;
+      const u = 1 - t;
+      const k = [u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t];
+      const x = k[0] * p[0].x + k[1] * p[1].x + k[2] * p[2].x + k[3] * p[3].x;
+      const y = k[0] * p[0].y + k[1] * p[1].y + k[2] * p[2].y + k[3] * p[3].y;
+      for (const [id, bx] of boxes) {
+        if (ends.includes(id)) continue;
+        const q = bx.node.position;
+        if (x > q.x && x < q.x + bx.w && y > q.y && y < q.y + bx.h) return true;
+      }
+    }
+    return false;
+  }
+
   function drawEdges() {
     edgeLayer.replaceChildren();
+    overLayer.replaceChildren();
     for (const e of wf.edges) {
       const a = slotPoint(e.source, 'out', e.sourceHandle);
       const b = slotPoint(e.target, 'in', e.targetHandle);
@@ -192,6 +221,9 @@ export function createCanvas({ defs, onConnect, onDelete, onMove, onSelect }) {
       s('path', { class: 'gv-edge-hit', d }),
       s('path', { class: 'gv-edge-line', d, stroke: TYPE_COLOURS[type] || TYPE_COLOURS.WILDCARD }));
       edgeLayer.append(g);
+      if (hidden(a, b, [e.source, e.target])) {
+        overLayer.append(s('path', { class: 'gv-edge-over', d, 'data-id': e.id, stroke: TYPE_COLOURS[type] || TYPE_COLOURS.WILDCARD }));
+      }
     }
   }
 
@@ -235,6 +267,32 @@ export function createCanvas({ defs, onConnect, onDelete, onMove, onSelect }) {
     applyView();
   }
 
+  // Where a node of size {w, h} goes so the person sees it: the free place
+  // nearest the middle of what the canvas shows, clear of every node.
+  function freeSpot(size) {
+    const r = svg.getBoundingClientRect();
+    const gap = 24;
+    const mid = { x: (r.width / 2 - view.x) / view.zoom - size.w / 2, y: (r.height / 2 - view.y) / view.zoom - size.h / 2 };
+    const clear = (x, y) => [...boxes.values()].every((b) => {
+      const q = b.node.position;
+      return x + size.w + gap <= q.x || q.x + b.w + gap <= x || y + size.h + gap <= q.y || q.y + b.h + gap <= y;
+    });
+    const step = 40;
+    for (let ring = 0; ring <= 60; ring++) {
+      let best = null;
+      for (let i = -ring; i <= ring; i++) {
+        for (const [dx, dy] of [[i, -ring], [i, ring], [-ring, i], [ring, i]]) {
+          const x = Math.round(mid.x + dx * step);
+          const y = Math.round(mid.y + dy * step);
+          const d = dx * dx + dy * dy;
+          if ((!best || d < best.d) && clear(x, y)) best = { x, y, d };
+        }
+      }
+      if (best) return { x: best.x, y: best.y };
+    }
+    return { x: Math.round(mid.x), y: Math.round(mid.y) };
+  }
+
   function fit() {
     const r = svg.getBoundingClientRect();
     if (!wf.nodes.length || !r.width || !r.height) {
@@ -249,8 +307,13 @@ export function createCanvas({ defs, onConnect, onDelete, onMove, onSelect }) {
       x1 = Math.max(x1, n.position.x + w); y1 = Math.max(y1, n.position.y + hh);
     }
     const pad = 24;
-    const z = Math.min(1.25, Math.max(ZOOM_MIN, Math.min((r.width - 2 * pad) / (x1 - x0), (r.height - 2 * pad) / (y1 - y0))));
-    view = { zoom: z, x: (r.width - (x1 - x0) * z) / 2 - x0 * z, y: (r.height - (y1 - y0) * z) / 2 - y0 * z };
+    // On a phone the text stays readable (11 px at least): what does not
+    // fit then is reached by panning, from the top left.
+    const least = r.width < PHONE_W ? READABLE_PX / SMALLEST_TEXT_PX : ZOOM_MIN;
+    const z = Math.min(1.25, Math.max(least, Math.min((r.width - 2 * pad) / (x1 - x0), (r.height - 2 * pad) / (y1 - y0))));
+    const cx = (r.width - (x1 - x0) * z) / 2;
+    const cy = (r.height - (y1 - y0) * z) / 2;
+    view = { zoom: z, x: Math.max(pad, cx) - x0 * z, y: Math.max(pad, cy) - y0 * z };
     applyView();
   }
 
@@ -440,6 +503,7 @@ export function createCanvas({ defs, onConnect, onDelete, onMove, onSelect }) {
     select,
     render,
     fit,
+    freeSpot,
     zoomIn: () => zoomAt(1.25),
     zoomOut: () => zoomAt(1 / 1.25),
     // Whether every node is wholly in sight.

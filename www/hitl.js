@@ -308,7 +308,7 @@ function field(key, value) {
   const view = h('div', { class: `field-view field-${key}` });
   if (FIXED.test(key) && (typeof value === 'string' || typeof value === 'number')) {
     view.textContent = String(value);
-    const el = h('div', { class: 'field fixed', dataset: { field: key } }, h('span', { class: 'field-label' }, key), view);
+    const el = h('div', { class: 'field fixed', dataset: { field: key } }, h('span', { class: 'field-label' }, fieldLabel(key)), view);
     return { el, setEditing() {}, reset() {}, focus() {}, value: () => ({ value }) };
   }
   let input;
@@ -365,6 +365,55 @@ function field(key, value) {
   };
 }
 
+// What a plan holds for the machine (its number, which paragraph by id):
+// kept as it is, not shown: the card's head numbers the picture.
+const PLAN_HIDDEN = /^(sequence|imageSeq|taskId|id)$|Id$/;
+// A picture's role, said in words and chosen from a list.
+const ROLES = ['cover', 'content', 'summary'];
+
+function hiddenField(value) {
+  return { el: null, setEditing() {}, reset() {}, focus() {}, value: () => ({ value }) };
+}
+
+function roleField(value) {
+  const id = uid('f-role');
+  const lab = labelOf('label', 'field.role', 'role');
+  lab.htmlFor = id;
+  lab.className = 'field-label';
+  const roles = ROLES.includes(value) ? ROLES : [...ROLES, value];
+  const select = h('select', { id, hidden: true }, roles.map((r) => {
+    const o = h('option', { value: r });
+    if (ROLES.includes(r)) setT(o, `pause.role.${r}`);
+    else o.textContent = String(r);
+    return o;
+  }));
+  select.value = value;
+  const view = h('div', { class: 'field-view field-role' });
+  if (ROLES.includes(value)) setT(view, `pause.role.${value}`);
+  else view.textContent = String(value);
+  const el = h('div', { class: 'field', dataset: { field: 'role' } }, lab, view, select);
+  return {
+    el,
+    setEditing(on) { select.hidden = !on; view.hidden = on; },
+    reset() { select.value = value; },
+    focus() { select.focus(); },
+    value: () => ({ value: select.value }),
+  };
+}
+
+// One field of a plan: hidden, the role as words, the paragraph by its
+// place (1 for the first), or like any other field.
+function planField(key, value) {
+  if (PLAN_HIDDEN.test(key)) return hiddenField(value);
+  if (key === 'role' && typeof value === 'string') return roleField(value);
+  if (key === 'paragraphIndex' && Number.isInteger(value)) {
+    const f = hiddenField(value);
+    f.el = h('div', { class: 'field fixed', dataset: { field: key } }, tx('pause.paragraph', { n: value + 1 }, 'span'));
+    return f;
+  }
+  return field(key, value);
+}
+
 // The image plans: one card per plan, its fields edited like the others.
 function plansField(plans) {
   const head = labelOf('div', 'field.imagePlans', 'imagePlans');
@@ -382,8 +431,8 @@ function plansField(plans) {
       return { li, fields: [[null, f]] };
     }
     const fields = Object.entries(plan).map(([k, v]) => {
-      const f = field(k, v);
-      li.append(f.el);
+      const f = planField(k, v);
+      if (f.el) li.append(f.el);
       return [k, f];
     });
     return { li, fields };

@@ -58,6 +58,7 @@ export const en = {
   'note.copy.text': 'Copy text',
   'note.copy.markdown': 'Copy Markdown',
   'note.download': 'Download images ({n})',
+  'note.save.markdown': 'Download .md',
 };
 
 export const zh = {
@@ -118,4 +119,5 @@ export const zh = {
   'note.copy.text': '复制文字',
   'note.copy.markdown': '复制 Markdown',
   'note.download': '下载图片（{n}）',
+  'note.save.markdown': '下载 Markdown',
 };

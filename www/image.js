@@ -205,6 +205,7 @@ export function createImageStudio(root, app) {
       }
       case 'gen_ui_component': {
         const c = renderComponent(ev.component, {
+          name: askedText(turn),
           onAction: (a) => action(a, turn),
           onRepaint: (r) => send({ text: r.text, maskData: r.maskData, mask: true }),
         });
@@ -282,6 +283,14 @@ export function createImageStudio(root, app) {
       errors.say('image.not_received', 'image.not_received.next');
     }
     return true;
+  }
+
+  // The words a picture was asked with: its turn's, or for an adjustment
+  // or a regeneration, the last turn before it that had words.
+  function askedText(turn) {
+    const i = turns.indexOf(turn);
+    for (let k = i < 0 ? turns.length - 1 : i; k >= 0; k--) if (turns[k].input?.text) return turns[k].input.text;
+    return '';
   }
 
   function retryLast() {

@@ -10,7 +10,7 @@ import { Timeline, stepsDone } from './timeline.js';
 import { pauseCard } from './hitl.js';
 import { createView, textLimit } from './view.js';
 import { examples } from './empty.js';
-import { filePicker, readImage } from './files.js';
+import { filePicker, readImage, fileName, saveText } from './files.js';
 import { openViewer, offlineChip } from './viewer.js';
 
 addWords('note', words);
@@ -342,10 +342,13 @@ export function createNoteWriter(root, app) {
       });
       return b;
     };
+    const named = ev.title || topicText;
     const download = setT(h('button', { type: 'button', class: 'download-images', disabled: !urls.length }), 'note.download', { n: urls.length });
-    download.addEventListener('click', () => downloadAll(urls));
+    download.addEventListener('click', () => downloadAll(urls, named));
+    const saveMd = setT(h('button', { type: 'button', dataset: { save: 'markdown' } }), 'note.save.markdown');
+    saveMd.addEventListener('click', () => saveText(markdownNote(ev, urls), fileName(named, 'md', 'note')));
     const actions = h('div', { class: 'card-actions' }, copyBtn('text', 'primary', () => plainNote(ev)),
-      copyBtn('markdown', '', () => markdownNote(ev, urls)), download, copied);
+      copyBtn('markdown', '', () => markdownNote(ev, urls)), saveMd, download, copied);
     c.body.replaceChildren(actions, phoneCard(ev, urls));
     c.el.classList.add('note-preview');
     preview.replaceChildren(c.el);
@@ -470,11 +473,12 @@ function markdownNote(n, urls) {
   return [n.title ? `# ${n.title}` : '', n.body, pics, tags].filter((x) => x && String(x).trim()).join('\n\n');
 }
 
-// Each picture as a PNG download (the server converts a drawing once).
-function downloadAll(urls) {
+// Each picture as a PNG download (the server converts a drawing once),
+// named after the note and numbered.
+function downloadAll(urls, named) {
   urls.forEach((u, i) => {
     const id = assetId(u);
-    const a = h('a', { href: id ? pngURL(id, { download: true }) : u, download: `note-${i + 1}.png`, class: 'offscreen' });
+    const a = h('a', { href: id ? pngURL(id) : u, download: fileName(`${named || 'note'} ${i + 1}`, 'png', `note-${i + 1}`), class: 'offscreen' });
     document.body.append(a);
     setTimeout(() => { a.click(); a.remove(); }, i * 300);
   });

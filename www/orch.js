@@ -440,7 +440,7 @@ export function createOrchestrator(root, app) {
       if (url) {
         actions.append(setT(h('a', { class: 'button-like small', href: url, download: p.split('/').pop(), dataset: { act: 'download' } }), 'orch.file.download'));
         if (type === 'image/svg+xml' && w.assetId) {
-          actions.append(setT(h('a', { class: 'button-like small', href: pngURL(w.assetId, { download: true }), download: `${p.split('/').pop().replace(/\.svg$/i, '')}.png` }), 'orch.file.png'));
+          actions.append(setT(h('a', { class: 'button-like small', href: pngURL(w.assetId), download: `${p.split('/').pop().replace(/\.svg$/i, '')}.png` }), 'orch.file.png'));
         }
       }
       return h('li', { dataset: { path: p } }, h('div', { class: 'ov-file-row' }, h('span', { class: 'ov-path mono' }, p), who, size, actions), viewBox);

@@ -1,11 +1,13 @@
 // The picture viewer: a picture full size in a dialog, with a download as
-// PNG at a chosen width (GET /api/assets/{id}?format=png&width=N&download=1;
-// the server rasterises an SVG rendering once and keeps the PNG). Pictures
+// PNG at a chosen width (GET /api/assets/{id}?format=png&width=N; the
+// server rasterises an SVG rendering once and keeps the PNG), named after
+// what was asked (name, else the picture's description). Pictures
 // of the offline renderer are SVG drawings, not photographs: they are
 // labelled as an offline preview wherever they show.
 import { h } from './dom.js';
 import { setT, setAttrT } from './i18n.js';
 import { assetId, pngURL } from './api.js';
+import { fileName } from './files.js';
 
 const WIDTHS = ['', '1080', '2048'];
 
@@ -31,7 +33,7 @@ export function offlineChip(src) {
 
 let dialog = null;
 
-export function openViewer(src, { alt = '', opener } = {}) {
+export function openViewer(src, { alt = '', opener, name } = {}) {
   dialog?.remove();
   const id = assetId(src);
   const img = h('img', { src, alt, class: 'viewer-img' });
@@ -40,8 +42,8 @@ export function openViewer(src, { alt = '', opener } = {}) {
   if (id) {
     const width = h('select', { class: 'viewer-width' }, WIDTHS.map((w) => setT(h('option', { value: w }), w ? 'viewer.width' : 'viewer.width.original', { w })));
     setAttrT(width, 'aria-label', 'viewer.size');
-    const link = setT(h('a', { class: 'button-like primary viewer-download', download: `aivista-${id.slice(0, 8)}.png` }), 'viewer.download');
-    const update = () => { link.href = pngURL(id, { width: width.value || undefined, download: true }); };
+    const link = setT(h('a', { class: 'button-like primary viewer-download', download: fileName(name || alt, 'png', `aivista-${id.slice(0, 8)}`) }), 'viewer.download');
+    const update = () => { link.href = pngURL(id, { width: width.value || undefined }); };
     width.addEventListener('change', update);
     update();
     bar.append(width, link);

@@ -58,7 +58,7 @@ fi
 
 # The views, in the order they run: each file's checks, in one browser
 # against the same stacks (browserlib.js).
-views="threads view image note graph chat orch resend"
+views="threads view image note graph chat orch resend daily"
 set --
 for v in $views; do
 	set -- "$@" "$src/$v.test.js"

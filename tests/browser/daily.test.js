@@ -1,0 +1,185 @@
+// The browser test of the small things people meet every day (run with
+// the other views by run.sh; `node daily.test.js` runs it alone): a Stop
+// that comes after the answer finished says so; downloads are named after
+// what was asked (a picture's PNG, the note's Markdown and pictures); the
+// note's image plans speak the person's language (roles as words, no
+// field names of the machine's); the mask's "paint first" note shows
+// beside the button pressed, on a phone; a picture opens in the viewer
+// large enough to read, whatever its own size.
+'use strict';
+
+const { ok, is, shot, posts, inView, openView, closeView } = require('./browserlib');
+
+async function testLateStop(ctx, base) {
+  const { page, errors } = await openView(ctx, base, 'chat');
+  await page.fill('#chat-view .chat-composer textarea', 'hello');
+  await page.press('#chat-view .chat-composer textarea', 'Enter');
+  await page.waitForSelector('#chat-view .stream-status[data-state="done"]', { timeout: 30000 });
+  // The Stop button as a click that left before the answer ended and
+  // arrived after: the server has nothing running.
+  await page.$eval('#chat-view .chat-stop', (b) => b.click());
+  const toast = await page.waitForSelector('.toast', { timeout: 10000 }).then((e) => e.textContent(), () => '');
+  ok(/already finished/.test(toast), `late stop: said the answer had already finished (${toast})`);
+  is(await page.$$eval('#chat-view .chat-turn', (els) => els.map((e) => e.dataset.state)), ['done'], 'late stop: the answer stays as it was');
+  await closeView(page, errors, 'late stop');
+}
+
+async function testNames(ctx, base) {
+  const { page, errors } = await openView(ctx, base, 'image');
+  await page.fill('#image-view form.composer textarea', '西湖边喝茶的猫');
+  await page.press('#image-view form.composer textarea', 'Enter');
+  await page.waitForSelector('#image-view .turn .smart-canvas img', { timeout: 60000 });
+  await page.click('#image-view .turn .view-full');
+  const link = await page.waitForSelector('dialog.viewer .viewer-download');
+  is(await link.getAttribute('download'), '西湖边喝茶的猫.png', 'names: the picture downloads as what was asked');
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), link.click()]);
+  is(dl.suggestedFilename(), '西湖边喝茶的猫.png', 'names: the browser saves it under that name');
+  // Large enough to read: the picture fills the viewer's room.
+  const size = await page.$eval('dialog.viewer .viewer-img', (e) => {
+    const r = e.getBoundingClientRect();
+    return { w: Math.round(r.width), h: Math.round(r.height), vw: innerWidth, vh: innerHeight };
+  });
+  ok(size.w >= size.vw * 0.8 || size.h >= size.vh * 0.75, `viewer: the picture opens large (${JSON.stringify(size)})`);
+  await page.click('dialog.viewer .viewer-close');
+  await closeView(page, errors, 'names');
+}
+
+async function testMaskHint(ctx, base) {
+  const { page, errors } = await openView(ctx, base, 'image', { width: 390, height: 844 });
+  await page.fill('#image-view form.composer textarea', 'a lighthouse at dusk');
+  await page.press('#image-view form.composer textarea', 'Enter');
+  await page.waitForSelector('#image-view .turn .smart-canvas img', { timeout: 60000 });
+  await page.click('#image-view .turn .action-panel [data-action="inpaint_btn"]');
+  await page.waitForSelector('#image-view .turn .mask-tools button.primary');
+  await page.click('#image-view .turn .mask-tools button.primary');
+  await page.waitForSelector('#image-view .turn .mask-said:not(:empty)', { timeout: 5000 });
+  const where = await inView(page, '#image-view .turn .mask-said');
+  ok(where.ok, `mask: "paint first" shows on screen beside the button pressed (${JSON.stringify(where)})`);
+  await shot(page, 'mask-said-390-en', { fullPage: false });
+  await closeView(page, errors, 'mask');
+}
+
+// Answers the note's pauses until one of kind is open (a question is
+// skipped, a draft approved); returns that card.
+async function untilPause(page, kind) {
+  for (let i = 0; i < 8; i++) {
+    const card = await page.waitForSelector('#note-view .pause-card[data-state="open"]', { timeout: 60000 });
+    if (await card.getAttribute('data-kind') === kind) return card;
+    await card.$eval('[data-action="approve"]', (b) => b.click());
+    await page.waitForFunction((c) => c.dataset.state !== 'open', card, { timeout: 30000 });
+  }
+  throw new Error(`no ${kind} pause came`);
+}
+
+async function testNotePlans(ctx, base) {
+  for (const [lang, topic, roleWord] of [['zh', '周末去杭州看展', /封面图|正文配图|结尾配图/], ['en', 'a weekend in Lisbon', /Cover picture|Picture in the text|Closing picture/]]) {
+    const { page, errors, api } = await openView(ctx, base, 'note');
+    if (lang === 'zh') await page.click('#lang');
+    await page.fill('#note-view .note-form textarea', topic);
+    await page.click('#note-view .note-form button[type="submit"]');
+    const card = await untilPause(page, 'image_plans');
+    const labels = await card.$$eval('.plan .field-label, .plan .field.fixed', (els) => els.map((e) => e.textContent.trim()));
+    const roles = await card.$$eval('.plan .field-role', (els) => els.map((e) => e.textContent.trim()));
+    const machine = labels.filter((l) => /^(sequence|paragraphId|paragraphIndex|imageSeq|role|description|prompt|No\.)$|\d+$/.test(l) && !/(段|paragraph \d+)$/.test(l));
+    is(machine, [], `plans ${lang}: no field names of the machine's (${labels.slice(0, 5).join(' | ')})`);
+    ok(roles.length > 0 && roles.every((r) => roleWord.test(r)), `plans ${lang}: each picture's role is said in words (${roles.join(', ')})`);
+    await page.click('#note-view .pause-card[data-state="open"] [data-action="modify"]');
+    const choices = await page.$$eval('#note-view .pause-card[data-state="open"] [data-field="role"] select', (els) => els.map((e) => [...e.options].map((o) => o.textContent)));
+    ok(choices.length > 0 && choices.every((r) => r.every((w) => roleWord.test(w))), `plans ${lang}: the role is chosen from words (${JSON.stringify(choices[0])})`);
+    await shot(page, `note-plans-1280-${lang}`, { fullPage: false });
+    const desc = '#note-view .pause-card[data-state="open"] .plan >> nth=0 >> [data-field="description"] textarea';
+    await page.fill(desc, `${await page.inputValue(desc)} ✓`);
+    await page.click('#note-view .pause-card[data-state="open"] [data-action="save"]');
+    // Another round after the review, if it asks: approved as it is.
+    for (let i = 0; i < 12 && !(await page.$('#note-view .card[data-card="final"]')); i++) {
+      const next = await Promise.race([
+        page.waitForSelector('#note-view .card[data-card="final"]', { timeout: 90000 }).then(() => null),
+        page.waitForSelector('#note-view .pause-card[data-state="open"]', { timeout: 90000 })]);
+      if (next) await next.$eval('.pause-actions button.primary, [data-action="approve"]', (b) => b.click());
+      await page.waitForTimeout(200);
+    }
+    await page.waitForSelector('#note-view .card[data-card="final"]', { timeout: 90000 });
+    const sent = posts(api, 'confirm').find((p) => p.payload?.imagePlans)?.payload.imagePlans || [];
+    ok(sent.length > 0 && sent.every((p, i) => p.sequence === i + 1 && ['cover', 'content', 'summary'].includes(p.role) && 'paragraphId' in p),
+      `plans ${lang}: an edit sends each plan whole, its role as the code (${JSON.stringify(sent.map((p) => [p.sequence, p.role]))})`);
+    const md = await page.waitForSelector('#note-view .card[data-card="final"] [data-save="markdown"]');
+    const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), md.click()]);
+    const name = dl.suggestedFilename();
+    ok(/\.md$/.test(name) && !/^note\.md$/.test(name) && (lang === 'en' ? /^[a-z0-9-]+\.md$/ : /[\u4e00-\u9fff]/).test(name),
+      `plans ${lang}: the note downloads as Markdown named after it (${name})`);
+    if (lang === 'zh') await page.click('#lang');
+    await closeView(page, errors, `plans ${lang}`);
+  }
+}
+
+// Imports a workflow into the graph view (its file input).
+async function importWorkflow(page, wf) {
+  await page.setInputFiles('#graph-view .gv-files input[type="file"]',
+    { name: 'workflow.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(wf)) });
+  await page.waitForFunction((n) => document.querySelectorAll('#graph-view .gv-node').length === n, wf.nodes.length);
+}
+
+// The nodes' boxes on screen, and the pairs of them that overlap.
+const nodeBoxes = (page) => page.$$eval('#graph-view .gv-node', (els) => els.map((e) => {
+  const r = e.querySelector('.gv-box').getBoundingClientRect();
+  return { id: e.dataset.id, x: r.left, y: r.top, w: r.width, h: r.height };
+}));
+const overlaps = (bs) => bs.flatMap((a, i) => bs.slice(i + 1).filter((b) =>
+  a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h).map((b) => `${a.id}×${b.id}`));
+
+async function testGraph(ctx, base) {
+  const { page, errors } = await openView(ctx, base, 'graph');
+  // A text input feeding the second chat, past the first one.
+  const wf = {
+    name: 'behind',
+    nodes: [
+      { id: 'n_text', type: 'core:TextInput', position: { x: 0, y: 0 }, data: {} },
+      { id: 'n_mid', type: 'llm:Chat', position: { x: 320, y: -20 }, data: {} },
+      { id: 'n_far', type: 'llm:Chat', position: { x: 640, y: 0 }, data: {} },
+    ],
+    edges: [{ id: 'e_1', source: 'n_text', sourceHandle: 'text', target: 'n_far', targetHandle: 'prompt' }],
+    viewport: { x: 0, y: 0, zoom: 1 },
+  };
+  await importWorkflow(page, wf);
+  is(await page.$$eval('#graph-view .gv-edges-over path', (els) => els.map((e) => e.dataset.id)), ['e_1'],
+    'graph: an edge that passes behind another node is drawn above it');
+  // Two nodes from the library: each where the person looks, clear of the others.
+  await page.click('#graph-view .gv-tab[data-panel="nodes"]');
+  await page.waitForSelector('#graph-view .gv-pal-add[data-type="core:TextInput"]');
+  for (let k = 1; k <= 2; k++) {
+    await page.click('#graph-view .gv-pal-add[data-type="core:TextInput"]');
+    await page.waitForFunction((n) => document.querySelectorAll('#graph-view .gv-node').length === n, 3 + k, { timeout: 30000 });
+  }
+  const boxes = await nodeBoxes(page);
+  is(overlaps(boxes), [], `graph: nodes added from the library land in free space (${boxes.map((b) => `${b.id}@${Math.round(b.x)},${Math.round(b.y)}`).join(' ')})`);
+  const frame = await page.$eval('#graph-view .gv-svg', (e) => { const r = e.getBoundingClientRect(); return { x: r.left, y: r.top, w: r.width, h: r.height }; });
+  const added = boxes.filter((b) => !wf.nodes.some((n) => n.id === b.id));
+  ok(added.length === 2 && added.every((b) => b.x >= frame.x && b.y >= frame.y && b.x + b.w <= frame.x + frame.w && b.y + b.h <= frame.y + frame.h),
+    `graph: the added nodes are in view (${JSON.stringify(added.map((b) => [Math.round(b.x), Math.round(b.y)]))} in ${JSON.stringify(frame)})`);
+  await closeView(page, errors, 'graph');
+
+  // On a phone, fit keeps the text readable: 12 px text at 11 px or more.
+  const phone = await openView(ctx, base, 'graph', { width: 390, height: 844 });
+  const wide = { name: 'wide', edges: [], viewport: { x: 0, y: 0, zoom: 1 },
+    nodes: Array.from({ length: 8 }, (_, i) => ({ id: `n_${i}`, type: 'llm:Chat', position: { x: i * 320, y: (i % 2) * 200 }, data: {} })) };
+  await importWorkflow(phone.page, wide);
+  await phone.page.evaluate(() => [...document.querySelectorAll('#graph-view .gv-toolbar button')]
+    .find((b) => /^(Fit|适应|适配|全部显示)/.test(b.textContent.trim()) || b.getAttribute('aria-label')?.startsWith('Fit'))?.click());
+  const px = await phone.page.$eval('#graph-view .gv-slot-name', (e) => e.getBoundingClientRect().height);
+  const zoom = Number(await phone.page.$eval('#graph-view .gv-svg', (e) => e.dataset.zoom));
+  ok(zoom >= 91 && px >= 10, `graph phone: fit keeps text readable (zoom ${zoom}%, a slot name ${px.toFixed(1)} px high)`);
+  await shot(phone.page, 'graph-fit-390-en', { fullPage: false });
+  await closeView(phone.page, phone.errors, 'graph phone');
+}
+
+async function run(s) {
+  await s.run('daily late stop', () => testLateStop(s.ctx, s.base));
+  await s.run('daily names', () => testNames(s.ctx, s.base));
+  await s.run('daily mask', () => testMaskHint(s.ctx, s.base));
+  await s.run('daily plans', () => testNotePlans(s.ctx, s.base));
+  await s.run('daily graph', () => testGraph(s.ctx, s.base));
+}
+
+module.exports = { run };
+
+if (require.main === module) require('./browserlib').runViews([__filename]);
