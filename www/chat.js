@@ -19,7 +19,8 @@ import { createView, textLimit, sendOnEnter } from './view.js';
 import { examples } from './empty.js';
 import { filePicker, readImage } from './files.js';
 import { openViewer, offlineChip } from './viewer.js';
-import { toast } from './ui.js';
+import { toast, copyText } from './ui.js';
+import { renderMarkdown } from './markdown.js';
 
 addWords('chat', words);
 
@@ -156,7 +157,7 @@ export function createChat(root, app) {
     const user = h('div', { class: 'bubble user' });
     const progressText = setT(h('span', {}), 'chat.thinking');
     const progress = h('div', { class: 'turn-progress', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), progressText);
-    const reply = h('p', { class: 'chat-text' });
+    const reply = h('div', { class: 'chat-text md' });
     const media = h('div', { class: 'chat-media' });
     const suggest = h('p', { class: 'chat-suggest', hidden: true });
     const note = h('div', { class: 'chat-note', hidden: true });
@@ -263,6 +264,29 @@ export function createChat(root, app) {
     turn.suggest.hidden = false;
   }
 
+  // The answer's Markdown, drawn; while it streams, at most once a frame.
+  function drawReply(turn, live) {
+    if (live) {
+      if (turn.drawing) return;
+      turn.drawing = requestAnimationFrame(() => {
+        turn.drawing = 0;
+        drawReply(turn);
+      });
+      return;
+    }
+    if (turn.drawing) cancelAnimationFrame(turn.drawing);
+    turn.drawing = 0;
+    turn.reply.replaceChildren(renderMarkdown(turn.raw, {
+      copyLabel: tx('chat.copy.code'),
+      copy: async (code, b) => setT(b, (await copyText(code)) ? 'chat.copied' : 'chat.copy_failed'),
+    }));
+    if (!turn.copy && turn.raw) {
+      turn.copy = setT(h('button', { type: 'button', class: 'small chat-copy' }), 'chat.copy');
+      turn.copy.addEventListener('click', async () => setT(turn.copy, (await copyText(turn.raw)) ? 'chat.copied' : 'chat.copy_failed'));
+      turn.reply.after(turn.copy);
+    }
+  }
+
   // Requests the offline assistant offers to click (examples: strings);
   // a click sends one, as the empty state's examples do.
   function showExamples(turn, list) {
@@ -335,14 +359,16 @@ export function createChat(root, app) {
         turn.reply.hidden = false;
         turn.reply.dataset.live = 'true';
         turn.progress.hidden = true;
-        turn.reply.append(ev.content);
+        turn.raw = (turn.raw || '') + ev.content;
+        drawReply(turn, true);
         turn.deltas++;
         follow(turn);
         break;
       case 'message':
         if (ev.role && ev.role !== 'assistant') break;
         turn.reply.hidden = false;
-        turn.reply.textContent = String(ev.content ?? '');
+        turn.raw = String(ev.content ?? '');
+        drawReply(turn);
         delete turn.reply.dataset.live;
         if (ev.suggest) showSuggest(turn, ev.suggest);
         showExamples(turn, ev.examples);
@@ -377,7 +403,8 @@ export function createChat(root, app) {
         turn.done = ev;
         if (!turn.messages && typeof ev.content === 'string' && ev.content) {
           turn.reply.hidden = false;
-          turn.reply.textContent = ev.content;
+          turn.raw = ev.content;
+          drawReply(turn);
         }
         if (ev.generatedImageUrl) showPicture(turn, ev.generatedImageUrl);
         if (ev.suggest) showSuggest(turn, ev.suggest);

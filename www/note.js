@@ -12,6 +12,7 @@ import { createView, textLimit } from './view.js';
 import { examples } from './empty.js';
 import { filePicker, readImage, fileName, saveText } from './files.js';
 import { openViewer, offlineChip } from './viewer.js';
+import { copyText } from './ui.js';
 
 addWords('note', words);
 
@@ -487,23 +488,6 @@ function downloadAll(urls, named) {
 function plainNote(n) {
   const tags = Array.isArray(n.tags) ? n.tags.map((x) => `#${x}`).join(' ') : '';
   return [n.title, n.body, tags].filter((x) => x && String(x).trim()).join('\n\n');
-}
-
-async function copyText(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    // Not a secure context, or no permission: the old way.
-    const ta = h('textarea', { class: 'offscreen', readonly: true });
-    ta.value = text;
-    document.body.append(ta);
-    ta.select();
-    let ok = false;
-    try { ok = document.execCommand('copy'); } catch { ok = false; }
-    ta.remove();
-    return ok;
-  }
 }
 
 // Any JSON shown as a definition list: nested objects nest, lists of words

@@ -30,11 +30,11 @@ function changed() {
   for (const fn of listeners) fn();
 }
 
-// Newest first.
+// Pinned first, then newest first.
 export function listThreads() {
   const list = read(THREADS, []);
   return Array.isArray(list) ? list.filter((x) => x && typeof x.id === 'string')
-    .sort((a, b) => (b.updatedAt || 0) - (a.updatedAt || 0)) : [];
+    .sort((a, b) => (!!b.pinned - !!a.pinned) || (b.updatedAt || 0) - (a.updatedAt || 0)) : [];
 }
 
 export function getThreadInfo(id) {
@@ -50,7 +50,29 @@ export function saveThread(id, fields) {
   const next = { ...old, ...fields, id, updatedAt: fields.updatedAt || Date.now() };
   if (i >= 0) list.splice(i, 1);
   list.unshift(next);
-  for (const gone of list.splice(MAX_THREADS)) localStorage.removeItem(`aivista.turns.${gone.id}`);
+  // Over the limit, the oldest that are not pinned go.
+  while (list.length > MAX_THREADS) {
+    const k = list.findLastIndex((x) => !x.pinned);
+    if (k < 0) break;
+    const [gone] = list.splice(k, 1);
+    try { localStorage.removeItem(`aivista.turns.${gone.id}`); } catch { /* ignore */ }
+  }
+  write(THREADS, list);
+  changed();
+}
+
+// The person's own name for a thread (empty: the title again) and its pin,
+// kept in this browser; the list's order by time is not changed.
+export function setThreadMark(id, { name, pinned } = {}) {
+  const list = listThreads();
+  const x = list.find((y) => y.id === id);
+  if (!x) return;
+  if (name !== undefined) {
+    const n = String(name).trim().slice(0, 120);
+    if (n) x.name = n;
+    else delete x.name;
+  }
+  if (pinned !== undefined) x.pinned = !!pinned;
   write(THREADS, list);
   changed();
 }

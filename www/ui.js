@@ -78,3 +78,21 @@ export function toast(key, params, action) {
   setTimeout(() => el.remove(), action?.ms ?? 8000);
   return el;
 }
+
+// Puts text on the clipboard; true when it is there.
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // Not a secure context, or no permission: the old way.
+    const ta = h('textarea', { class: 'offscreen', readonly: true });
+    ta.value = text;
+    document.body.append(ta);
+    ta.select();
+    let ok = false;
+    try { ok = document.execCommand('copy'); } catch { ok = false; }
+    ta.remove();
+    return ok;
+  }
+}

@@ -172,12 +172,109 @@ async function testGraph(ctx, base) {
   await closeView(phone.page, phone.errors, 'graph phone');
 }
 
+// The answer's Markdown, drawn by the page's own renderer: each block
+// as its element, code with a copy button, and nothing from elsewhere.
+const MD = [
+  '## Plan', '', 'Some **bold**, *italic*, ~~gone~~ and `code`; snake_case_name stays.', '',
+  '- one', '- two', '  - two.a', '', '1. first', '2. second', '',
+  '| city | days |', '|---|---:|', '| Lisbon | 3 |', '| Porto \\| Braga | 2 |', '',
+  '```js', 'const a = 1 < 2;', '```', '',
+  '> quoted', '', '<img src=x onerror="window.__pwned=1"> ![pic](http://198.51.100.7/x.png)',
+  '[ok](https://example.org/a) [bad](javascript:window.__pwned=2) <https://example.org/b>',
+].join('\n');
+
+async function testMarkdown(ctx, base) {
+  const { page, errors } = await openView(ctx, base, 'chat');
+  const elsewhere = [];
+  page.on('request', (r) => { if (!r.url().startsWith(base) && !r.url().startsWith('data:')) elsewhere.push(r.url()); });
+  const got = await page.evaluate(async (text) => {
+    const { renderMarkdown } = await import('./markdown.js');
+    const box = document.createElement('div');
+    box.className = 'chat-text md';
+    let copied = null;
+    box.append(renderMarkdown(text, { copy: (c) => { copied = c; }, copyLabel: 'Copy code' }));
+    document.querySelector('#chat-view .conversation').append(box);
+    box.querySelector('.md-copy')?.click();
+    await new Promise((r) => setTimeout(r, 300));
+    return {
+      tags: [...box.children].map((e) => e.tagName.toLowerCase()),
+      h: box.querySelector('h4')?.textContent,
+      inline: ['strong', 'em', 's', 'code'].map((t) => box.querySelector(`p ${t}`)?.textContent),
+      snake: box.querySelector('p').textContent.includes('snake_case_name'),
+      nested: box.querySelector('ul ul li')?.textContent,
+      ol: [...box.querySelectorAll('ol > li')].map((e) => e.textContent),
+      table: [...box.querySelectorAll('table tr')].map((tr) => [...tr.children].map((c) => c.textContent)),
+      copied,
+      links: [...box.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href'), a.rel]),
+      imgs: box.querySelectorAll('img').length,
+      pwned: window.__pwned ?? null,
+      rawText: box.textContent.includes('<img src=x'),
+    };
+  }, MD);
+  is(got.tags, ['h4', 'p', 'ul', 'ol', 'div', 'div', 'blockquote', 'p'], 'markdown: each block is its element');
+  is([got.h, ...got.inline, got.snake], ['Plan', 'bold', 'italic', 'gone', 'code', true], 'markdown: heading and inline styles; words with _ stay whole');
+  is([got.nested, got.ol], ['two.a', ['first', 'second']], 'markdown: nested and numbered lists');
+  is(got.table, [['city', 'days'], ['Lisbon', '3'], ['Porto | Braga', '2']], 'markdown: a table, escaped bars kept');
+  is(got.copied, 'const a = 1 < 2;', 'markdown: a code block\'s copy button copies its code');
+  is(got.links, [['pic', 'http://198.51.100.7/x.png', 'noopener noreferrer nofollow'], ['ok', 'https://example.org/a', 'noopener noreferrer nofollow'],
+    ['https://example.org/b', 'https://example.org/b', 'noopener noreferrer nofollow']], 'markdown: web links only; a picture is its link; javascript: is text');
+  is([got.imgs, got.pwned, got.rawText, elsewhere], [0, null, true, []], 'markdown: raw HTML is text, no picture loaded, nothing from elsewhere');
+  // An answer of the assistant's, drawn the same way, with its copy button.
+  await page.fill('#chat-view .chat-composer textarea', 'what can you do?');
+  await page.press('#chat-view .chat-composer textarea', 'Enter');
+  await page.waitForSelector('#chat-view .chat-turn[data-state="done"] .chat-copy', { timeout: 30000 });
+  await page.click('#chat-view .chat-turn[data-state="done"] .chat-copy');
+  const clip = await page.evaluate(() => navigator.clipboard.readText()).catch(() => '');
+  ok(clip.length > 10, `markdown: Copy puts the whole answer on the clipboard (${clip.slice(0, 60)}…)`);
+  await shot(page, 'chat-markdown-1280-en', { fullPage: false });
+  await closeView(page, errors, 'markdown');
+}
+
+async function testThreadList(ctx, base) {
+  const { page, errors } = await openView(ctx, base, 'chat');
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  for (const text of ['alpha topic', 'beta topic', 'gamma topic']) {
+    await page.click('#chat-view .view-head button');
+    await page.fill('#chat-view .chat-composer textarea', text);
+    await page.press('#chat-view .chat-composer textarea', 'Enter');
+    await page.waitForSelector('#chat-view .stream-status[data-state="done"]', { timeout: 30000 });
+  }
+  const titles = () => page.$$eval('#threads li', (els) => els.map((e) => e.querySelector('.thread-title')?.textContent.replace(/^📌 /, '')));
+  is(await titles(), ['gamma topic', 'beta topic', 'alpha topic'], 'threads: newest first');
+  await page.fill('#threads .thread-search', 'BETA');
+  is(await titles(), ['beta topic'], 'threads: a search keeps the conversations with its words');
+  await page.fill('#threads .thread-search', 'nothing like this');
+  ok(await page.isVisible('#threads p:has-text("No conversation")'), 'threads: a search with no match says so');
+  await page.fill('#threads .thread-search', '');
+  await page.click('#threads li:has-text("alpha topic") .thread-ren');
+  await page.fill('#threads .thread-rename', 'Trip ideas');
+  await page.press('#threads .thread-rename', 'Enter');
+  await page.click('#threads li:has-text("beta topic") .thread-pin');
+  is(await titles(), ['beta topic', 'gamma topic', 'Trip ideas'], 'threads: pinned first, the renamed one under its new name');
+  await page.reload();
+  is(await titles(), ['beta topic', 'gamma topic', 'Trip ideas'], 'threads: names and pins are kept after a reload');
+  await page.fill('#threads .thread-search', 'trip');
+  is(await titles(), ['Trip ideas'], 'threads: a search finds the new name');
+  await page.fill('#threads .thread-search', '');
+  await shot(page, 'threads-1280-en', { fullPage: false });
+  await page.click('#lang');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.click('#threads-toggle');
+  await shot(page, 'threads-390-zh', { fullPage: false });
+  await page.click('#lang');
+  await page.evaluate(() => localStorage.clear());
+  await closeView(page, errors, 'threads');
+}
+
 async function run(s) {
   await s.run('daily late stop', () => testLateStop(s.ctx, s.base));
   await s.run('daily names', () => testNames(s.ctx, s.base));
   await s.run('daily mask', () => testMaskHint(s.ctx, s.base));
   await s.run('daily plans', () => testNotePlans(s.ctx, s.base));
   await s.run('daily graph', () => testGraph(s.ctx, s.base));
+  await s.run('daily markdown', () => testMarkdown(s.ctx, s.base));
+  await s.run('daily threads', () => testThreadList(s.ctx, s.base));
 }
 
 module.exports = { run };

@@ -74,7 +74,7 @@ async function testDefects(ctx, base) {
 
   // Removing a thread from the list can be undone.
   const before2 = await page.$$eval('#threads li', (els) => els.length);
-  await page.click(`#threads li[data-thread="${threadId}"] button`);
+  await page.click(`#threads li[data-thread="${threadId}"] .thread-forget`);
   is(await page.$$eval('#threads li', (els) => els.length), before2 - 1, 'recent list: a thread is removed');
   await page.click('.toast button', { timeout: 2000 }).catch(() => {});
   await page.waitForSelector(`#threads li[data-thread="${threadId}"]`, { timeout: 2000 }).catch(() => {});
