@@ -267,6 +267,28 @@ async function testThreadList(ctx, base) {
   await closeView(page, errors, 'threads');
 }
 
+// The first load with an empty cache: what came over the wire (Chromium's
+// own count, compressed as sent), all of it from this site.
+async function testFirstLoad(ctx, base) {
+  const page = await ctx.newPage();
+  const cdp = await ctx.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.clearBrowserCache');
+  let bytes = 0;
+  const urls = new Map();
+  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+  cdp.on('Network.loadingFinished', (e) => {
+    const u = urls.get(e.requestId) || '';
+    if (!/\/api\/(agent|threads)/.test(u)) bytes += e.encodedDataLength;
+  });
+  await page.goto(`${base}#/image`, { waitUntil: 'networkidle' });
+  const foreign = [...urls.values()].filter((u) => !u.startsWith(base) && !u.startsWith('data:'));
+  ok(bytes > 10000 && bytes < 150 * 1024, `first load: ${(bytes / 1024).toFixed(1)} KB transferred (under 150 KB)`);
+  is(foreign, [], 'first load: nothing is loaded from elsewhere');
+  await cdp.detach();
+  await page.close();
+}
+
 async function run(s) {
   await s.run('daily late stop', () => testLateStop(s.ctx, s.base));
   await s.run('daily names', () => testNames(s.ctx, s.base));
@@ -275,6 +297,7 @@ async function run(s) {
   await s.run('daily graph', () => testGraph(s.ctx, s.base));
   await s.run('daily markdown', () => testMarkdown(s.ctx, s.base));
   await s.run('daily threads', () => testThreadList(s.ctx, s.base));
+  await s.run('daily first load', () => testFirstLoad(s.ctx, s.base));
 }
 
 module.exports = { run };
