@@ -57,7 +57,13 @@ export const en = {
   'note.example.3': 'How I keep a small flat tidy',
   'note.copy.text': 'Copy text',
   'note.copy.markdown': 'Copy Markdown',
-  'note.download': 'Download images ({n})',
+  'note.download': 'Download images and caption ({n})',
+  'note.cover_title': 'Title on the cover',
+  'note.body_edit': 'The note\'s text',
+  'note.count.title': 'Title {n} / {max}',
+  'note.count.body': 'Text {n} / {max}',
+  'note.move.earlier': 'Move picture {n} earlier',
+  'note.move.later': 'Move picture {n} later',
   'note.save.markdown': 'Download .md',
 };
 
@@ -118,6 +124,12 @@ export const zh = {
   'note.example.3': '小户型收纳改造心得',
   'note.copy.text': '复制文字',
   'note.copy.markdown': '复制 Markdown',
-  'note.download': '下载图片（{n}）',
+  'note.download': '下载图片和文案（{n}）',
+  'note.cover_title': '封面标题',
+  'note.body_edit': '笔记正文',
+  'note.count.title': '标题 {n} / {max}',
+  'note.count.body': '正文 {n} / {max}',
+  'note.move.earlier': '把第 {n} 张图前移',
+  'note.move.later': '把第 {n} 张图后移',
   'note.save.markdown': '下载 Markdown',
 };

@@ -343,14 +343,17 @@ export function createNoteWriter(root, app) {
       });
       return b;
     };
-    const named = ev.title || topicText;
+    // What the person posts: the note as written, with their own title,
+    // text and picture order from the phone card (this page only).
+    const draft = { ...ev, title: String(ev.title ?? ''), body: String(ev.body ?? ''), urls: [...urls] };
+    const named = () => draft.title || topicText;
     const download = setT(h('button', { type: 'button', class: 'download-images', disabled: !urls.length }), 'note.download', { n: urls.length });
-    download.addEventListener('click', () => downloadAll(urls, named));
+    download.addEventListener('click', () => downloadAll(draft.urls, named(), plainNote(draft)));
     const saveMd = setT(h('button', { type: 'button', dataset: { save: 'markdown' } }), 'note.save.markdown');
-    saveMd.addEventListener('click', () => saveText(markdownNote(ev, urls), fileName(named, 'md', 'note')));
-    const actions = h('div', { class: 'card-actions' }, copyBtn('text', 'primary', () => plainNote(ev)),
-      copyBtn('markdown', '', () => markdownNote(ev, urls)), saveMd, download, copied);
-    c.body.replaceChildren(actions, phoneCard(ev, urls));
+    saveMd.addEventListener('click', () => saveText(markdownNote(draft, draft.urls), fileName(named(), 'md', 'note')));
+    const actions = h('div', { class: 'card-actions' }, copyBtn('text', 'primary', () => plainNote(draft)),
+      copyBtn('markdown', '', () => markdownNote(draft, draft.urls)), saveMd, download, copied);
+    c.body.replaceChildren(actions, phoneCard(draft));
     c.el.classList.add('note-preview');
     preview.replaceChildren(c.el);
     preview.hidden = false;
@@ -449,21 +452,76 @@ function noteView(n) {
     tags.length ? h('p', { class: 'note-tags' }, tags.map((x) => h('span', { class: 'tag' }, `#${x}`))) : null);
 }
 
-// The note in a phone-sized frame: the cover picture (the others beside it),
-// the title, the body and the tags, as a reader scrolls them.
-function phoneCard(n, urls) {
-  const tags = Array.isArray(n.tags) ? n.tags : [];
-  const media = urls.length ? h('div', { class: 'phone-media' }, urls.map((u, i) => {
-    const img = setAttrT(h('img', { src: u, loading: i ? 'lazy' : 'eager' }), 'alt', 'note.image_alt', { n: i + 1 });
-    const b = h('button', { type: 'button', class: 'phone-img' }, img);
-    b.addEventListener('click', () => openViewer(u, { alt: img.alt, opener: b }));
-    return b;
-  })) : null;
-  const chip = urls.length ? offlineChip(urls[0]) : null;
-  return h('article', { class: 'phone note' }, media, chip,
-    h('div', { class: 'phone-text' },
-      h('h4', { class: 'note-title' }, String(n.title ?? '')),
-      h('div', { class: 'note-body' }, String(n.body ?? '')),
+// The platform's limits (characters as people count them).
+const TITLE_MAX = 20;
+const BODY_MAX = 1000;
+const chars = (s) => [...String(s ?? '')].length;
+
+// The note in a phone-sized frame, as the person will post it: the cover
+// title edited on the cover, the text edited in place, both counted
+// against the platform's limits as they type, and the pictures moved
+// earlier or later (the first is the cover). Edits change draft (title,
+// body, urls).
+function phoneCard(draft) {
+  const tags = Array.isArray(draft.tags) ? draft.tags : [];
+  const titleView = h('h4', { class: 'note-title' }, draft.title);
+  const coverTitle = h('input', { type: 'text', class: 'cover-title', value: draft.title });
+  setAttrT(coverTitle, 'aria-label', 'note.cover_title');
+  const body = h('textarea', { class: 'note-body note-body-edit', rows: 8 });
+  body.value = draft.body;
+  setAttrT(body, 'aria-label', 'note.body_edit');
+  const titleCount = h('span', { class: 'count', dataset: { count: 'title' } });
+  const bodyCount = h('span', { class: 'count', dataset: { count: 'body' } });
+  const counts = h('p', { class: 'note-counts muted', 'aria-live': 'polite' }, titleCount, ' · ', bodyCount);
+  const count = () => {
+    const tn = chars(draft.title);
+    const bn = chars(draft.body);
+    setT(titleCount, 'note.count.title', { n: tn, max: TITLE_MAX });
+    setT(bodyCount, 'note.count.body', { n: bn, max: BODY_MAX });
+    titleCount.dataset.over = String(tn > TITLE_MAX);
+    bodyCount.dataset.over = String(bn > BODY_MAX);
+  };
+  const fit = () => {
+    body.style.height = 'auto';
+    body.style.height = `${body.scrollHeight + 2}px`;
+  };
+  coverTitle.addEventListener('input', () => {
+    draft.title = coverTitle.value;
+    titleView.textContent = draft.title;
+    count();
+  });
+  body.addEventListener('input', () => {
+    draft.body = body.value;
+    count();
+    fit();
+  });
+  requestAnimationFrame(fit);
+  count();
+  const media = h('div', { class: 'phone-media' });
+  const drawMedia = () => {
+    const n = draft.urls.length;
+    media.replaceChildren(...draft.urls.map((u, i) => {
+      const img = setAttrT(h('img', { src: u, loading: i ? 'lazy' : 'eager' }), 'alt', 'note.image_alt', { n: i + 1 });
+      const b = h('button', { type: 'button', class: 'phone-img' }, img);
+      b.addEventListener('click', () => openViewer(u, { alt: img.alt, opener: b, name: `${draft.title} ${i + 1}` }));
+      const move = (d, key, sign) => {
+        const m = h('button', { type: 'button', class: 'small move', dataset: { move: key }, disabled: i + d < 0 || i + d >= n }, sign);
+        setAttrT(m, 'aria-label', `note.move.${key}`, { n: i + 1 });
+        m.addEventListener('click', () => {
+          [draft.urls[i], draft.urls[i + d]] = [draft.urls[i + d], draft.urls[i]];
+          drawMedia();
+          media.querySelectorAll('.phone-slide')[i + d]?.scrollIntoView({ block: 'nearest', inline: 'start' });
+        });
+        return m;
+      };
+      return h('div', { class: 'phone-slide', dataset: { url: u } }, b, i === 0 ? coverTitle : null,
+        h('div', { class: 'slide-bar' }, move(-1, 'earlier', '◀'), h('span', { class: 'muted' }, `${i + 1} / ${n}`), move(1, 'later', '▶')));
+    }));
+  };
+  drawMedia();
+  const chip = draft.urls.length ? offlineChip(draft.urls[0]) : null;
+  return h('article', { class: 'phone note' }, draft.urls.length ? media : coverTitle, chip,
+    h('div', { class: 'phone-text' }, titleView, counts, body,
       tags.length ? h('p', { class: 'note-tags' }, tags.map((x) => h('span', { class: 'tag' }, `#${x}`))) : null));
 }
 
@@ -475,14 +533,16 @@ function markdownNote(n, urls) {
 }
 
 // Each picture as a PNG download (the server converts a drawing once),
-// named after the note and numbered.
-function downloadAll(urls, named) {
+// named after the note and numbered in the order chosen, then the caption
+// (title, text, tags) as a text file beside them.
+function downloadAll(urls, named, caption) {
   urls.forEach((u, i) => {
     const id = assetId(u);
     const a = h('a', { href: id ? pngURL(id) : u, download: fileName(`${named || 'note'} ${i + 1}`, 'png', `note-${i + 1}`), class: 'offscreen' });
     document.body.append(a);
     setTimeout(() => { a.click(); a.remove(); }, i * 300);
   });
+  if (caption) setTimeout(() => saveText(caption, fileName(named, 'txt', 'note'), 'text/plain'), urls.length * 300);
 }
 
 function plainNote(n) {

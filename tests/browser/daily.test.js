@@ -71,6 +71,36 @@ async function untilPause(page, kind) {
   throw new Error(`no ${kind} pause came`);
 }
 
+// The finished note as the person posts it: the cover title edited on
+// the cover and counted, the pictures reordered, all of it what is copied
+// and downloaded.
+async function creatorTools(page) {
+  const fin = '#note-view .card[data-card="final"]';
+  const slides = () => page.$$eval(`${fin} .phone-slide`, (els) => els.map((e) => e.dataset.url));
+  const before = await slides();
+  await page.fill(`${fin} .cover-title`, '杭州看展一日游｜这篇攻略真的能帮你省下半天排队时间');
+  const counts = await page.$$eval(`${fin} .note-counts .count`, (els) => els.map((e) => [e.dataset.count, e.textContent, e.dataset.over]));
+  ok(counts[0][1] === '标题 25 / 20' && counts[0][2] === 'true' && /^正文 \d+ \/ 1000$/.test(counts[1][1]),
+    `creator: the title is counted against the limit as it is typed (${counts.map((c) => c[1]).join(', ')})`);
+  is(await page.textContent(`${fin} .note-title`), '杭州看展一日游｜这篇攻略真的能帮你省下半天排队时间', 'creator: the title below follows the cover');
+  await page.fill(`${fin} .cover-title`, '杭州看展一日游');
+  await page.click(`${fin} .phone-slide >> nth=1 >> [data-move="earlier"]`);
+  const after = await slides();
+  is(after, [before[1], before[0], ...before.slice(2)], 'creator: a picture moved earlier becomes the cover');
+  await page.fill(`${fin} .note-body-edit`, '第一段。\n\n第二段，我自己改的。');
+  await page.click(`${fin} [data-copy="text"]`);
+  const clip = await page.evaluate(() => navigator.clipboard.readText()).catch(() => '');
+  ok(clip.startsWith('杭州看展一日游\n\n第一段。') && clip.includes('我自己改的'), 'creator: Copy takes the title and text as edited');
+  const names = [];
+  page.on('download', (d) => names.push(d.suggestedFilename()));
+  await page.click(`${fin} .download-images`);
+  await page.waitForFunction((n) => n, before.length + 1).catch(() => {});
+  for (let i = 0; i < 40 && names.length < before.length + 1; i++) await page.waitForTimeout(150);
+  is(names.sort(), [...before.map((_, i) => `杭州看展一日游-${i + 1}.png`), '杭州看展一日游.txt'].sort(),
+    'creator: the export is each picture in order and the caption, named after the note');
+  await shot(page, 'note-creator-1280-zh', { fullPage: false });
+}
+
 async function testNotePlans(ctx, base) {
   for (const [lang, topic, roleWord] of [['zh', '周末去杭州看展', /封面图|正文配图|结尾配图/], ['en', 'a weekend in Lisbon', /Cover picture|Picture in the text|Closing picture/]]) {
     const { page, errors, api } = await openView(ctx, base, 'note');
@@ -107,6 +137,7 @@ async function testNotePlans(ctx, base) {
     const name = dl.suggestedFilename();
     ok(/\.md$/.test(name) && !/^note\.md$/.test(name) && (lang === 'en' ? /^[a-z0-9-]+\.md$/ : /[\u4e00-\u9fff]/).test(name),
       `plans ${lang}: the note downloads as Markdown named after it (${name})`);
+    if (lang === 'zh') await creatorTools(page);
     if (lang === 'zh') await page.click('#lang');
     await closeView(page, errors, `plans ${lang}`);
   }
