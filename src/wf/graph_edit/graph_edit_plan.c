@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "json/dump.h"
 #include "app.h"
 #include "conf/conf.h"
@@ -78,6 +79,42 @@ static void ge_add_type(json_t *types, const char *t)
 	json_array_append_new(types, json_string(t));
 }
 
+/* English endings people put on what a node does ("translator",
+ * "summariser", "previews"), each with the endings the library's names
+ * and keywords use. */
+static const char *const ge_endings[][2] = {
+	{ "ator", "ate" }, { "ators", "ate" }, { "ifier", "ify" }, { "ifiers", "ify" }, { "isers", "ize" }, { "izers", "ize" }, { "iser", "ize" },
+	{ "izer", "ize" }, { "ise", "ize" }, { "ised", "ize" }, { "ies", "y" }, { "ers", "" },
+	{ "er", "" }, { "er", "e" }, { "ors", "" }, { "or", "" }, { "s", "" }, { "ing", "" },
+	{ "ing", "e" },
+};
+
+/* The request with, after it, the other forms of its English words, so
+ * that the lexical retrieval finds "Translate" for "translator". New
+ * string. */
+static char *ge_query(const char *text)
+{
+	struct buf b;
+	const char *p = text;
+
+	buf_init(&b, strlen(text) * 3 + 64);
+	buf_adds(&b, text);
+	while (*p) {
+		size_t n = 0;
+
+		while (p[n] && ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z')))
+			n++;
+		for (size_t i = 0; n >= 4 && i < sizeof ge_endings / sizeof ge_endings[0]; i++) {
+			size_t l = strlen(ge_endings[i][0]);
+
+			if (n > l + 2 && strncasecmp(p + n - l, ge_endings[i][0], l) == 0)
+				buf_printf(&b, " %.*s%s", (int)(n - l), p, ge_endings[i][1]);
+		}
+		p += n ? n : 1;
+	}
+	return buf_steal(&b);
+}
+
 enum node_rc graph_edit_retrieve(struct step_ctx *c)
 {
 	const char *text = json_string_value(json_object_get(json_object_get(c->state, "turn"), "text")) ?: "";
@@ -88,12 +125,15 @@ enum node_rc graph_edit_retrieve(struct step_ctx *c)
 	json_t *types = json_array(), *hits, *h, *n;
 	struct buf names;
 	size_t i;
+	char *query;
 
 	if (kb == NULL) {
 		json_decref(types);
 		return step_fail(c, "library_unavailable", "%s", msg_error(step_lang(c), "library_unavailable"));
 	}
-	hits = kb_retrieve(step_app(c), kb, text, GRAPH_EDIT_RETRIEVE, 0.0, &info);
+	query = ge_query(text);
+	hits = kb_retrieve(step_app(c), kb, query, GRAPH_EDIT_RETRIEVE, 0.0, &info);
+	free(query);
 	buf_init(&names, 4096);
 	json_array_foreach(hits, i, h) {
 		ge_add_type(types, json_string_value(json_object_get(h, "id")));

@@ -19,6 +19,11 @@
 #define GL_COUNT_MAX 200
 #define GL_SIZE_MAX 20000
 #define GL_COORD_MAX 1e12
+/* New nodes placed one by one next to what they connect to at most (more
+ * go as one block), and the places tried above and below each: the cost
+ * stays a small multiple of the workflow's size. */
+#define GL_ANCHOR_MAX 64
+#define GL_TRIES_MAX 240
 
 struct gl_id {
 	const char *id; /* borrowed from the node */
@@ -260,11 +265,159 @@ static void gl_place(const struct gl_wf *w, const int *local, int k)
 	free(b.cross_new), free(b.cross_old);
 }
 
+/* -- new nodes next to what they connect to ---------------------------------- */
+
+/* Whether a w × h box at (x, y) keeps GRAPH_NODE_GAP / 2 clear of every
+ * placed box. */
+static int gl_free(const struct gl_wf *w, double x, double y, int bw, int bh)
+{
+	const double m = GRAPH_NODE_GAP / 2.0;
+
+	for (int i = 0; i < w->n; i++)
+		if (w->node[i] && w->has_pos[i] && x < w->px[i] + w->w[i] + m &&
+		    w->px[i] < x + bw + m && y < w->py[i] + w->h[i] + m && w->py[i] < y + bh + m)
+			return 0;
+	return 1;
+}
+
+/* Following edges forward (or backward) from node i through nodes not yet
+ * placed: the nearest placed node's left edge (right edge backward) and
+ * how many steps away it is; 0 when none is within GL_REACH steps. */
+#define GL_REACH 8
+
+static int gl_reach(const struct gl_wf *w, int i, int forward, double *edge)
+{
+	size_t ne = json_array_size(w->edges);
+	int cur = i;
+
+	for (int depth = 1; depth <= GL_REACH; depth++) {
+		int next = -1;
+
+		for (size_t e = 0; e < ne; e++) {
+			int s, t, o;
+
+			if (gl_wf_edge(w, e, &s, &t) < 0 || (forward ? s : t) != cur)
+				continue;
+			o = forward ? t : s;
+			if (!w->node[o])
+				continue;
+			if (w->has_pos[o]) {
+				*edge = forward ? w->px[o] : w->px[o] + w->w[o];
+				return depth;
+			}
+			if (next < 0 && o != i)
+				next = o;
+		}
+		if (next < 0)
+			return 0;
+		cur = next;
+	}
+	return 0;
+}
+
+/* Where node i wants to be from its placed neighbours: between its
+ * sources and its targets, right of its sources, or left of its targets;
+ * level with them. 0 when it has no placed neighbour. */
+static int gl_wish(const struct gl_wf *w, int i, double *x, double *y)
+{
+	double right = -HUGE_VAL, left = HUGE_VAL, cy = 0;
+	int np = 0, ns = 0;
+	size_t ne = json_array_size(w->edges);
+
+	for (size_t e = 0; e < ne; e++) {
+		int s, t, o;
+
+		if (gl_wf_edge(w, e, &s, &t) < 0 || (s != i && t != i))
+			continue;
+		o = s == i ? t : s;
+		if (!w->node[o] || !w->has_pos[o])
+			continue;
+		cy += w->py[o] + w->h[o] / 2.0;
+		if (s == i)
+			left = fmin(left, w->px[o]), ns++;
+		else
+			right = fmax(right, w->px[o] + w->w[o]), np++;
+	}
+	if (!np && !ns)
+		return 0;
+	*y = cy / (np + ns) - w->h[i] / 2.0;
+	if (np && ns) {
+		*x = (right + left) / 2.0 - w->w[i] / 2.0;
+	} else if (np) {
+		/* The first of new nodes inserted in a row takes its share of the way. */
+		int d = gl_reach(w, i, 1, &left);
+
+		*x = d && left > right ? right + (left - right) / (d + 1.0) - w->w[i] / 2.0 :
+		     right + GRAPH_LAYER_GAP;
+	} else {
+		int d = gl_reach(w, i, 0, &right);
+
+		*x = d && left > right ? left - (left - right) / (d + 1.0) - w->w[i] / 2.0 :
+		     left - GRAPH_LAYER_GAP - w->w[i];
+	}
+	return 1;
+}
+
+/* The free place nearest (x, y) straight above or below it. */
+static void gl_nearest_free(const struct gl_wf *w, int i, double *x, double *y)
+{
+	double span = 0, step = GRAPH_NODE_GAP;
+	long tries;
+
+	for (int k = 0; k < w->n; k++)
+		if (w->node[k] && w->has_pos[k])
+			span += w->h[k] + GRAPH_NODE_GAP;
+	tries = (long)(2 * (span + w->h[i]) / step) + 4;
+	if (tries > GL_TRIES_MAX)
+		tries = GL_TRIES_MAX;
+	for (long k = 0; k < tries; k++) {
+		double dy = step * (double)((k + 1) / 2) * (k % 2 ? 1 : -1);
+
+		if (gl_free(w, *x, round(*y + dy), w->w[i], w->h[i])) {
+			*y = round(*y + dy);
+			return;
+		}
+	}
+	/* Below everything. */
+	for (int k = 0; k < w->n; k++)
+		if (w->node[k] && w->has_pos[k])
+			*y = fmax(*y, w->py[k] + w->h[k] + GRAPH_NODE_GAP);
+	*y = ceil(*y);
+}
+
+/* Places the new nodes that have placed neighbours, one at a time (each
+ * placed one may anchor the next), and takes them out of local[]. How many
+ * are left. */
+static int gl_anchor(struct gl_wf *w, int *local)
+{
+	int progress = 1, left = 0;
+
+	while (progress) {
+		progress = 0;
+		for (int i = 0; i < w->n; i++) {
+			double x, y;
+
+			if (local[i] < 0 || !gl_wish(w, i, &x, &y))
+				continue;
+			x = round(x);
+			gl_nearest_free(w, i, &x, &y);
+			gl_write(w->node[i], x, y);
+			w->has_pos[i] = 1, w->px[i] = x, w->py[i] = y;
+			local[i] = -1;
+			progress = 1;
+		}
+	}
+	for (int i = 0; i < w->n; i++)
+		if (local[i] >= 0)
+			local[i] = left++;
+	return left;
+}
+
 int graph_layout(json_t *wf, enum graph_layout_mode mode, graph_size_fn size, void *ctx,
 		 char *err, size_t errlen)
 {
 	struct gl_wf w;
-	int *local, k = 0;
+	int *local, k = 0, placed;
 
 	if (gl_wf_open(&w, wf, size, ctx) < 0) {
 		snprintf(err, errlen, "a workflow needs a \"nodes\" array");
@@ -276,11 +429,14 @@ int graph_layout(json_t *wf, enum graph_layout_mode mode, graph_size_fn size, vo
 			w.has_pos[i] = 0;
 		local[i] = w.node[i] && !w.has_pos[i] ? k++ : -1;
 	}
+	placed = k;
+	if (k > 0 && mode == GRAPH_LAYOUT_NEW && k < w.n && k <= GL_ANCHOR_MAX)
+		k = gl_anchor(&w, local);
 	if (k > 0)
 		gl_place(&w, local, k);
 	free(local);
 	gl_wf_free(&w);
-	return k;
+	return placed;
 }
 
 /* Crossings counted from positions alone. */

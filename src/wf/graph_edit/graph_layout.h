@@ -50,11 +50,17 @@ typedef void (*graph_size_fn)(const json_t *node, void *ctx, int *w, int *h);
 
 /* Lays out wf (borrowed, changed in place): {nodes: [{id, position?: {x,
  * y}, ...}], edges?: [{source, target, ...}]}. GRAPH_LAYOUT_NEW places the
- * nodes without a numeric position and leaves the others where they are;
- * the new ones are laid out together and put as one block to the right of
- * every existing node (to the left when more of their edges lead into
- * existing nodes than come out of them), level with the existing nodes
- * they connect to, so no new box overlaps an existing one.
+ * nodes without a numeric position and leaves the others where they are.
+ * When at most 64 nodes are new, one with an edge to a placed node goes
+ * next to it, one at a time (each placed one may anchor the next):
+ * between its sources and its targets when it has both (a node inserted
+ * into an edge lands between the two ends, never past the end of the
+ * chain), right of its sources, or left of its targets, level with them,
+ * moved straight up or down to the nearest place that keeps
+ * GRAPH_NODE_GAP / 2 clear of every box. The other new nodes are laid
+ * out together and put as one block to the right of every placed node
+ * (to the left when more of their edges lead into placed nodes than come
+ * out of them), so no new box overlaps another.
  * GRAPH_LAYOUT_ALL places every node from (0, 0). Positions are written as
  * integers ({"x": 320, "y": 128}, the top-left corner); a size from the
  * size function is taken within 1..20000. Edges naming a

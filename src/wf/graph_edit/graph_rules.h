@@ -11,10 +11,17 @@
  * combinations (clauses joined by 然后, 再, 并且, commas, "and", "then"),
  * each clause planned against the canvas as the clauses before it leave
  * it: add nodes named by what they do (with counts), delete nodes,
- * connect two nodes (slots chosen by data type), disconnect them, set a
- * parameter, rename a node. A request they do not understand, or one
- * naming what is not there, gets an empty patch and a reply that says
- * why and what can be asked; never a guessed patch. With "errors" and
+ * connect two nodes (slots chosen by data type), several into one or a
+ * chain, put a node between two connected ones (the edge rewired through
+ * it) or after or before one, replace a node keeping the edges that fit,
+ * disconnect, set a parameter (a value by its meaning), rename a node.
+ * Questions about the canvas (how many nodes, what feeds what, what is
+ * not connected, which node has an error) are answered from it. A clause
+ * that cannot be planned is left out and named in the reply with why; the
+ * rest stands. A request they do not understand at all gets an empty
+ * patch and a reply saying what can be asked; never a guessed patch. A
+ * canvas that is itself invalid gets its problems in words, and "fix the
+ * canvas" removes what is broken. With "errors" and
  * "previousPatch" they repair what they can of the previous patch (other
  * slots for an edge, the closest known type, a value brought into range)
  * or explain the errors. */

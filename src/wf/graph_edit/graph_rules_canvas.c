@@ -112,6 +112,10 @@ void gr_plan_init(struct gr_plan *p, const json_t *facts, int zh)
 	p->patch = json_array();
 	buf_init(&p->done, GR_REPLY_MAX);
 	buf_init(&p->why, GR_REPLY_MAX);
+	buf_init(&p->notdone, GR_REPLY_MAX);
+	buf_init(&p->undone, 1024);
+	p->facts = facts;
+	p->last_ref = p->prev_ref = (size_t)-1;
 	gr_plan_load_nodes(p, json_object_get(wf, "nodes"));
 	gr_plan_load_edges(p, json_object_get(wf, "edges"));
 }
@@ -127,6 +131,8 @@ void gr_plan_free(struct gr_plan *p)
 	json_decref(p->patch);
 	buf_free(&p->done);
 	buf_free(&p->why);
+	buf_free(&p->notdone);
+	buf_free(&p->undone);
 }
 
 const char *gr_def_label(const json_t *def, int zh)
@@ -244,4 +250,16 @@ int gr_fail(struct gr_plan *p, const char *zh, const char *en, ...)
 	gr_vsay(&p->why, p->zh, zh, en, ap);
 	va_end(ap);
 	return -1;
+}
+
+void gr_note(struct gr_plan *p)
+{
+	if (!p->why.len || (p->notdone.len && strstr(p->notdone.data, p->why.data))) {
+		buf_reset(&p->why);
+		return;
+	}
+	if (p->notdone.len)
+		buf_adds(&p->notdone, p->zh ? "" : " ");
+	buf_add(&p->notdone, p->why.data, p->why.len);
+	buf_reset(&p->why);
 }

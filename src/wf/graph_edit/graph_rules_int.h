@@ -37,8 +37,14 @@ struct gr_plan {
 	size_t ne, ecap;
 	json_t *patch;         /* owned */
 	struct buf done;       /* what the patch does, phrases joined */
-	struct buf why;        /* why nothing was done */
+	struct buf why;        /* why the last clause (or item) failed */
+	struct buf notdone;    /* the parts not done, each with its why */
+	const json_t *facts;   /* borrowed */
+	int quiet;             /* gr_link says nothing (the caller sums up) */
+	struct buf undone;     /* edges of this patch an insert took back, said */
 	int zh;
+	size_t last_ref;       /* the node named or added last (-1: none) */
+	size_t prev_ref;       /* last_ref when the clause began: what "it" is */
 	size_t last_from;      /* first node added by the previous clause */
 	size_t last_to;        /* one past the last */
 };
@@ -68,6 +74,9 @@ int gr_types_fit(const char *out, const char *in);
 void gr_done(struct gr_plan *p, const char *zh, const char *en, ...);
 /* Sets why nothing was done. Always -1. */
 int gr_fail(struct gr_plan *p, const char *zh, const char *en, ...);
+
+/* Appends p->why to the parts not done. */
+void gr_note(struct gr_plan *p);
 
 /* graph_rules_match.c: names people use for node types and nodes. */
 /* The name with counts, articles, "node" and fillers taken off, lower
@@ -100,6 +109,9 @@ int gr_op_connect(struct gr_plan *p, const char *b, size_t bn, const char *a, si
 int gr_op_disconnect(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t an);
 int gr_op_set(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t an);
 int gr_op_rename(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t an);
+/* "enable the chat's json mode", "关闭 markdown": a BOOLEAN parameter set. */
+int gr_op_enable(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t an);
+int gr_op_disable(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t an);
 /* The node a phrase names (a name, a displayName, an id, "it"): 0 with
  * *out, or -1 with p->why (none, or several: listed). */
 int gr_pick(struct gr_plan *p, const char *s, size_t n, size_t *out);
@@ -108,6 +120,41 @@ char *gr_path(const char *array, const char *id, const char *rest);
 /* An edge from node s to node t on the slots that fit best; 0, or -1
  * with p->why saying the two nodes' slot types. */
 int gr_link(struct gr_plan *p, size_t s, size_t t);
+/* The same on the given slots (NULL: any that fits best). */
+int gr_link_on(struct gr_plan *p, size_t s, const char *out, size_t t, const char *in);
+/* Takes an edge off the canvas model and out of the patch (a remove op
+ * for a canvas edge). */
+void gr_edge_drop(struct gr_plan *p, struct gr_edge *e);
+/* Removes node k and its edges, saying nothing. */
+void gr_node_drop(struct gr_plan *p, size_t k);
+/* The output (input) slot of node k a word names (its key or its names
+ * in either language), or NULL. Lent. */
+const char *gr_slot_named(const struct gr_plan *p, size_t k, const char *word, int input);
+
+/* graph_rules_struct.c: structural edits. */
+/* An "add" clause that names where the node goes ("between A and B",
+ * "after A", "before B"): 1 when it did (planned or failed), 0 when the
+ * clause names no place. */
+int gr_struct_add(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t an, int *rc);
+int gr_op_replace(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t an);
+/* "把A改成B", "change A into B" where A is a node and B a node type: 1
+ * when it was (planned, *rc), 0 when not. */
+int gr_set_as_replace(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t an,
+		      int *rc);
+/* "connect A, B and C in order", "把A和B接到C": 1 when the clause was
+ * one of these (planned or failed, *rc), 0 when not. */
+int gr_struct_connect(struct gr_plan *p, const char *verb, size_t vn, const char *b, size_t bn,
+		      const char *a, size_t an, int *rc);
+
+/* graph_rules_ask.c: questions about the canvas and its problems. */
+/* 1 when text asks about the canvas, with the answer in ans. */
+int gr_ask(struct gr_plan *p, const char *text, struct buf *ans);
+/* The canvas's own problems (what graph_validate finds in it, said for
+ * people) into b: how many. */
+size_t gr_canvas_problems(struct gr_plan *p, struct buf *b);
+/* A request to mend the canvas ("修复画布", "fix the canvas"): 1 when it
+ * was one (ops appended), 0 when not. */
+int gr_canvas_fix(struct gr_plan *p, const char *text);
 /* Appends {"op": "add", "path": "/nodes/-", "value": {"localId", "type"}}
  * for def and returns the node's index. */
 size_t gr_emit_node(struct gr_plan *p, const json_t *def);
@@ -125,6 +172,11 @@ void gr_trim(const char **s, size_t *n);
  * word boundaries): the parts in out[0..1]; 0 when none is there. */
 int gr_split2(const char *s, size_t n, const char *const *list, const char **l, size_t *ln,
 	      const char **r, size_t *rn);
+/* Trims spaces and sentence punctuation only (a value keeps its "\\s+"). */
+void gr_trim_light(const char **s, size_t *n);
+/* Like gr_split2_last, the right part trimmed lightly. */
+int gr_split2_last_raw(const char *s, size_t n, const char *const *list, const char **l,
+		       size_t *ln, const char **r, size_t *rn);
 /* Like gr_split2 at the last separator found. */
 int gr_split2_last(const char *s, size_t n, const char *const *list, const char **l,
 		   size_t *ln, const char **r, size_t *rn);

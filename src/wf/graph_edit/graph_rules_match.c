@@ -18,12 +18,14 @@
 /* -- cleaning a name ----------------------------------------------------- */
 
 static const char *const gr_lead[] = {
-	"帮我", "请你", "请", "给我", "我要", "我想", "再加", "把", "将", "再", "一下", "新的",
+	"帮我", "请你", "请", "给我", "我要", "我想", "再加", "并把", "并将", "并且", "并", "把", "将",
+	"再", "一下", "新的",
 	"这个", "那个", "的", "please ", "the ", "a ", "an ", "new ", "another ", "some ",
-	"my ", "more ", NULL
+	"my ", "more ", "its ", "their ", NULL
 };
 static const char *const gr_tail[] = {
-	"节点", "结点", "模块", "吧", "了", "一下", "的", " nodes", " node", " block", " blocks",
+	"节点", "结点", "模块", "吧", "了", "一下", "的", "都", "全部", "一起", " nodes", " node",
+	" block", " blocks", " both", " too",
 	" please", NULL
 };
 
@@ -483,7 +485,9 @@ int gr_pronoun(const char *name)
 {
 	static const char *const them[] = { "", "它们", "他们", "她们", "两者", "它俩", "它们俩",
 		"这两个", "这些", "两个", "起来", "它们连起来", "them", "these", "those", "both",
-		"both of them", "them together", "all of them", "these two", NULL };
+		"both of them", "them together", "all of them", "these two", "all three", "all four",
+		"all", "everything", "all nodes", "all the nodes", "every node", "所有节点", "全部节点",
+		"所有的节点", "这三个", "这几个", "三个", NULL };
 	static const char *const it[] = { "it", "它", "this", "this one", "这个", "该", NULL };
 
 	return gr_in(name, them) ? 1 : gr_in(name, it) ? 2 : 0;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "json/pointer.h"
 #include "util/xmalloc.h"
 #include "wf/graph_edit/graph_rules_int.h"
@@ -48,6 +49,7 @@ size_t gr_emit_node(struct gr_plan *p, const json_t *def)
 
 	gr_emit(p, "add", "/nodes/-", json_pack("{s:s, s:s}", "localId", lid, "type", type));
 	k = gr_node_add(p, lid, type, 1);
+	p->last_ref = k;
 	free(lid);
 	return k;
 }
@@ -103,7 +105,7 @@ static void gr_drop_edge_op(struct gr_plan *p, const struct gr_edge *e)
 	}
 }
 
-static void gr_edge_remove(struct gr_plan *p, struct gr_edge *e)
+void gr_edge_drop(struct gr_plan *p, struct gr_edge *e)
 {
 	if (e->id) {
 		char *path = gr_path("edges", e->id, NULL);
@@ -129,6 +131,8 @@ int gr_pick(struct gr_plan *p, const char *s, size_t n, size_t *out)
 		for (k = p->nn; k-- > 0;)
 			if (p->nodes[k].added && !p->nodes[k].removed)
 				break;
+		if (p->prev_ref < p->nn && !p->nodes[p->prev_ref].removed)
+			k = p->prev_ref;
 		if (k != (size_t)-1) {
 			*out = k;
 			goto done;
@@ -149,6 +153,8 @@ int gr_pick(struct gr_plan *p, const char *s, size_t n, size_t *out)
 		*out = idx[0];
 	}
 done:
+	if (rc == 0)
+		p->last_ref = *out;
 	free(name);
 	return rc;
 }
@@ -190,22 +196,30 @@ static int gr_add_one(struct gr_plan *p, const char *s, size_t n)
 	return 0;
 }
 
-/* Calls fn on each item of a list ("A和B", "A, B and C"). */
+/* Calls fn on each item of a list ("A和B", "A, B and C"); an item that
+ * fails is noted as not done and the others go on. -1 when none was done. */
 static int gr_items(struct gr_plan *p, const char *s, size_t n,
 		    int (*fn)(struct gr_plan *, const char *, size_t))
 {
 	const char *l, *r;
 	size_t ln, rn;
+	int ok = 0, bad = 0;
 
 	gr_trim(&s, &n);
 	while (gr_split2(s, n, gr_item_seps, &l, &ln, &r, &rn)) {
 		if (fn(p, l, ln))
-			return -1;
+			gr_note(p), bad++;
+		else
+			ok++;
 		s = r, n = rn;
 	}
-	if (!n)
+	if (!n && !ok && !bad)
 		return gr_fail(p, "要添加或删除什么节点？", "Which node should I add or delete?");
-	return fn(p, s, n);
+	if (n && fn(p, s, n))
+		gr_note(p), bad++;
+	else if (n)
+		ok++;
+	return ok ? 0 : -1;
 }
 
 int gr_op_add(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t an)
@@ -219,7 +233,7 @@ int gr_op_add(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t
 
 /* -- remove ------------------------------------------------------------------ */
 
-static void gr_remove_node(struct gr_plan *p, size_t k)
+void gr_node_drop(struct gr_plan *p, size_t k)
 {
 	struct gr_node *n = &p->nodes[k];
 
@@ -240,7 +254,12 @@ static void gr_remove_node(struct gr_plan *p, size_t k)
 		free(path);
 	}
 	n->removed = 1;
-	gr_done(p, "删除了「%s」(%s)", "deleted \"%s\" (%s)", gr_node_label(p, k), n->id);
+}
+
+static void gr_remove_node(struct gr_plan *p, size_t k)
+{
+	gr_node_drop(p, k);
+	gr_done(p, "删除了「%s」(%s)", "deleted \"%s\" (%s)", gr_node_label(p, k), p->nodes[k].id);
 }
 
 static int gr_remove_all(struct gr_plan *p, const char *s, size_t n)
@@ -348,7 +367,7 @@ static int gr_link_fail(struct gr_plan *p, size_t s, size_t t)
 	return rc;
 }
 
-int gr_link(struct gr_plan *p, size_t s, size_t t)
+int gr_link_on(struct gr_plan *p, size_t s, const char *fo, size_t t, const char *fi)
 {
 	const json_t *outs = json_object_get(p->nodes[s].def, "outputs");
 	const json_t *ins = json_object_get(p->nodes[t].def, "inputs"), *od, *id;
@@ -360,9 +379,11 @@ int gr_link(struct gr_plan *p, size_t s, size_t t)
 			       gr_node_label(p, s));
 	json_object_foreach((json_t *)outs, out, od) {
 		json_object_foreach((json_t *)ins, in, id) {
-			int sc = gr_slot_score(p, s, out, t, in, id);
+			int sc = (fo && strcmp(fo, out)) || (fi && strcmp(fi, in)) ? 0 :
+				 gr_slot_score(p, s, out, t, in, id);
 
-			sc = sc ? sc * 10 - oi : 0;
+			/* Slots of one name belong together (image to image, mask to mask). */
+			sc = sc ? sc * 10 - oi + 50 * !strcmp(out, in) : 0;
 			if (sc > best)
 				best = sc, bo = out, bi = in;
 		}
@@ -371,9 +392,32 @@ int gr_link(struct gr_plan *p, size_t s, size_t t)
 	if (!bo)
 		return gr_link_fail(p, s, t);
 	gr_emit_edge(p, s, bo, t, bi);
-	gr_done(p, "把「%s」的 %s 连到「%s」的 %s", "connected \"%s\".%s to \"%s\".%s",
-		gr_node_label(p, s), bo, gr_node_label(p, t), bi);
+	if (!p->quiet)
+		gr_done(p, "把「%s」的 %s 连到「%s」的 %s", "connected \"%s\".%s to \"%s\".%s",
+			gr_node_label(p, s), bo, gr_node_label(p, t), bi);
 	return 0;
+}
+
+int gr_link(struct gr_plan *p, size_t s, size_t t)
+{
+	return gr_link_on(p, s, NULL, t, NULL);
+}
+
+const char *gr_slot_named(const struct gr_plan *p, size_t k, const char *word, int input)
+{
+	const json_t *slots = json_object_get(p->nodes[k].def, input ? "inputs" : "outputs"), *d;
+	const char *name;
+
+	if (!word || !*word)
+		return NULL;
+	json_object_foreach((json_t *)slots, name, d) {
+		const char *zh = json_string_value(json_object_get(d, "name_zh"));
+		const char *en = json_string_value(json_object_get(d, "name_en"));
+
+		if (!strcasecmp(word, name) || (zh && !strcmp(word, zh)) || (en && !strcasecmp(word, en)))
+			return name;
+	}
+	return NULL;
 }
 
 /* "connect them": the nodes the last clause added, else all this patch
@@ -472,7 +516,7 @@ static int gr_unlink(struct gr_plan *p, size_t s, size_t t, int both)
 				    (e->dst == s && (!both || e->src == t)) ||
 				    (both && e->src == t && e->dst == s)))
 			continue;
-		gr_edge_remove(p, e);
+		gr_edge_drop(p, e);
 		n++;
 	}
 	if (!n && both)

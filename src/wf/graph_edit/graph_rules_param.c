@@ -21,6 +21,89 @@ static const char *const gr_true_words[] = { "true", "on", "yes", "开", "打开
 static const char *const gr_false_words[] = { "false", "off", "no", "关", "关闭", "否", "不",
 					       "停用", "禁用", NULL };
 
+/* What people call the options of the library's ENUM parameters, in
+ * either language: "日语" is ja, "bullet points" is bullets. */
+struct gr_meaning {
+	const char *option;
+	const char *const words[10];
+};
+
+static const struct gr_meaning gr_meanings[] = {
+	{ "zh", { "中文", "汉语", "简体中文", "chinese", "mandarin", NULL } },
+	{ "en", { "英文", "英语", "english", NULL } },
+	{ "ja", { "日语", "日文", "japanese", NULL } },
+	{ "ko", { "韩语", "韩文", "朝鲜语", "korean", NULL } },
+	{ "fr", { "法语", "法文", "french", NULL } },
+	{ "de", { "德语", "德文", "german", NULL } },
+	{ "es", { "西班牙语", "西语", "spanish", NULL } },
+	{ "bullets", { "要点", "要点列表", "列表", "条目", "分点", "bullet", "bullet points",
+		       "bulleted list", "list", "points" } },
+	{ "paragraph", { "段落", "一段话", "成段", "paragraphs", "prose", "a paragraph", NULL } },
+	{ "upper", { "大写", "全大写", "uppercase", "upper case", "capitals", "all caps", NULL } },
+	{ "lower", { "小写", "全小写", "lowercase", "lower case", NULL } },
+	{ "title", { "首字母大写", "标题格式", "title case", NULL } },
+	{ "nearest", { "四舍五入", "最近", "round", "nearest", NULL } },
+	{ "up", { "向上取整", "向上", "ceil", "ceiling", "round up", NULL } },
+	{ "down", { "向下取整", "向下", "floor", "round down", NULL } },
+	{ "brief", { "简短", "简略", "简单", "short", NULL } },
+	{ "detailed", { "详细", "详尽", "detail", "in detail", NULL } },
+	{ "normal", { "普通", "一般", "正常", "default", NULL } },
+	{ "photo", { "照片", "写实", "摄影", "realistic", "photograph", "photographic", NULL } },
+	{ "anime", { "动漫", "二次元", "动画", "manga", "cartoon", NULL } },
+	{ "watercolor", { "水彩", "watercolour", NULL } },
+	{ "oil", { "油画", "oil painting", NULL } },
+	{ "ink", { "水墨", "国画", "ink wash", NULL } },
+	{ "cyberpunk", { "赛博朋克", NULL } },
+	{ "characters", { "字符", "字符数", "字数", "chars", NULL } },
+	{ "words", { "词", "词数", "单词", NULL } },
+	{ "bytes", { "字节", NULL } },
+	{ "add", { "加", "加法", "相加", "plus", "sum", "addition", NULL } },
+	{ "subtract", { "减", "减法", "相减", "minus", "subtraction", NULL } },
+	{ "multiply", { "乘", "乘法", "相乘", "times", "multiplication", NULL } },
+	{ "divide", { "除", "除法", "相除", "division", NULL } },
+	{ "power", { "乘方", "幂", "次方", "exponent", NULL } },
+	{ "modulo", { "取余", "取模", "余数", "mod", "remainder", NULL } },
+	{ "min", { "最小", "最小值", "minimum", "smaller", NULL } },
+	{ "max", { "最大", "最大值", "maximum", "larger", NULL } },
+	{ "date", { "日期", NULL } },
+	{ "time", { "时间", NULL } },
+	{ "chinese", { "中文格式", "中文日期", NULL } },
+};
+
+/* The option of decl that text means (its name in any case, or one of
+ * its words), or NULL. Lent from decl. */
+static const char *gr_enum_pick(const json_t *decl, const char *text)
+{
+	const json_t *o;
+	size_t i;
+
+	json_array_foreach(json_object_get(decl, "options"), i, o)
+		if (json_is_string(o) && strcasecmp(json_string_value(o), text) == 0)
+			return json_string_value(o);
+	for (size_t m = 0; m < sizeof gr_meanings / sizeof gr_meanings[0]; m++)
+		for (size_t w = 0; w < 10 && gr_meanings[m].words[w]; w++) {
+			if (strcasecmp(gr_meanings[m].words[w], text) != 0)
+				continue;
+			json_array_foreach(json_object_get(decl, "options"), i, o)
+				if (json_is_string(o) && !strcmp(json_string_value(o), gr_meanings[m].option))
+					return json_string_value(o);
+		}
+	return NULL;
+}
+
+/* The ENUM parameter of def that has an option text means, or NULL. */
+static const char *gr_param_by_value(const json_t *def, const char *text)
+{
+	const char *k;
+	const json_t *d;
+
+	json_object_foreach((json_t *)json_object_get(def, "configValues"), k, d)
+		if (!strcmp(json_string_value(json_object_get(d, "type")) ?: "", "ENUM") &&
+		    gr_enum_pick(d, text))
+			return k;
+	return NULL;
+}
+
 static int gr_word_of(const char *s, const char *const *list)
 {
 	for (size_t i = 0; list[i]; i++)
@@ -35,6 +118,8 @@ static const char *gr_pname(const struct gr_plan *p, const char *param, const js
 
 	return n && *n ? n : param;
 }
+
+
 
 static json_t *gr_number(const char *text, int integer)
 {
@@ -85,8 +170,7 @@ json_t *gr_param_value(struct gr_plan *p, const char *param, const json_t *decl,
 		       const char *text)
 {
 	const char *t = json_string_value(json_object_get(decl, "type"));
-	json_t *v = NULL, *o;
-	size_t i;
+	json_t *v = NULL;
 	char why[256];
 
 	if (!t || !strcmp(t, "STRING"))
@@ -96,10 +180,8 @@ json_t *gr_param_value(struct gr_plan *p, const char *param, const json_t *decl,
 	else if (!strcmp(t, "BOOLEAN"))
 		v = gr_word_of(text, gr_true_words) ? json_true() :
 		    gr_word_of(text, gr_false_words) ? json_false() : NULL;
-	else if (!strcmp(t, "ENUM"))
-		json_array_foreach(json_object_get(decl, "options"), i, o)
-			if (!v && json_is_string(o) && strcasecmp(json_string_value(o), text) == 0)
-				v = json_string(json_string_value(o));
+	else if (!strcmp(t, "ENUM") && gr_enum_pick(decl, text))
+		v = json_string(gr_enum_pick(decl, text));
 	if (v && graph_param_check(decl, v, why, sizeof why) == NULL)
 		return v;
 	gr_value_why(p, param, decl, text, v != NULL);
@@ -149,7 +231,16 @@ static void gr_param_split(const char *s, size_t n, const char **node, size_t *n
 	static const char *const poss[] = { "的", "'s", NULL };
 	static const char *const of[] = { "of", "on", "for", "in", NULL };
 
+	static const char *const its[] = { "its ", "their ", "它的", "其", NULL };
+
 	*node = NULL, *nn = 0, *par = s, *pn = n;
+	for (size_t i = 0; its[i]; i++)
+		if (n > strlen(its[i]) && gr_find(s, strlen(its[i]), its[i]) == 0) {
+			*node = "it", *nn = 2;
+			*par = s + strlen(its[i]), *pn = n - strlen(its[i]);
+			gr_trim(par, pn);
+			return;
+		}
 	if (gr_split2_last(s, n, poss, node, nn, par, pn))
 		return;
 	if (gr_split2(s, n, of, par, pn, node, nn))
@@ -180,6 +271,73 @@ static void gr_set_new(struct gr_plan *p, const char *lid, const char *param, js
 	json_decref(v);
 }
 
+/* "summary style", "翻译" (a node, the parameter its value means): the
+ * node and parameter found without "的" or "'s". 0, or -1. */
+static int gr_set_guess(struct gr_plan *p, const char *name, const char *text, size_t *k,
+			const char **param)
+{
+	size_t idx[2];
+	const char *sp;
+
+	if (gr_node_find(p, name, idx, 2) == 1 &&
+	    (*param = gr_param_by_value(p->nodes[idx[0]].def, text))) {
+		*k = idx[0];
+		return 0;
+	}
+	for (sp = strrchr(name, ' '); sp; sp = sp > name ? memrchr(name, ' ', (size_t)(sp - name)) : NULL) {
+		char *node = xstrndup(name, (size_t)(sp - name));
+		size_t hits = gr_node_find(p, node, idx, 2);
+
+		free(node);
+		if (hits == 1 && (*param = gr_param_find(p->nodes[idx[0]].def, sp + 1))) {
+			*k = idx[0];
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The node and parameter of a "set" clause: 0, or -1 with p->why. */
+static int gr_set_target(struct gr_plan *p, const char *ns, size_t nn, const char *name,
+			 const char *text, size_t *k, const char **param)
+{
+	*param = NULL;
+	if (nn) {
+		if (gr_pick(p, ns, nn, k))
+			return -1;
+		if ((*param = gr_param_find(p->nodes[*k].def, name)) ||
+		    (*param = gr_param_by_value(p->nodes[*k].def, text)))
+			return 0;
+		return gr_fail(p, "「%s」没有参数「%s」。", "\"%s\" has no parameter \"%s\".",
+			       gr_node_label(p, *k), name);
+	}
+	if (gr_param_node(p, name, k, param) == 0)
+		return 0;
+	if (gr_set_guess(p, name, text, k, param) == 0) {
+		buf_reset(&p->why);
+		return 0;
+	}
+	return -1;
+}
+
+/* A value as written: without the spaces, sentence marks and quotes
+ * around it. */
+static void gr_value_trim(const char **s, size_t *n)
+{
+	static const char *const quotes[][2] = { { "\"", "\"" }, { "'", "'" }, { "“", "”" },
+						  { "「", "」" }, { "‘", "’" }, { "`", "`" } };
+
+	gr_trim_light(s, n);
+	for (size_t i = 0; i < sizeof quotes / sizeof quotes[0]; i++) {
+		size_t a = strlen(quotes[i][0]), b = strlen(quotes[i][1]);
+
+		if (*n >= a + b && !memcmp(*s, quotes[i][0], a) && !memcmp(*s + *n - b, quotes[i][1], b)) {
+			*s += a, *n -= a + b;
+			return;
+		}
+	}
+}
+
 static int gr_set(struct gr_plan *p, const char *s, size_t n, const char *val, size_t vn)
 {
 	const char *ns, *ps, *param = NULL;
@@ -190,17 +348,14 @@ static int gr_set(struct gr_plan *p, const char *s, size_t n, const char *val, s
 
 	gr_param_split(s, n, &ns, &nn, &ps, &pn);
 	name = gr_name_clean(ps, pn, NULL);
-	gr_trim(&val, &vn);
+	gr_value_trim(&val, &vn);
 	text = xstrndup(val, vn);
-	if (nn) {
-		if (gr_pick(p, ns, nn, &k) == 0 && !(param = gr_param_find(p->nodes[k].def, name)))
-			gr_fail(p, "「%s」没有参数「%s」。", "\"%s\" has no parameter \"%s\".",
-				gr_node_label(p, k), name);
-	} else {
-		gr_param_node(p, name, &k, &param);
-	}
-	if (param && (v = gr_param_value(p, param, json_object_get(json_object_get(
+	if (gr_set_target(p, ns, nn, name, text, &k, &param) == 0 &&
+	    (v = gr_param_value(p, param, json_object_get(json_object_get(
 				p->nodes[k].def, "configValues"), param), text))) {
+		char *shown = json_is_string(v) && strcmp(json_string_value(v), text) ?
+			      xasprintf("%s (%s)", text, json_string_value(v)) : xstrdup(text);
+
 		sub = xasprintf("/data/configValues/%s", param);
 		path = gr_path("nodes", p->nodes[k].id, sub);
 		if (p->nodes[k].added)
@@ -208,9 +363,10 @@ static int gr_set(struct gr_plan *p, const char *s, size_t n, const char *val, s
 		else
 			json_array_append_new(p->patch, json_pack("{s:s, s:s, s:o}", "op", "add", "path",
 								  path, "value", v));
-		gr_done(p, "把「%s」的%s设为 %s", "set \"%s\" %s to %s", gr_node_label(p, k),
+		gr_done(p, "把「%s」的%s设为 %s", "set %2$s of \"%1$s\" to %3$s", gr_node_label(p, k),
 			gr_pname(p, param, json_object_get(json_object_get(p->nodes[k].def,
-								     "configValues"), param)), text);
+								     "configValues"), param)), shown);
+		free(shown);
 		free(sub);
 		free(path);
 		rc = 0;
@@ -226,10 +382,43 @@ int gr_op_set(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t
 	const char *l, *r;
 	size_t ln, rn;
 
+	int rc;
+
+	if (gr_set_as_replace(p, b, bn, a, an, &rc))
+		return rc;
 	if (bn && an)
 		return gr_set(p, b, bn, a, an);
-	if (an && gr_split2_last(a, an, to, &l, &ln, &r, &rn))
+	if (an && gr_split2_last_raw(a, an, to, &l, &ln, &r, &rn))
 		return gr_set(p, l, ln, r, rn);
+	/* "set the chat's json mode on" */
+	for (int on = 1; on >= 0 && an; on--) {
+		const char *w = on ? "on" : "off";
+		long at = gr_find(a, an, w);
+
+		if (at > 0 && (size_t)at + strlen(w) == an)
+			return gr_set(p, a, (size_t)at, on ? "true" : "false", on ? 4 : 5);
+	}
 	return gr_fail(p, "要把哪个参数设成什么？例如“把温度设为0.3”。",
 		       "Set which parameter to what? For example \"set temperature to 0.3\".");
+}
+
+static int gr_toggle(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t an,
+		     int on)
+{
+	const char *s = an ? a : b;
+	size_t n = an ? an : bn;
+
+	if (!n)
+		return gr_fail(p, "要打开或关闭哪个参数？", "Which setting should I turn on or off?");
+	return gr_set(p, s, n, on ? "true" : "false", on ? 4 : 5);
+}
+
+int gr_op_enable(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t an)
+{
+	return gr_toggle(p, b, bn, a, an, 1);
+}
+
+int gr_op_disable(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t an)
+{
+	return gr_toggle(p, b, bn, a, an, 0);
 }

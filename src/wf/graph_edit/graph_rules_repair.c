@@ -224,6 +224,27 @@ static void gr_fix_explain(struct gr_fix *f, const json_t *errors, struct buf *b
 	buf_adds(b, f->p.zh ? "。" : ". ");
 }
 
+/* How the refusal ends: the canvas's own problems when it has some (no
+ * patch can pass then), else a way to ask again. */
+static void gr_repair_tail(struct gr_plan *p, struct buf *b)
+{
+	struct buf pb;
+	size_t bad;
+
+	buf_init(&pb, GR_REPLY_MAX);
+	bad = gr_canvas_problems(p, &pb);
+	if (bad)
+		buf_printf(b, p->zh ? "画布本身有 %zu 处问题，任何修改都无法通过校验：%s说“修复画布”可以删掉坏的"
+			   "连线和节点。这次没有做任何修改。" : " The canvas itself has %zu problem(s), so no "
+			   "change can pass the checks: %s Say \"fix the canvas\" to drop the broken edges and "
+			   "nodes. Nothing was changed this time.", bad, pb.data);
+	else
+		buf_adds(b, p->zh ? "这次没有做任何修改，请换个说法再试，例如“连接文本输入和大模型对话”。" :
+			 " Nothing was changed this time; try saying it another way, for example "
+			 "\"connect the text input to the LLM chat\".");
+	buf_free(&pb);
+}
+
 json_t *gr_repair(const json_t *facts, int zh)
 {
 	const json_t *prev = json_object_get(facts, "previousPatch"), *op;
@@ -248,9 +269,7 @@ json_t *gr_repair(const json_t *facts, int zh)
 		gr_fix_explain(&f, json_object_get(facts, "errors"), &b);
 		if (rc && f.p.why.len)
 			buf_adds(&b, f.p.why.data);
-		buf_adds(&b, zh ? "这次没有做任何修改，请换个说法再试，例如“连接文本输入和大模型对话”。" :
-			 " Nothing was changed this time; try saying it another way, for example "
-			 "\"connect the text input to the LLM chat\".");
+		gr_repair_tail(&f.p, &b);
 		ans = json_pack("{s:[], s:s}", "patch", "reply", b.data);
 	}
 	buf_free(&b);

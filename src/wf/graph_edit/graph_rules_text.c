@@ -81,7 +81,7 @@ static int gr_ascii(const char *w)
 long gr_find(const char *s, size_t n, const char *w)
 {
 	size_t l = strlen(w);
-	int ascii = gr_ascii(w), alnum_start = gr_word_char((unsigned char)w[0]),
+	int ascii = gr_ascii(w), alnum_start = gr_word_char((unsigned char)w[0]) && w[0] != '\'',
 	    alnum_end = l && gr_word_char((unsigned char)w[l - 1]);
 
 	for (size_t i = 0; i + l <= n; i++) {
@@ -149,4 +149,44 @@ int gr_split2_last(const char *s, size_t n, const char *const *list, const char 
 	long at = gr_sep(s, n, list, 1, &len);
 
 	return gr_split_at(s, n, at, len, l, ln, r, rn);
+}
+
+void gr_trim_light(const char **s, size_t *n)
+{
+	static const char *const ends[] = { "，", "。", "！", "？", "；", "：", "、", ",", ";", "!", "?",
+					    NULL };
+	int again = 1;
+
+	while (again) {
+		again = 0;
+		while (*n && isspace((unsigned char)**s))
+			(*s)++, (*n)--;
+		while (*n && isspace((unsigned char)(*s)[*n - 1]))
+			(*n)--;
+		for (size_t i = 0; ends[i]; i++) {
+			size_t l = strlen(ends[i]);
+
+			if (*n >= l && !memcmp(*s, ends[i], l))
+				*s += l, *n -= l, again = 1;
+			else if (*n >= l && !memcmp(*s + *n - l, ends[i], l))
+				*n -= l, again = 1;
+		}
+	}
+	if (*n > 1 && (*s)[*n - 1] == '.' && !isdigit((unsigned char)(*s)[*n - 2]))
+		*n -= 1;
+}
+
+int gr_split2_last_raw(const char *s, size_t n, const char *const *list, const char **l,
+		       size_t *ln, const char **r, size_t *rn)
+{
+	size_t len = 0;
+	long at = gr_sep(s, n, list, 1, &len);
+
+	if (at < 0)
+		return 0;
+	*l = s, *ln = (size_t)at;
+	*r = s + at + len, *rn = n - (size_t)at - len;
+	gr_trim(l, ln);
+	gr_trim_light(r, rn);
+	return *ln > 0 && *rn > 0;
 }

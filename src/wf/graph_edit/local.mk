@@ -7,4 +7,4 @@ libaivista_a_SOURCES += \
 	%D%/graph_nodes.h %D%/graph_nodes.c %D%/graph_rules.h %D%/graph_rules.c \
 	%D%/graph_rules_canvas.c %D%/graph_rules_int.h %D%/graph_rules_match.c \
 	%D%/graph_rules_ops.c %D%/graph_rules_param.c %D%/graph_rules_repair.c \
-	%D%/graph_rules_text.c %D%/graph_validate.h %D%/graph_validate.c
+	%D%/graph_rules_text.c %D%/graph_rules_struct.c %D%/graph_rules_ask.c %D%/graph_validate.h %D%/graph_validate.c
