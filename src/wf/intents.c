@@ -15,19 +15,44 @@ static int intents_object2(const char *s, const size_t ov[4]);
 /* Chinese numerals and measure words for pictures (seed: 一张 / 三幅). */
 #define INTENTS_NUM "[一两二三四五六七八九十几百\\d]+"
 
+/* 画饼 (an empty promise), 画龙点睛, 画蛇添足, 画上句号, 画重点… */
+#define INTENTS_IDIOMS_ZH \
+	"画(?:了|过)?(?:一?个|这个|那个|好)?大?饼(?![干图状])|画龙点睛|画蛇添足|画地为牢|画虎(?:不成|类犬)|" \
+	"指手画脚|比手画脚|照猫画虎|依样画葫芦|描眉画眼|画(?:上|下)了?(?:一个|个)?(?:圆满的|完美的)?句号|" \
+	"画(?:个|了个)?等号|画(?:一下|个|了个)?重点|画(?:个|了个)?问号|画(?:一条|条|清|好)?(?:红线|底线|界线|界限|三八线)|" \
+	"画押|画外音|如诗如画|诗情画意|画风(?:突变|不对|清奇)|画(?:个|一个)?圈圈诅咒"
+/* draw conclusions, draw a line under, back to the drawing board, draw
+ * attention, paint a bleak picture, sketch out a plan… */
+#define INTENTS_IDIOMS_EN \
+	"\\b(?:draw|draws|drew|drawn|drawing)\\s+(?:(?:a|an|the|some|any|my|your|our|their|his|her|its|no|" \
+	"firm|clear|fine|useful|important)\\s+)*(?:conclusions?|inferences?|lessons?|(?:lines?|distinctions?)\\s+" \
+	"(?:under|between|in\\s+the\\s+sand)|the\\s+line|attention|blanks?|lots|straws?|the\\s+short\\s+straw|" \
+	"near(?:er)?|closer|to\\s+a\\s+close|up\\s+(?:a|an|the|my|our|your)\\s+(?:plan|contract|list|budget|" \
+	"agreement|proposal|will|schedule|report)|on\\s+(?:my|your|our|his|her|their)\\s+(?:experience|knowledge|" \
+	"savings)|inspiration|money|cash|water|breath|comparisons?|parallels?|fire|criticism|crowds?|curtains?|" \
+	"bath|blood|salary|cards?|pension|support|interest)\\b|\\bdrawing\\s+boards?\\b|" \
+	"\\bpaint(?:s|ed|ing)?\\s+(?:the\\s+town\\s+red|\\w+\\s+into\\s+a\\s+corner|(?:a|an|the)\\s+(?:rosy|bleak|grim|" \
+	"gloomy|clear|vivid|dark|different|mixed|complete|fuller?|better|worse|optimistic|pessimistic|" \
+	"accurate|misleading|false|troubling|worrying|positive|negative)\\s+picture|(?:\\w+\\s+)?with\\s+" \
+	"(?:a|the\\s+same)\\s+broad\\s+brush)|\\bsketch(?:es|ed|ing)?\\s+out\\s+(?:a|an|the|my|our|your)\\s+" \
+	"(?:plan|idea|proposal|strategy|roadmap|outline|approach|timeline|budget|agenda)\\b"
+
 static const struct rules_pat intents_image_pats[] = {
 	{ "neg_recall", "(?:记得|想起|回忆).*?(?:画|图|生成)", 0.9, NULL, 1 },
 	{ "neg_past", "(?:之前|上次|以前).*?(?:画|绘|生成)", 0.85, NULL, 1 },
-	{ "neg_cannot", "(?:不能|不会|无法).*?(?:画|绘|生成)", 0.85, NULL, 1 },
+	/* 不能 / 不会, not the question 能不能 / 会不会. */
+	{ "neg_cannot", "(?:(?<!能)不能|(?<!会)不会|无法).*?(?:画|绘|生成)", 0.85, NULL, 1 },
+	/* Idioms and figures of speech with 画 / draw / paint: not pictures. */
+	{ "neg_idiom", INTENTS_IDIOMS_ZH "|" INTENTS_IDIOMS_EN, 0.9, NULL, 1 },
 	/* The words after the measure or the request are read too: a chart
 	 * named there (画一张流程图, 帮我画一个架构图) is not a picture. */
 	{ "measure", "[画绘](?:制|出)?\\s*" INTENTS_NUM "\\s*[张幅副帧组].{0,10}", 0.95,
 	  intents_no_chart, 0 },
 	{ "request", "(?:给我|帮我|帮忙|请|来)[画绘].{0,12}", 0.95, intents_no_chart, 0 },
-	/* 来张图 / 要一幅画 / 整两张壁纸 / 来一张城市夜景的壁纸: asking for a picture
+	/* 来张图 / 要一幅画 / 整两张壁纸 / 做一张海报 / 来一张城市夜景的壁纸: asking for a picture
 	 * without a verb of drawing. */
-	{ "ask_picture", "(?:来|要|整|出)\\s*" "(?:" INTENTS_NUM ")?\\s*[张幅](?:[^，。,.!?！？]{1,12}?的)?"
-	  "(?:图|画|照片|相片|插画|壁纸|头像)",
+	{ "ask_picture", "(?:来|要|整|出|做)\\s*" "(?:" INTENTS_NUM ")?\\s*[张幅](?:[^，。,.!?！？]{1,12}?的)?"
+	  "(?:图|画|照片|相片|插画|壁纸|头像|海报)",
 	  0.9, intents_no_chart, 0 },
 	{ "gen_picture", "生成.{0,8}?(?:图|画|照片|相片|插画|壁纸|头像)", 0.9,
 	  intents_no_chart, 0 },
@@ -53,6 +78,9 @@ static const struct rules_pat intents_search_pats[] = {
 	  NULL, 0 },
 	{ "latest_news", "(?:最新|最近).{0,6}?(?:新闻|资讯|消息|动态|进展|事件)", 0.85,
 	  NULL, 0 },
+	/* 最新款的 iPhone, X 有什么新消息, X 新闻 */
+	{ "latest_thing", "最新(?:的|款|版|一代|一期|型号)|(?:有什么|有啥|有哪些|有没有)(?:新|最新)的?"
+	  "(?:消息|动态|进展|变化|功能|版本)|新闻(?!学|系|专业|稿|联播)", 0.8, NULL, 0 },
 	{ "realtime", "实时.{0,4}?(?:信息|数据|行情|路况|汇率|价格|天气|比分)", 0.85,
 	  NULL, 0 },
 	{ "hot_topics", "热点|头条|热搜|热门话题|热榜", 0.85, NULL, 0 },
@@ -61,21 +89,29 @@ static const struct rules_pat intents_search_pats[] = {
 	  0.8, NULL, 0 },
 	{ "dated_events", "(?:19|20)\\d{2}\\s*年\\s*\\d{1,2}\\s*月.{0,12}?(?:发生|事件|新闻|大事|消息|怎么了|比赛|会议|峰会|发布会?|选举|大会|地震|赛事|奥运|世界杯)",
 	  0.8, NULL, 0 },
-	{ "english", "\\bsearch\\b|\\blook\\s+up\\b|\\bgoogle\\b|\\blatest\\b|\\bbreaking\\s+news\\b|"
-		     "\\b(?:today'?s|current)\\s+(?:news|weather|headlines|prices?|stocks?)\\b", 0.8,
-	  NULL, 0 },
+	{ "english", "\\bsearch\\b|\\blook\\s+up\\b|\\bgoogle\\b|\\blatest\\b|\\bnewest\\b|\\bnews\\b|"
+		     "\\bheadlines\\b|\\b(?:today'?s|current)\\s+(?:news|weather|headlines|prices?|stocks?)\\b|"
+		     "\\bwhat(?:'s|\\s+is)\\s+new\\s+(?:with|in|at|on|about|from|for)\\b|"
+		     "\\bwhat(?:'s|\\s+is)\\s+(?:happening|going\\s+on)\\s+(?:with|in|at)\\b|"
+		     "\\b(?:any\\s+)?(?:updates?|developments?)\\s+(?:on|about|from)\\b|"
+		     "\\brecent\\s+(?:news|developments?|updates?|events?|releases?)\\b", 0.8, NULL, 0 },
 };
 
 static const struct rules_pat intents_time_pats[] = {
-	{ "clock", "现在几点|几点了|几点钟了|现在.{0,2}时间|当前时间|北京时间|什么时间了|现在是什么时候",
-	  0.95, NULL, 0 },
-	{ "date", "今天几号|今天是几号|[今明昨]天.{0,2}日期|几月几[号日]|今天是哪天", 0.95,
-	  NULL, 0 },
-	{ "weekday", "(?:星期|礼拜|周)几", 0.9, NULL, 0 },
+	/* Asking for the time or the date, not for a time to do something
+	 * (几点钟开会比较好, 星期几发工资比较好, 现在没时间). */
+	{ "clock", "现在几点|几点了|几点钟了|现在(?:的|是)?(?:什么)?时间(?!不|还|够|紧|来不及|安排|管理|[比去做用])|"
+	  "当前时间|北京时间|什么时间了|现在是什么时候", 0.95, NULL, 0 },
+	{ "date", "(?:今天|今日|今儿|明天|明日|昨天|后天|现在)(?:是)?(?:几月)?几[号日]|[今明昨]天.{0,2}日期|"
+	  "今天是哪天|^[\\s\\p{P}]*几月几[号日](?:了|啊)?[\\s\\p{P}]*$|^[\\s\\p{P}]*几号了", 0.95, NULL, 0 },
+	{ "weekday", "(?:今天|今日|今儿|明天|明日|昨天|后天|前天|现在)\\s*(?:是)?\\s*(?:星期|礼拜|周)几|"
+	  "^[\\s\\p{P}]*(?:今天|今儿)?(?:是)?(?:星期|礼拜|周)几(?:了|啊|呀|呢|来着)?(?:今天|今儿)?[\\s\\p{P}]*$",
+	  0.9, NULL, 0 },
 	{ "timestamp", "时间戳|unix\\s*(?:时间|time)|\\bepoch\\b", 0.9, NULL, 0 },
 	{ "english", "\\bwhat\\s+time\\s+is\\s+it\\b|\\bcurrent\\s+(?:time|date)\\b|"
 		     "\\bwhat(?:'s|\\s+is)\\s+the\\s+(?:time|date)\\b|\\btoday'?s\\s+date\\b|"
-		     "\\bwhat\\s+day\\s+is\\s+(?:it|today)\\b|\\btime\\s*stamp\\b", 0.9,
+		     "\\bwhat\\s+day\\s+is\\s+(?:it|today)\\b|\\btime\\s*stamp\\b|\\blocal\\s+time\\b|"
+		     "\\btime\\s+(?:is\\s+it\\s+)?(?:right\\s+)?now\\s+in\\b", 0.9,
 	  NULL, 0 },
 };
 

@@ -11,9 +11,10 @@
 #define AV_WF_INTENTS_H
 #include "text/rules.h"
 
-/* Seed 004 §2: three exclusions (recalling, past, cannot), then eight
- * positive rules in order. An exclusion answers not matched, with its
- * rule and confidence. */
+/* Seed 004 §2: three exclusions (recalling, past, cannot) and idioms
+ * (画饼, 画蛇添足, draw conclusions, back to the drawing board), then
+ * eight positive rules in order. An exclusion answers not matched, with
+ * its rule and confidence. */
 struct rules_match intents_image(const char *text);
 /* Seed 004 §3: ten patterns, any of which means a web search. */
 struct rules_match intents_search(const char *text);

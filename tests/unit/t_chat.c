@@ -1,9 +1,12 @@
 /* The chat workflow's pure parts: the routing table (the seed's examples,
- * our own sentences in Chinese and English, the tricky ones), the choice
+ * our own sentences in Chinese and English, the tricky ones: idioms, a
+ * weekday that is not a question of time, what is new), the choice
  * between the model's route and the rules (bad answers, low confidence,
- * gates), and the clock's answers against known instants in known zones
- * and against the system clock. */
+ * gates), the offline image prompts (the wrapper gone, the style kept),
+ * the places a question names and their zones, and the clock's answers
+ * against known instants in known zones and against the system clock. */
 #include "config.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -11,6 +14,7 @@
 #include "text/msg.h"
 #include "text/rules.h"
 #include "wf/chat/chat.h"
+#include "wf/chat/chat_zones.h"
 #include "wf/intents.h"
 
 struct route_case {
@@ -134,6 +138,40 @@ static const struct route_case route_cases[] = {
 	{ "search for cheap flights to Tokyo", "web_search" },
 	{ "what's the current time in UTC", "time_query" },
 	{ "tell me a joke", "chat" },
+	/* Idioms and figures of speech are not pictures. */
+	{ "老板又给我们画了个饼", "chat" },
+	{ "别再画大饼了", "chat" },
+	{ "这一笔真是画龙点睛", "chat" },
+	{ "再加这段就是画蛇添足", "chat" },
+	{ "不要画地为牢", "chat" },
+	{ "考前帮我画个重点", "chat" },
+	{ "这件事终于画上了句号", "chat" },
+	{ "let's draw conclusions from the survey", "chat" },
+	{ "time to draw a line under this project", "chat" },
+	{ "back to the drawing board", "chat" },
+	{ "the report paints a bleak picture of the economy", "chat" },
+	{ "帮我画一个饼干", "image_gen" },
+	{ "帮我做一张海报，主题是爵士音乐节", "image_gen" },
+	{ "画个圈圈诅咒你", "chat" },
+	{ "能不能帮我画个赛博朋克风格的城市夜景呀", "image_gen" },
+	{ "draw a dragon over the mountains", "image_gen" },
+	/* The date or the time asked for, not a time to do something. */
+	{ "星期几发工资比较好", "chat" },
+	{ "我现在没时间", "chat" },
+	{ "几月几号去旅游最合适", "chat" },
+	{ "今天是星期几？", "time_query" },
+	{ "东京现在几点", "time_query" },
+	{ "纽约时间", "time_query" },
+	{ "伦敦当地时间是多少", "time_query" },
+	{ "Tokyo time?", "time_query" },
+	{ "what's the local time in Sydney", "time_query" },
+	{ "巴黎时装周是什么时间", "chat" },
+	/* What is new: a search. */
+	{ "what's new with Rust", "web_search" },
+	{ "latest iPhone", "web_search" },
+	{ "Tesla news", "web_search" },
+	{ "手机有什么新消息", "web_search" },
+	{ "最新款的电动车有哪些", "web_search" },
 };
 
 static const struct chat_gates all_on = { 1, 1 };
@@ -280,8 +318,72 @@ static void check_now(void)
 	unsetenv("TZ");
 }
 
+struct prompt_case {
+	const char *text, *prompt;
+};
+
+static const struct prompt_case prompt_cases[] = {
+	{ "生成一张赛博朋克风格的城市海报", "赛博朋克风格的城市海报" },
+	{ "能帮我画一只猫吗，要水彩的", "一只水彩风格的猫" },
+	{ "请帮我画一幅水墨风格的竹林，谢谢", "水墨风格的竹林" },
+	{ "给我画个赛博朋克风格的城市夜景吧", "赛博朋克风格的城市夜景" },
+	{ "画一只柴犬，用油画风格", "一只油画风格的柴犬" },
+	{ "画一座雪山下的木屋，背景是星空", "一座雪山下的木屋，背景是星空" },
+	{ "can you draw me a picture of a lighthouse at dusk, please?", "a lighthouse at dusk" },
+	{ "Please paint a fox in the snow", "a fox in the snow" },
+	{ "draw a cat, in watercolor style", "a cat, watercolor style" },
+	{ "Generate an image of a samurai cat, anime style", "a samurai cat, anime style" },
+	{ "帮我画一张图，主题是夏天的海边，要日系清新风格", "日系清新风格的夏天的海边" },
+	{ "画一幅画，画的是雨后的江南小巷", "雨后的江南小巷" },
+	{ "帮我做一张海报，主题是爵士音乐节，要复古风格", "复古风格的爵士音乐节的海报" },
+};
+
+/* The places a question names, and their zones. */
+struct zone_case {
+	const char *text;
+	const char *zones;   /* the zones found, in order, joined by spaces */
+};
+
+static const struct zone_case zone_cases[] = {
+	{ "东京现在几点", "Asia/Tokyo" },
+	{ "北京时间", "Asia/Shanghai" },
+	{ "纽约和伦敦现在几点", "America/New_York Europe/London" },
+	{ "what time is it in london?", "Europe/London" },
+	{ "what time is it in the US", "America/New_York" },
+	{ "tell us the time", "" },
+	{ "美国现在几点", "America/New_York" },
+	{ "印度尼西亚现在几点", "Asia/Jakarta" },
+	{ "São Paulo time", "America/Sao_Paulo" },
+	{ "Sao Paulo time", "America/Sao_Paulo" },
+	{ "what time is it in Kolkata", "Asia/Kolkata" },
+	{ "现在几点", "" },
+};
+
+static void check_zones(void)
+{
+	for (size_t i = 0; i < sizeof zone_cases / sizeof zone_cases[0]; i++) {
+		struct chat_zone_hit h[4];
+		size_t n = chat_zones_find(zone_cases[i].text, h, 4);
+		char got[256] = "";
+
+		for (size_t k = 0; k < n; k++)
+			snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", k ? " " : "",
+				 chat_zones[h[k].place->zone].id);
+		is_str(got, zone_cases[i].zones, "places in \"%s\"", zone_cases[i].text);
+	}
+	ok(chat_nzones > 300 && chat_zone_nplaces > 1000, "the table has %zu zones and %zu names",
+	   chat_nzones, chat_zone_nplaces);
+}
+
 static void check_prompt_rules(void)
 {
+	for (size_t i = 0; i < sizeof prompt_cases / sizeof prompt_cases[0]; i++) {
+		char *p = chat_prompt_rewrite(prompt_cases[i].text);
+
+		is_str(p, prompt_cases[i].prompt, "image prompt of \"%s\"", prompt_cases[i].text);
+		free(p);
+	}
+
 	char err[64];
 	json_t *j = chat_rules_image_prompt(NULL, "帮我画一只赛博朋克风格的猫", err, sizeof err);
 
@@ -298,6 +400,8 @@ int main(void)
 	check_time();
 	check_now();
 	check_prompt_rules();
+	check_zones();
+	chat_rules_free();
 	intents_free();
 	rules_free();
 	printf("1..%d\n", tap_n);

@@ -49,6 +49,7 @@ static int chat_take_input(struct step_ctx *c, json_t *state, const json_t *inpu
 	json_object_set_new(state, "result", json_null());
 	json_object_set_new(state, "toolCalls", json_array());
 	json_object_set_new(state, "searchFacts", json_null());
+	json_object_del(state, "searchNotes");
 	chat_push(c, state, json_pack("{s:s, s:s}", "role", "user", "content", t));
 	return 0;
 }

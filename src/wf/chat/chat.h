@@ -7,7 +7,8 @@
  *   web_search  facts (search, then the search-chat          (chat_tools.c)
  *               fallback; offline the notes corpus) into the
  *               system message; failure: chat
- *   time_query  the local clock, no model                    (chat_time.c)
+ *   time_query  the local clock, no model; a place named is  (chat_time.c,
+ *               answered in its zone                         chat_zones.c)
  *   chat        the chat model, streamed                     (chat_reply.c)
  *   vision      a turn's pictures described, then search     (chat_vision.c)
  *               when the text asks for it, then chat
@@ -15,7 +16,9 @@
  * by [workflow.chat] history_turns (chat_common.c).
  * Files: chat.c (the descriptor, its init and turn hooks), chat_common.h
  * and .c (what the nodes share), the nodes' files above, chat_rules.h
- * (the offline rules, chat_rules.c and chat_offline.c). */
+ * (the offline rules, chat_rules.c, chat_prompt.c and chat_offline.c),
+ * chat_zones.h (the places the clock knows: chat_zones_table.c, generated
+ * by contrib/gen/cldr_zones.py). */
 #ifndef AV_WF_CHAT_H
 #define AV_WF_CHAT_H
 #include <stddef.h>
@@ -26,7 +29,7 @@
 extern const struct workflow wf_chat;
 /* Its words (chat_msg.c). The descriptor needs their number as a
  * constant: CHAT_NMSGS, checked against the rows where they are written. */
-#define CHAT_NMSGS 51
+#define CHAT_NMSGS 53
 extern const struct msg_def chat_msgs[];
 extern const size_t chat_nmsgs;
 

@@ -77,6 +77,12 @@ static const char *chat_suggest(const json_t *state)
 
 enum node_rc chat_finish(struct step_ctx *c, const char *content, const char *image_url)
 {
+	return chat_finish_with(c, content, image_url, NULL);
+}
+
+enum node_rc chat_finish_with(struct step_ctx *c, const char *content, const char *image_url,
+			      const json_t *examples)
+{
 	json_t *route = json_object_get(c->state, "route");
 	json_t *ev = step_event(c, "message"), *res, *m;
 	const char *suggest = chat_suggest(c->state);
@@ -85,6 +91,8 @@ enum node_rc chat_finish(struct step_ctx *c, const char *content, const char *im
 	json_object_set_new(ev, "content", json_string(content));
 	if (suggest)
 		json_object_set_new(ev, "suggest", json_string(suggest));
+	if (json_array_size(examples))
+		json_object_set_new(ev, "examples", json_deep_copy(examples));
 	step_emit(c, ev);
 	m = json_pack("{s:s, s:s, s:O}", "role", "assistant", "content", content, "route",
 		      json_object_get(route, "route"));
@@ -94,6 +102,8 @@ enum node_rc chat_finish(struct step_ctx *c, const char *content, const char *im
 			json_object_get(route, "source"));
 	if (suggest)
 		json_object_set_new(res, "suggest", json_string(suggest));
+	if (json_array_size(examples))
+		json_object_set_new(res, "examples", json_deep_copy(examples));
 	if (image_url) {
 		json_object_set_new(res, "generatedImageUrl", json_string(image_url));
 		json_object_set_new(m, "generatedImageUrl", json_string(image_url));

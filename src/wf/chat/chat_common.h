@@ -46,11 +46,18 @@ int chat_refers_last_image(const char *text);
 /* ---- the clock (chat_time.c; pure) ---- */
 
 /* The time at now in tz (an IANA name; "" or NULL: the server's), as
- * {iso, date, time, weekday, timezone, utcOffset, unix}, the date and the
- * weekday in lang. New reference. */
+ * {iso, date, time, weekday, timezone, zoneName, utcOffset, unix}, the
+ * date, the weekday and the zone's name in lang. New reference, NULL when
+ * ICU cannot make a calendar. */
 json_t *chat_time_facts(time_t now, const char *tz, const char *lang);
 /* The answer for people, from the catalogue. The caller frees it. */
 char *chat_time_text(const json_t *facts, const char *lang);
+/* The places text names (chat_zones.h), each as chat_time_facts in its
+ * zone plus {place: as written, city: its zone's exemplar city in lang,
+ * severalZones}; NULL when it names none. New reference. */
+json_t *chat_time_places(time_t now, const char *text, const char *lang);
+/* The answer for those places, one line each. The caller frees it. */
+char *chat_time_places_text(const json_t *places, const char *lang);
 
 /* ---- the turn and its answer (chat_common.c) ---- */
 
@@ -72,6 +79,11 @@ void chat_tool_record(struct step_ctx *c, const char *tool, json_t *input, int o
  * (workflow_complete's fields, suggest too: "note" when the turn asks for
  * a Xiaohongshu note). image_url may be NULL. */
 enum node_rc chat_finish(struct step_ctx *c, const char *content, const char *image_url);
+/* The same with requests the page offers to click (examples: an array of
+ * strings, borrowed, NULL or empty: none), in the message and in
+ * state.result. */
+enum node_rc chat_finish_with(struct step_ctx *c, const char *content, const char *image_url,
+			      const json_t *examples);
 
 /* A streamed chat call whose pieces go out as message_delta events and are
  * kept, so that a reply cut short keeps what was said. said: the valid

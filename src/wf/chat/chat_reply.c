@@ -3,7 +3,8 @@
  * an ephemeral message_delta; the whole reply is then one durable message,
  * so a client that reconnects gets it once, whole. A stream that breaks
  * after some pieces, or is stopped by a cancel, keeps what was said as the
- * message. */
+ * message. The offline assistant's reply may come with requests to
+ * click (examples) that work offline. */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
@@ -86,15 +87,18 @@ int chat_stream(struct step_ctx *c, const json_t *messages, const json_t *facts,
 /* The offline provider's facts: the text, the history, what was found. */
 static json_t *chat_reply_facts(struct step_ctx *c)
 {
-	json_t *f = json_pack("{s:s, s:O}", "text", chat_text(c->state), "history",
-			      json_object_get(c->state, "messages"));
+	json_t *f = json_pack("{s:s, s:O, s:s}", "text", chat_text(c->state), "history",
+			      json_object_get(c->state, "messages"), "lang", step_lang(c));
 	json_t *sf = json_object_get(c->state, "searchFacts");
+	json_t *notes = json_object_get(c->state, "searchNotes");
 	json_t *vn = json_object_get(c->state, "visionNotes");
 
 	if (sf && !json_is_null(sf))
 		json_object_set(f, "searchFacts", sf);
 	if (json_is_string(vn))
 		json_object_set(f, "vision", vn);
+	if (notes)
+		json_object_set(f, "searchNotes", notes);
 	return f;
 }
 
@@ -132,7 +136,11 @@ enum node_rc chat_reply(struct step_ctx *c)
 
 	chat_stream(c, msgs, facts, &a, &said);
 	if (a.status == PROV_OK && a.text) {
-		rc = chat_finish(c, a.text, NULL);
+		/* The offline assistant offers requests to click that work offline. */
+		json_t *ex = a.by_rules ? chat_rules_examples(facts, chat_text(c->state)) : NULL;
+
+		rc = chat_finish_with(c, a.text, NULL, ex);
+		json_decref(ex);
 	} else if (a.status == PROV_STOPPED) {
 		/* Stopped on request: what was said is the message. */
 		if (said && *said)

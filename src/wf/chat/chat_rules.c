@@ -13,7 +13,7 @@
 #include "util/buf.h"
 #include "util/jnum.h"
 #include "wf/chat/chat_rules.h"
-#include "wf/image/image_intent.h"
+#include "wf/chat/chat_zones.h"
 #include "wf/intents.h"
 
 /* What the note workflow writes: 小红书笔记, 文案, 种草, a Xiaohongshu post. */
@@ -21,6 +21,7 @@
 	"小红书|笔记|文案|种草|图文|(?i:xiaohongshu|rednote|\\bnotes?\\b|\\bposts?\\b)"
 
 static pcre2_code *chat_rules_note_code;
+static pcre2_code *chat_rules_place_code[2];   /* chat_rules_place_time */
 
 int chat_rules_note_request(const char *text)
 {
@@ -35,6 +36,12 @@ void chat_rules_free(void)
 {
 	pcre2_code_free(chat_rules_note_code);
 	chat_rules_note_code = NULL;
+	chat_prompt_free();
+	chat_offline_free();
+	for (size_t k = 0; k < 2; k++) {
+		pcre2_code_free(chat_rules_place_code[k]);
+		chat_rules_place_code[k] = NULL;
+	}
 }
 
 static const char *chat_rules_label(const char *route, int zh)
@@ -61,6 +68,32 @@ static struct chat_route chat_route_by(const char *route, const struct rules_mat
 	return r;
 }
 
+/* The time of a place: a place the clock knows (chat_zones.h) with a word
+ * of time right after it (纽约时间, 伦敦当地时间是多少, Tokyo time) or
+ * before it ("the time in Sydney"). */
+static struct rules_match chat_rules_place_time(const char *text)
+{
+	static const char *const res[2] = {
+		"^\\s*(?:现在|当地|那边|那里|目前|此刻|此时)?的?\\s*(?:时间|几点|时刻)|^\\s*(?:local\\s+)?time\\b",
+		"\\btime\\s+(?:is\\s+it\\s+)?(?:(?:right\\s+)?now\\s+)?(?:in|at)\\s*$",
+	};
+	struct chat_zone_hit hits[4];
+	size_t n = chat_zones_find(text, hits, 4), ov[4];
+	struct rules_match m = { 0, "none", 0 };
+
+	for (size_t k = 0; k < 2; k++)
+		if (chat_rules_place_code[k] == NULL)
+			chat_rules_place_code[k] = rules_compile("place_time", res[k]);
+	for (size_t i = 0; i < n && !m.matched; i++) {
+		size_t end = hits[i].start + hits[i].len;
+
+		if (rules_find(chat_rules_place_code[0], text + end, strlen(text + end), 0, ov) ||
+		    rules_find(chat_rules_place_code[1], text, hits[i].start, 0, ov))
+			m = (struct rules_match){ 1, "place_time", 0.85 };
+	}
+	return m;
+}
+
 struct chat_route chat_route_rules(const char *text, const struct chat_gates *g, double floor)
 {
 	struct rules_match img = intents_image(text), m;
@@ -68,7 +101,7 @@ struct chat_route chat_route_rules(const char *text, const struct chat_gates *g,
 
 	if (g->image && img.matched)
 		return chat_route_by("image_gen", &img, "chat.route.rules.matched");
-	if ((m = intents_time(text)).matched)
+	if ((m = intents_time(text)).matched || (m = chat_rules_place_time(text)).matched)
 		return chat_route_by("time_query", &m, "chat.route.rules.matched");
 	if (g->search && (m = intents_search(text)).matched)
 		return chat_route_by("web_search", &m, "chat.route.rules.matched");
@@ -112,7 +145,7 @@ json_t *chat_rules_route(const json_t *facts, const char *text, char *err, size_
 
 json_t *chat_rules_image_prompt(const json_t *facts, const char *text, char *err, size_t errlen)
 {
-	char *subject = image_subject(text);
+	char *subject = chat_prompt_rewrite(text);
 	json_t *j = json_pack("{s:s}", "prompt", *subject ? subject : text);
 
 	free(subject);

@@ -52,8 +52,15 @@ json_t *chat_rules_route(const json_t *facts, const char *text, char *err, size_
  * assistant and what it can do. New reference. */
 json_t *chat_rules_reply(const json_t *facts, const char *text, char *err, size_t errlen);
 
-/* The rules of the "image_prompt" task (chat_tools.c): {prompt}. New
+/* The requests the offline reply to text offers to click (a greeting,
+ * small talk, "what can you do"): an array of strings in the thread's
+ * language (facts.lang), each one that works offline, or NULL when the
+ * reply offers none. The same facts give the same examples. New
  * reference. */
+json_t *chat_rules_examples(const json_t *facts, const char *text);
+
+/* The rules of the "image_prompt" task (chat_tools.c): {prompt}, the
+ * request rewritten by chat_prompt_rewrite. New reference. */
 json_t *chat_rules_image_prompt(const json_t *facts, const char *text, char *err, size_t errlen);
 /* The rules of the "vision" task (chat_vision.c): what the image reader
  * found in facts.images, and that it cannot see more: {description}. New
@@ -64,7 +71,15 @@ json_t *chat_rules_vision(const json_t *facts, const char *text, char *err, size
  * "vision"), or NULL. */
 prov_rules_fn chat_rules_for(const char *task);
 
+/* A picture request as an image prompt (chat_prompt.c): without its
+ * wrapper (请帮我画一张…吗, "can you draw me …, please"), keeping the
+ * subject, its style and its details; a style said in a clause of its own
+ * joins the subject. The caller frees it. */
+char *chat_prompt_rewrite(const char *text);
+
 /* Releases the compiled patterns (they are compiled again if used later). */
 void chat_rules_free(void);
+void chat_prompt_free(void);
+void chat_offline_free(void);
 
 #endif

@@ -7,18 +7,22 @@
  *     with enable_search, not streamed); empty facts ask again as a
  *     search-chat; facts go into the chat node's system message. A failure
  *     goes to chat without facts. With the offline search provider the
- *     local notes corpus stands in, and the turn says it is offline. */
+ *     local notes corpus stands in, only its notes about the question's
+ *     topic count (state.searchNotes), and the turn says it is offline. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "conf/conf.h"
 #include "kb/shelf.h"
 #include "prov/prov.h"
 #include "prov/vendors.h"
 #include "text/msg.h"
+#include "text/phrase.h"
 #include "util/buf.h"
 #include "util/clock.h"
+#include "util/xmalloc.h"
 #include "wf/chat/chat_common.h"
 #include "wf/intents.h"
 #include "wf/note/note.h"
@@ -141,20 +145,122 @@ enum node_rc chat_image_gen(struct step_ctx *c)
 
 /* ---- web search ---- */
 
-/* The notes corpus as the offline search: its best notes as facts. */
-static char *chat_search_corpus(struct step_ctx *c, const char *query)
+/* Words that say how to search, not what about (搜一下, latest, news). */
+static int chat_search_generic(const char *w)
+{
+	static const char *const words[] = {
+		"搜索", "搜一下", "搜搜", "一下", "帮我", "查一下", "查查", "最新", "最近", "新闻", "资讯",
+		"消息", "动态", "进展", "情况", "联网", "上网", "热点", "实时", "有什么", "什么", "哪些",
+		"新消息", "新动态", "新进展", "新闻", "最新消息",
+		"search", "latest", "news", "new", "newest", "what's", "whats", "what", "look", "recent",
+		"updates", "update", "headlines", "happening", "going", "notes", "today", "current",
+	};
+
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strcasecmp(w, words[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* A keyword without the words of searching around it: 育儿新闻 → 育儿,
+ * 最新款手机 → 手机. The caller frees it. */
+static char *chat_search_bare(const char *w)
+{
+	static const char *const heads[] = { "最新款的", "最新款", "最新的", "最新", "最近的", "最近" };
+	static const char *const tails[] = { "的最新进展", "最新进展", "的最新消息", "最新消息", "的新闻",
+					     "的消息", "新闻", "资讯", "消息", "动态", "进展" };
+	size_t n = strlen(w);
+
+	for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
+		if (strncmp(w, heads[i], strlen(heads[i])) == 0 && n > strlen(heads[i])) {
+			w += strlen(heads[i]);
+			n -= strlen(heads[i]);
+			break;
+		}
+	for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+		size_t tl = strlen(tails[i]);
+
+		if (n > tl && strncmp(w + n - tl, tails[i], tl) == 0) {
+			n -= tl;
+			break;
+		}
+	}
+	return xstrndup(w, n);
+}
+
+/* What the search is about: the query's keywords without the words of
+ * searching. New reference. */
+static json_t *chat_search_topic(const char *query)
+{
+	json_t *kw = phrase_keywords(query, 8), *out = json_array(), *w;
+	size_t i;
+
+	json_array_foreach(kw, i, w) {
+		char *bare = chat_search_bare(json_string_value(w));
+
+		if (phrase_chars(bare) >= 2 && !chat_search_generic(bare) && json_array_size(out) < 4)
+			phrase_add_unique(out, bare);
+		free(bare);
+	}
+	json_decref(kw);
+	return out;
+}
+
+/* A note is about the topic when its title or one of its tags names one
+ * of the topic's words, or its body names one of them twice (a word in
+ * passing is not what a note is about). */
+static int chat_search_about(const json_t *note, const json_t *topic)
+{
+	const char *body = json_string_value(json_object_get(note, "body")), *p;
+	const json_t *tag, *w;
+	size_t i;
+
+	if (phrase_has_any(json_string_value(json_object_get(note, "title")), topic))
+		return 1;
+	json_array_foreach(json_object_get(note, "tags"), i, tag)
+		if (phrase_has_any(json_string_value(tag), topic))
+			return 1;
+	json_array_foreach(topic, i, w) {
+		const char *s = json_string_value(w);
+
+		if (body && s && *s && (p = strcasestr(body, s)) && strcasestr(p + strlen(s), s))
+			return 1;
+	}
+	return 0;
+}
+
+/* The notes corpus as the offline search: the best notes that are about
+ * the topic, as [{title, body}]. New reference. */
+static json_t *chat_search_corpus(struct step_ctx *c, const char *query, const json_t *topic)
 {
 	char err[256] = "";
 	struct kb *kb = kb_shelf_get(step_app(c), &note_corpus_def, err, sizeof err);
-	json_t *hits = kb ? note_corpus_search(step_app(c), kb, query, CHAT_CORPUS_HITS, NULL) : NULL, *h;
+	json_t *hits = kb && json_array_size(topic)
+			       ? note_corpus_search(step_app(c), kb, query, CHAT_CORPUS_HITS * 2, NULL)
+			       : NULL;
+	json_t *out = json_array(), *h;
+	size_t i;
+
+	json_array_foreach(hits, i, h)
+		if (json_array_size(out) < CHAT_CORPUS_HITS && chat_search_about(h, topic))
+			json_array_append_new(out, json_pack("{s:s, s:s}", "title",
+					      json_string_value(json_object_get(h, "title")) ?: "", "body",
+					      json_string_value(json_object_get(h, "body")) ?: ""));
+	json_decref(hits);
+	return out;
+}
+
+/* The notes as facts for a model: one line each. The caller frees it. */
+static char *chat_search_notes_text(const json_t *notes)
+{
 	struct buf b;
+	const json_t *n;
 	size_t i;
 
 	buf_init(&b, CHAT_FACTS_MAX);
-	json_array_foreach(hits, i, h)
-		buf_printf(&b, "%s：%s\n", json_string_value(json_object_get(h, "title")) ?: "",
-			   json_string_value(json_object_get(h, "body")) ?: "");
-	json_decref(hits);
+	json_array_foreach(notes, i, n)
+		buf_printf(&b, "%s：%s\n", json_string_value(json_object_get(n, "title")),
+			   json_string_value(json_object_get(n, "body")));
 	return buf_steal(&b);
 }
 
@@ -202,9 +308,14 @@ enum node_rc chat_web_search(struct step_ctx *c)
 	chat_tool_event(c, "tool_call", "web_search", tid, "toolInput",
 			json_pack("{s:s, s:b}", "query", query, "offline", offline));
 	if (offline) {
+		json_t *topic = chat_search_topic(query), *notes;
+
 		chat_progress(c, "chat.search.offline");
-		facts = chat_search_corpus(c, query);
+		notes = chat_search_corpus(c, query, topic);
+		facts = chat_search_notes_text(notes);
 		how = "notes_corpus";
+		json_object_set_new(c->state, "searchNotes", json_pack("{s:o, s:o}", "topic", topic,
+				    "notes", notes));
 	} else {
 		facts = chat_search_online(c, query, &how);
 	}
