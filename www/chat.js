@@ -79,6 +79,7 @@ export function createChat(root, app) {
   let pictures = [];        // to send with the next message: [{name, dataUrl, mimeType}]
   let known = [];           // what each turn asked, from this browser: {text, pictures}
   let replayTo = 0;         // the last event id of the thread when it was opened
+  let replaced = new Set(); // ids of messages an edit or a regeneration replaced
   let lastText = null;      // the text of the thread's last turn, from its state
 
   async function addPictures(list) {
@@ -138,6 +139,7 @@ export function createChat(root, app) {
     turns = [];
     current = null;
     known = [];
+    replaced = new Set();
     replayTo = 0;
     lastText = null;
     conversation.replaceChildren();
@@ -264,6 +266,76 @@ export function createChat(root, app) {
     turn.suggest.hidden = false;
   }
 
+  // -- editing a sent message, regenerating an answer -------------------------
+
+  function hideTurn(turn) {
+    turn.el.hidden = true;
+    turn.el.classList.add('superseded');
+  }
+
+  // The turns from turn on leave the view (their messages are replaced);
+  // returns how to bring them back if the server refuses.
+  function leaveFrom(turn) {
+    const gone = turns.slice(turns.indexOf(turn)).filter((x) => !x.el.hidden);
+    gone.forEach(hideTurn);
+    return () => gone.forEach((x) => {
+      x.el.hidden = false;
+      x.el.classList.remove('superseded');
+    });
+  }
+
+  // Edit under the question and Regenerate under the answer, once the
+  // server has named them (message ids).
+  function branchTools(turn) {
+    if (turn.branch) return;
+    const edit = setT(h('button', { type: 'button', class: 'small chat-edit' }), 'chat.edit');
+    edit.addEventListener('click', () => editTurn(turn));
+    const again = setT(h('button', { type: 'button', class: 'small chat-regenerate' }), 'chat.regenerate');
+    again.addEventListener('click', async () => {
+      if (stream.busy) return;
+      const back = leaveFrom(turn);
+      if (await send({ text: turn.asked?.text || '', pictures: [], regenerate: turn.messageId }) === false) back();
+    });
+    turn.branch = h('div', { class: 'chat-branch' }, turn.copy, again);
+    if (turn.replyTo && turn.asked?.text) turn.user.append(h('div', { class: 'chat-branch' }, edit));
+    turn.reply.after(turn.branch);
+  }
+
+  // The question in a text box in place; Send makes it the conversation's
+  // new branch from there.
+  function editTurn(turn) {
+    if (stream.busy || turn.editing) return;
+    turn.editing = true;
+    const box = h('textarea', { class: 'chat-edit-box', rows: 3 });
+    box.value = turn.asked.text;
+    setAttrT(box, 'aria-label', 'chat.edit.label');
+    const ok = setT(h('button', { type: 'button', class: 'small primary' }), 'chat.edit.send');
+    const cancel = setT(h('button', { type: 'button', class: 'small' }), 'chat.edit.cancel');
+    const old = [...turn.user.childNodes];
+    const done = () => {
+      turn.editing = false;
+      turn.user.replaceChildren(...old);
+    };
+    cancel.addEventListener('click', done);
+    ok.addEventListener('click', async () => {
+      const text = box.value.trim();
+      if (!text || stream.busy) return;
+      done();
+      const back = leaveFrom(turn);
+      if (await send({ text, pictures: [], editOf: turn.replyTo }) === false) back();
+    });
+    box.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+        e.preventDefault();
+        ok.click();
+      } else if (e.key === 'Escape') {
+        done();
+      }
+    });
+    turn.user.replaceChildren(box, h('div', { class: 'chat-branch' }, ok, cancel));
+    box.focus();
+  }
+
   // The answer's Markdown, drawn; while it streams, at most once a frame.
   function drawReply(turn, live) {
     if (live) {
@@ -370,6 +442,12 @@ export function createChat(root, app) {
         turn.raw = String(ev.content ?? '');
         drawReply(turn);
         delete turn.reply.dataset.live;
+        if (ev.messageId) {
+          turn.messageId = String(ev.messageId);
+          turn.replyTo = ev.replyTo ? String(ev.replyTo) : null;
+          if (replaced.has(turn.messageId)) hideTurn(turn);
+          branchTools(turn);
+        }
         if (ev.suggest) showSuggest(turn, ev.suggest);
         showExamples(turn, ev.examples);
         turn.messages++;
@@ -469,7 +547,8 @@ export function createChat(root, app) {
       known[i] = { text: asked.text, pictures: asked.pictures.length };
       saveTurn(view.threadId, i, known[i]);
     }
-    turn.sent = { text: asked.text };
+    turn.sent = asked.regenerate ? { regenerate: asked.regenerate } : { text: asked.text };
+    if (asked.editOf) turn.sent.editOf = asked.editOf;
     if (asked.pictures.length) turn.sent.attachments = asked.pictures.map((p) => ({ name: p.name, data: p.dataUrl, mimeType: p.mimeType }));
     turn.pictures = asked.pictures;
     busy(true);
@@ -506,6 +585,9 @@ export function createChat(root, app) {
   }
 
   function opened(th) {
+    // The messages an edit or a regeneration replaced: their turns stay
+    // in the log, hidden; the newest branch shows.
+    replaced = new Set((th.state?.messages || []).filter((m) => m?.superseded && m.id).map((m) => m.id));
     const text = th.state?.userInput?.text;
     lastText = typeof text === 'string' ? text : null;
     replayTo = Number(th.lastEventId) || 0;

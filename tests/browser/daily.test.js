@@ -320,6 +320,40 @@ async function testFirstLoad(ctx, base) {
   await page.close();
 }
 
+// Edit a sent message, regenerate an answer: the conversation goes on
+// from there, the replaced turns leave the view, and a reload shows the
+// newest branch.
+async function testBranch(ctx, base) {
+  const { page, errors, api } = await openView(ctx, base, 'chat');
+  const say = async (text) => {
+    await page.fill('#chat-view .chat-composer textarea', text);
+    await page.press('#chat-view .chat-composer textarea', 'Enter');
+    await page.waitForSelector('#chat-view .stream-status[data-state="done"]', { timeout: 30000 });
+  };
+  const shown = () => page.$$eval('#chat-view .chat-turn:not([hidden])', (els) => els.map((e) => e.querySelector('.bubble.user p')?.textContent));
+  await say('hello');
+  await say('what time is it?');
+  await page.click('#chat-view .chat-turn:nth-child(2) .chat-edit');
+  await page.fill('#chat-view .chat-turn:nth-child(2) .chat-edit-box', 'search the notes for 减脂餐');
+  await shot(page, 'chat-edit-1280-en', { fullPage: false });
+  await page.click('#chat-view .chat-turn:nth-child(2) .chat-branch .primary');
+  await page.waitForFunction(() => document.querySelectorAll('#chat-view .chat-turn').length === 3, null, { timeout: 30000 });
+  await page.waitForSelector('#chat-view .stream-status[data-state="done"]', { timeout: 30000 });
+  is(await shown(), ['hello', 'search the notes for 减脂餐'], 'branch: an edited message replaces it and what followed');
+  const sent = posts(api).pop();
+  is(sent?.input, { text: 'search the notes for 减脂餐', editOf: 'm3' }, 'branch: the edit goes as input.editOf');
+  await page.click('#chat-view .chat-turn:not([hidden]):last-child .chat-regenerate');
+  await page.waitForFunction(() => document.querySelectorAll('#chat-view .chat-turn').length === 4, null, { timeout: 30000 });
+  await page.waitForSelector('#chat-view .stream-status[data-state="done"]', { timeout: 30000 });
+  is(await shown(), ['hello', 'search the notes for 减脂餐'], 'branch: a regenerated answer takes the place of the old one');
+  is(posts(api).pop()?.input, { regenerate: 'm6' }, 'branch: regenerate goes as input.regenerate');
+  await page.reload();
+  await page.waitForSelector('#chat-view .chat-turn', { timeout: 15000 });
+  await page.waitForSelector('#chat-view .stream-status[data-state="done"]', { timeout: 30000 });
+  is(await shown(), ['hello', 'search the notes for 减脂餐'], 'branch: after a reload, the newest branch shows');
+  await closeView(page, errors, 'branch');
+}
+
 async function run(s) {
   await s.run('daily late stop', () => testLateStop(s.ctx, s.base));
   await s.run('daily names', () => testNames(s.ctx, s.base));
@@ -329,6 +363,7 @@ async function run(s) {
   await s.run('daily markdown', () => testMarkdown(s.ctx, s.base));
   await s.run('daily threads', () => testThreadList(s.ctx, s.base));
   await s.run('daily first load', () => testFirstLoad(s.ctx, s.base));
+  await s.run('daily branch', () => testBranch(s.ctx, s.base));
 }
 
 module.exports = { run };

@@ -20,7 +20,8 @@ static void chat_last_image(const json_t *state, json_t *user, const char *text)
 			    id + strlen("api/assets/"), "mime", "", "name", "", "generated", 1));
 }
 
-/* Checks a turn's input and makes it the current turn. */
+/* Checks a turn's input (an edit or a regeneration too) and makes it the
+ * current turn. */
 static int chat_take_input(struct step_ctx *c, json_t *state, const json_t *input, char *err,
 			   size_t n)
 {
@@ -38,6 +39,13 @@ static int chat_take_input(struct step_ctx *c, json_t *state, const json_t *inpu
 		json_decref(user);
 		return -1;
 	}
+	/* An edit or a regeneration: the conversation goes on from before the
+	 * message it names (a regeneration asks that message's question again). */
+	if (chat_branch(state, input, &t, err, n) < 0) {
+		json_decref(user);
+		return -1;
+	}
+	json_object_set_new(user, "text", json_string(t));
 	if (t[strspn(t, " \t\r\n")] == '\0' && json_array_size(json_object_get(user, "images")) == 0) {
 		json_decref(user);
 		return snprintf(err, n, "send a message (text), or pictures (attachments)"), -1;
@@ -98,8 +106,9 @@ static const char chat_input_schema[] =
 	"\"title\": \"chat input\", \"type\": \"object\", "
 	"\"properties\": {\"text\": {\"type\": \"string\"}, \"lang\": {\"enum\": [\"zh\", "
 	"\"en\", null]}, \"attachments\": {\"type\": \"array\", "
-	"\"items\": {\"type\": \"object\"}}}, \"anyOf\": [{\"required\": [\"text\"]}, "
-	"{\"required\": [\"attachments\"]}]}";
+	"\"items\": {\"type\": \"object\"}}, \"editOf\": {\"type\": \"string\"}, "
+	"\"regenerate\": {\"type\": \"string\"}}, \"anyOf\": [{\"required\": [\"text\"]}, "
+	"{\"required\": [\"attachments\"]}, {\"required\": [\"regenerate\"]}]}";
 
 /* What its state holds between steps (the fields every checkpoint has are
  * required; a node may add others). */
@@ -111,6 +120,7 @@ static const char chat_state_schema[] =
 	"\"route\": {\"type\": [\"null\", \"object\"]}, \"searchFacts\": {\"type\": [\"null\", "
 	"\"string\", \"object\", \"array\"]}, \"time\": {\"type\": \"object\"}, "
 	"\"toolCalls\": {\"type\": \"array\"}, \"userInput\": {\"type\": \"object\"}, "
+	"\"msgSeq\": {\"type\": \"integer\"}, "
 	"\"visionNotes\": {\"type\": [\"null\", \"string\"]}}, "
 	"\"required\": [\"lastImageUrl\", \"messages\", \"result\", \"route\", "
 	"\"searchFacts\", \"toolCalls\", \"userInput\", \"visionNotes\"]}";

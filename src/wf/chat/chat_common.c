@@ -28,6 +28,7 @@ void chat_push(struct step_ctx *c, json_t *state, json_t *m)
 	json_t *msgs = json_object_get(state, "messages");
 
 	json_object_set_new(m, "timestamp", json_integer(clock_wall_ms()));
+	chat_msg_number(state, m);
 	json_array_append_new(msgs, m);
 	while (json_array_size(msgs) > chat_history_max(c) + 2)
 		json_array_remove(msgs, 0);
@@ -40,10 +41,13 @@ json_t *chat_messages(struct step_ctx *c, const char *system)
 
 	if (system)
 		json_array_append_new(out, json_pack("{s:s, s:s}", "role", "system", "content", system));
-	/* The last message is the current turn: the earlier ones are context. */
+	/* The last message is the current turn: the earlier ones still in the
+	 * conversation (not replaced by an edit) are context. */
 	n = n > 0 ? n - 1 : 0;
 	for (i = n > keep ? n - keep : 0; i < n; i++) {
 		m = json_array_get(hist, i);
+		if (!chat_msg_live(m))
+			continue;
 		json_array_append_new(out, json_pack("{s:O, s:O}", "role", json_object_get(m, "role"),
 						     "content", json_object_get(m, "content")));
 	}
@@ -85,15 +89,16 @@ enum node_rc chat_finish_with(struct step_ctx *c, const char *content, const cha
 {
 	json_t *route = json_object_get(c->state, "route");
 	json_t *ev = step_event(c, "message"), *res, *m;
-	const char *suggest = chat_suggest(c->state);
+	const char *suggest = chat_suggest(c->state), *asked = chat_msg_last_user(c->state);
 
 	json_object_set_new(ev, "role", json_string("assistant"));
+	if (asked)
+		json_object_set_new(ev, "replyTo", json_string(asked));
 	json_object_set_new(ev, "content", json_string(content));
 	if (suggest)
 		json_object_set_new(ev, "suggest", json_string(suggest));
 	if (json_array_size(examples))
 		json_object_set_new(ev, "examples", json_deep_copy(examples));
-	step_emit(c, ev);
 	m = json_pack("{s:s, s:s, s:O}", "role", "assistant", "content", content, "route",
 		      json_object_get(route, "route"));
 	res = json_pack("{s:s, s:O, s:O, s:O}", "content", content, "toolCalls",
@@ -110,6 +115,8 @@ enum node_rc chat_finish_with(struct step_ctx *c, const char *content, const cha
 		json_object_set_new(c->state, "lastImageUrl", json_string(image_url));
 	}
 	chat_push(c, c->state, m);
+	json_object_set(ev, "messageId", json_object_get(m, "id"));
+	step_emit(c, ev);
 	json_object_set_new(c->state, "result", res);
 	return NODE_END;
 }

@@ -14,6 +14,22 @@
 
 #define CHAT_TEXT_MAX 8000          /* bytes of one user turn */
 
+/* ---- editing and regenerating (chat_branch.c) ---- */
+
+/* A message still in the conversation (not replaced by an edit or a
+ * regeneration). */
+int chat_msg_live(const json_t *m);
+/* Gives m the conversation's next id ("m1", "m2", …; state.msgSeq). */
+void chat_msg_number(json_t *state, json_t *m);
+/* The id of the last live user message, or NULL (borrowed). */
+const char *chat_msg_last_user(const json_t *state);
+/* input.editOf (a user message's id) or input.regenerate (an answer's):
+ * the messages from that one on are marked superseded; for regenerate,
+ * *text becomes its question (borrowed from state). 0 (also when the
+ * input names neither), or -1 with err when the id is not a live message
+ * of that role or the fields do not go together. */
+int chat_branch(json_t *state, const json_t *input, const char **text, char *err, size_t n);
+
 /* ---- routing (chat_route.c; chat_route_pick is pure) ---- */
 
 /* The route of a turn. model: the model's parsed answer (borrowed, NULL
