@@ -294,8 +294,8 @@ static void test_coder(void)
 	add_result(f, json_array_get(calls, 0), json_pack("{s:s, s:i}", "path", "fixed/src/n.c", "size", 10));
 	json_decref(a);
 	a = run("coder", f);
-	ok(strstr(answer_text(a), "fixed/src/n.c") && strstr(answer_text(a), "2 issues were fixed") &&
-	   strstr(answer_text(a), "1 are marked"), "coder: names the file and counts");
+	ok(strstr(answer_text(a), "fixed/src/n.c") && strstr(answer_text(a), "Issues fixed mechanically: 2") &&
+	   strstr(answer_text(a), "what to change: 1"), "coder: names the file and counts");
 	json_decref(a);
 	json_decref(f);
 }

@@ -20,6 +20,8 @@
 #define ORCH_TASK_MAX 8000
 #define ORCH_REPLANS_MAX 3
 #define ORCH_ATTACH_MAX 8
+/* The first bytes of a text attachment the planner reads. */
+#define ORCH_HEAD_MAX 4096
 
 static int orch_known(void *ctx, const char *agent)
 {
@@ -74,6 +76,17 @@ static int orch_land(struct step_ctx *c, json_t *state, const json_t *atts, char
 	return rc;
 }
 
+static int orch_has_image(const json_t *state)
+{
+	size_t i;
+	json_t *a;
+
+	json_array_foreach(json_object_get(state, "attachments"), i, a)
+		if (strncmp(json_string_value(json_object_get(a, "mimeType")) ?: "", "image/", 6) == 0)
+			return 1;
+	return 0;
+}
+
 static json_t *orch_init(struct step_ctx *c, const json_t *input, char *err, size_t errlen)
 {
 	const char *task = json_string_value(json_object_get(input, "task"));
@@ -98,13 +111,55 @@ static json_t *orch_init(struct step_ctx *c, const json_t *input, char *err, siz
 		json_decref(st);
 		return NULL;
 	}
+	if (json_is_true(json_object_get(t, "needsImage")) && !orch_has_image(st)) {
+		char *m = msg_fmt(step_lang(c), "orch.error.template_needs_image", tpl);
+
+		snprintf(err, errlen, "%s", m);
+		free(m);
+		json_decref(st);
+		return NULL;
+	}
 	return st;
+}
+
+/* The attachments as the planner sees them: a text file with its first
+ * bytes (a log's stack trace, a file's kind), cut on a character. New
+ * reference. */
+static json_t *orch_plan_attachments(struct step_ctx *c)
+{
+	json_t *out = json_deep_copy(json_object_get(c->state, "attachments")), *a;
+	size_t i;
+
+	if (out == NULL)
+		return json_array();
+	json_array_foreach(out, i, a) {
+		const char *path = json_string_value(json_object_get(a, "path"));
+		char *mime = NULL;
+		void *data = NULL;
+		size_t len = 0;
+
+		if (path && orch_ws_get(c, path, &mime, &data, &len) == 0 && mime &&
+		    strncmp(mime, "image/", 6) != 0) {
+			size_t n = len < ORCH_HEAD_MAX ? len : ORCH_HEAD_MAX;
+			char *head = xstrndup(data, n);
+
+			/* cut before a character the limit splits */
+			while (n > 0 && n < len && (((const unsigned char *)data)[n] & 0xC0) == 0x80)
+				head[--n] = '\0';
+			if (strlen(head) == n)   /* text, not binary */
+				json_object_set_new(a, "head", json_string(head));
+			free(head);
+		}
+		free(mime);
+		free(data);
+	}
+	return out;
 }
 
 static json_t *orch_plan_facts(struct step_ctx *c, struct kb *agents, struct kb *templates,
 			       const json_t *errors)
 {
-	json_t *as = json_array(), *ts = json_array(), *d;
+	json_t *as = json_array(), *ts = json_array(), *d, *facts;
 	size_t i;
 
 	json_array_foreach(kb_items(agents), i, d)
@@ -113,10 +168,14 @@ static json_t *orch_plan_facts(struct step_ctx *c, struct kb *agents, struct kb 
 							    "description", json_object_get(d, "description")));
 	json_array_foreach(templates ? kb_items(templates) : NULL, i, d)
 		json_array_append(ts, d);
-	return json_pack("{s:O, s:O, s:o, s:o, s:O?, s:O?}", "task", json_object_get(c->state, "task"),
-			 "attachments", json_object_get(c->state, "attachments"), "agents", as,
-			 "templates", ts, "errors", errors, "feedback",
-			 json_object_get(c->state, "feedback"));
+	facts = json_pack("{s:O, s:o, s:o, s:o, s:O?, s:O?, s:s}", "task",
+			  json_object_get(c->state, "task"), "attachments", orch_plan_attachments(c),
+			  "agents", as, "templates", ts, "errors", errors, "feedback",
+			  json_object_get(c->state, "feedback"), "lang", step_lang(c) ?: "zh");
+	/* The plan a person rejected, so that the feedback applies to it. */
+	if (json_object_get(c->state, "feedback") && json_object_get(c->state, "plan"))
+		json_object_set(facts, "plan", json_object_get(c->state, "plan"));
+	return facts;
 }
 
 /* One planner call; the plan or NULL with the answer's status. */
@@ -180,9 +239,29 @@ static enum node_rc orch_plan_ready(struct step_ctx *c)
 	return NODE_NEXT;
 }
 
+/* A plan with a step for a vision agent and a run without a picture: 1
+ * with the words saying so in err, in the thread's language. */
+static int orch_no_image(struct step_ctx *c, const json_t *plan, char *err, size_t n)
+{
+	size_t i;
+	json_t *s = NULL;
+	char *m;
+
+	if (!orch_plan_needs_image(plan) || orch_has_image(c->state))
+		return 0;
+	json_array_foreach(json_object_get(plan, "subtasks"), i, s)
+		if (strncmp(json_string_value(json_object_get(s, "agent")) ?: "", "vision-", 7) == 0)
+			break;
+	m = msg_fmt(step_lang(c), "orch.error.needs_image",
+		    json_string_value(json_object_get(s, "id")) ?: "?");
+	snprintf(err, n, "%s", m);
+	free(m);
+	return 1;
+}
+
 static enum node_rc orch_plan_node(struct step_ctx *c)
 {
-	char err[160] = "", why[64] = "";
+	char err[400] = "", why[64] = "";
 	struct kb *agents = orch_agents(step_app(c), err, sizeof err);
 	struct kb *templates = orch_templates(step_app(c), err, sizeof err);
 	const json_t *tpl = orch_template(c, json_string_value(json_object_get(c->state, "template")));
@@ -190,10 +269,7 @@ static enum node_rc orch_plan_node(struct step_ctx *c)
 
 	if (agents == NULL)
 		return json_decref(errors), step_fail(c, "internal", "%s", err);
-	plan = tpl ? json_pack("{s:O, s:O, s:O, s:s, s:O}", "analysis", json_object_get(tpl, "description"),
-			       "subtasks", json_object_get(tpl, "subtasks"), "executionOrder",
-			       json_object_get(tpl, "executionOrder"), "estimatedComplexity", "low",
-			       "template", json_object_get(tpl, "id"))
+	plan = tpl ? orch_plan_template(tpl, step_lang(c))
 		   : orch_plan_ask(c, agents, templates, NULL, why, sizeof why);
 	if (plan && orch_plan_check(plan, orch_known, agents, errors) && !tpl) {
 		json_decref(plan);
@@ -218,6 +294,10 @@ static enum node_rc orch_plan_node(struct step_ctx *c)
 		}
 	}
 	json_decref(errors);
+	if (orch_no_image(c, plan, err, sizeof err)) {
+		json_decref(plan);
+		return step_fail(c, "needs_image", "%s", err);
+	}
 	orch_plan_set(c, plan, agents);
 	return orch_plan_ready(c);
 }
@@ -260,7 +340,7 @@ static enum node_rc orch_pause(struct step_ctx *c, const json_t *errors)
 /* A modify: the edited fields over the plan, checked again. */
 static enum node_rc orch_modify(struct step_ctx *c, const json_t *payload)
 {
-	char err[160];
+	char err[400];
 	struct kb *agents = orch_agents(step_app(c), err, sizeof err);
 	json_t *plan = json_deep_copy(json_object_get(c->state, "plan")), *errors = json_array();
 	enum node_rc rc;
@@ -271,10 +351,18 @@ static enum node_rc orch_modify(struct step_ctx *c, const json_t *payload)
 		json_object_set(plan, "subtasks", json_object_get(payload, "subtasks"));
 	if (json_object_get(payload, "executionOrder"))
 		json_object_set(plan, "executionOrder", json_object_get(payload, "executionOrder"));
-	if (orch_plan_check_lang(plan, orch_known, agents, step_lang(c), errors)) {
+	if (orch_plan_check_lang(plan, orch_known, agents, step_lang(c), errors) == 0 &&
+	    orch_no_image(c, plan, err, sizeof err))
+		json_array_append_new(errors, json_pack("{s:s, s:s}", "code", "needs_image", "message", err));
+	if (json_array_size(errors)) {
 		json_decref(plan);
 		rc = orch_pause(c, errors);
 	} else {
+		const json_t *orig = json_object_get(c->state, "plan");
+
+		if (!json_equal(json_object_get(plan, "subtasks"), json_object_get(orig, "subtasks")) ||
+		    !json_equal(json_object_get(plan, "executionOrder"), json_object_get(orig, "executionOrder")))
+			orch_plan_edited(plan, orig, step_lang(c));
 		orch_plan_set(c, plan, agents);
 		rc = orch_plan_ready(c);
 		c->next = "execute";
@@ -313,24 +401,60 @@ static enum node_rc orch_approve(struct step_ctx *c)
 	return NODE_NEXT;
 }
 
+/* Whether a stage did what the plan says: done, or skipped by its
+ * condition. */
+static int orch_stage_kept(const json_t *st)
+{
+	const char *code = json_string_value(json_object_get(json_object_get(st, "skipReason"), "code"));
+
+	return strcmp(json_string_value(json_object_get(st, "status")) ?: "", "done") == 0 ||
+	       (code && strcmp(code, "condition_not_met") == 0);
+}
+
+/* One stage's "id: why" into the run's reason, without its full stop,
+ * the stages joined as the language joins clauses. */
+static void orch_reason_add(struct buf *b, const char *lang, const char *id, const char *why)
+{
+	int zh = strcmp(lang ? lang : "zh", "en") != 0;
+	char *m = msg_fmt(lang, "orch.result.failed", id, why ? why : "?");
+	size_t n = strlen(m);
+
+	if (n >= 3 && strcmp(m + n - 3, "。") == 0)
+		m[n - 3] = '\0';
+	else if (n && m[n - 1] == '.')
+		m[n - 1] = '\0';
+	buf_printf(b, "%s%s", b->len ? (zh ? "；" : "; ") : "", m);
+	free(m);
+}
+
 static enum node_rc orch_complete(struct step_ctx *c)
 {
 	json_t *res = json_object(), *stages = json_object(), *st;
 	const char *id;
+	struct buf why_all;
 	int failed = 0;
 
+	buf_init(&why_all, 1 << 16);
 	json_object_foreach(json_object_get(c->state, "stages"), id, st) {
 		const json_t *why = json_object_get(st, "skipReason");
-		json_t *one = json_pack("{s:O, s:O?, s:O?}", "status", json_object_get(st, "status"),
+		const json_t *cause = why ? why : json_object_get(st, "error");
+		json_t *one = json_pack("{s:O, s:O?, s:O?, s:O?}", "status", json_object_get(st, "status"),
 					"context", json_object_get(st, "context"), "reason",
-					json_object_get(why ? why : json_object_get(st, "error"), "code"));
+					json_object_get(cause, "code"), "message",
+					json_object_get(cause, "message"));
 
-		/* A stage skipped by its condition did what the plan says. */
-		failed |= strcmp(json_string_value(json_object_get(st, "status")) ?: "", "done") != 0 &&
-			  why == NULL;
+		if (!orch_stage_kept(st)) {
+			orch_reason_add(&why_all, step_lang(c), id, json_string_value(json_object_get(
+				cause, "message")) ?: json_string_value(json_object_get(st, "status")));
+			failed = 1;
+		}
 		json_object_set_new(stages, id, one);
 	}
 	json_object_set_new(res, "stages", stages);
+	/* Why a run that did not succeed did not: each stage not done, with why. */
+	if (failed)
+		json_object_set_new(res, "reason", json_string(why_all.data ? why_all.data : ""));
+	buf_free(&why_all);
 	json_object_set(res, "plan", json_object_get(c->state, "plan"));
 	json_object_set_new(res, "files", json_copy(json_object_get(c->state, "workspace")));
 	json_object_set_new(res, "success", json_boolean(!failed));

@@ -13,7 +13,7 @@
 extern const struct workflow wf_orchestrate;
 /* Its words (orch_msg.c). The descriptor needs their number as a
  * constant: ORCH_NMSGS, checked against the rows where they are written. */
-#define ORCH_NMSGS 51
+#define ORCH_NMSGS 59
 extern const struct msg_def orch_msgs[];
 extern const size_t orch_nmsgs;
 
@@ -49,10 +49,22 @@ size_t orch_plan_check(const json_t *plan, int (*known)(void *ctx, const char *a
  * what the planner reads), from the message catalogue. */
 size_t orch_plan_check_lang(const json_t *plan, int (*known)(void *ctx, const char *agent),
 			    void *ctx, const char *lang, json_t *errors);
-/* The planner's offline rules (prov_rules_fn): facts {task, attachments:
- * [{path, mimeType}], agents: [{id, description}], templates: [{id,
- * subtasks, executionOrder, needsImage}], feedback?}. New reference. */
+/* The planner's offline rules (prov_rules_fn, orch_plan_rules.c): facts
+ * {task, lang, attachments: [{path, mimeType, size, head?: the first
+ * bytes of a text file}], agents: [{id, description}], templates: [{id,
+ * subtasks, executionOrder, needsImage}], feedback?, plan?: the plan the
+ * feedback rejected}. New reference. */
 json_t *orch_plan_rules(const json_t *facts, const char *text, char *err, size_t errlen);
+/* A template's plan with its steps in lang (borrowed template). New
+ * reference. */
+json_t *orch_plan_template(const json_t *tpl, const char *lang);
+/* Whether a plan has a step for a vision agent (it needs a picture). */
+int orch_plan_needs_image(const json_t *plan);
+/* A plan edited by a person (modify): its analysis says so and outlines
+ * it in lang, its complexity follows its size, and it names a template
+ * only while it is still that template's plan (orig: the plan before the
+ * edit). */
+void orch_plan_edited(json_t *plan, const json_t *orig, const char *lang);
 
 /* ---- orch_cond.c, orch_expect.c ---- */
 /* A problem of one subtask's condition or expectation, for the plan

@@ -272,18 +272,44 @@ static const json_t *orch_exec_subtask(struct step_ctx *c, const char *id)
 	return NULL;
 }
 
-/* A final answer: its StageContext, checked against the subtask's
- * expectation; one that does not meet it is a failure (bad_output). -1:
- * the run ends. */
+/* An answer whose structured data says the agent declined the step:
+ * {"declined": true, "reason": words}. */
+static int orch_declined(const json_t *sd)
+{
+	return json_is_object(sd) && json_is_true(json_object_get(sd, "declined"));
+}
+
+/* A declined step: skipped with the agent's reason, which its dependents
+ * and the result are given; not retried (it would say the same). */
+static void orch_stage_declined(struct step_ctx *c, const char *id, json_t *st, json_t *ctx)
+{
+	const char *r = json_string_value(json_object_get(json_object_get(ctx, "structuredData"),
+							  "reason")) ?: "";
+	char *msg = msg_fmt(step_lang(c), "orch.stage.declined", r);
+
+	json_object_set_new(st, "context", ctx);
+	json_object_set_new(st, "skipReason", json_pack("{s:s, s:s}", "code", "declined", "message",
+							*r ? r : msg));
+	orch_stage_end(c, id, st, "skipped", msg, json_pack("{s:s}", "reason", "declined"));
+	free(msg);
+}
+
+/* A final answer: its StageContext; a declined step is skipped, else the
+ * answer is checked against the subtask's expectation, and one that does
+ * not meet it is a failure (bad_output). -1: the run ends. */
 static int orch_stage_result(struct step_ctx *c, const char *id, json_t *st, const json_t *agent,
 			     const char *text)
 {
-	json_t *ctx = orch_stage_context(c, id, st, text);
-	json_t *reasons = orch_expect_reasons(json_object_get(orch_exec_subtask(c, id), "expect"),
-					      json_object_get(ctx, "structuredData"), step_lang(c));
+	json_t *ctx = orch_stage_context(c, id, st, text), *reasons;
 	char sum[160];
 	int rc = 0;
 
+	if (orch_declined(json_object_get(ctx, "structuredData"))) {
+		orch_stage_declined(c, id, st, ctx);
+		return 0;
+	}
+	reasons = orch_expect_reasons(json_object_get(orch_exec_subtask(c, id), "expect"),
+				      json_object_get(ctx, "structuredData"), step_lang(c));
 	if (json_array_size(reasons)) {
 		char *list = orch_expect_join(reasons);
 		char *why = msg_fmt(step_lang(c), "orch.stage.bad_output", list);
@@ -491,8 +517,12 @@ enum node_rc orch_execute(struct step_ctx *c)
 	orch_batch_free(b);
 	free(b);
 	if (abort) {
-		char *m = msg_fmt(step_lang(c), "orch.error.stage_failed", err);
-		enum node_rc rc = step_fail(c, "stage_failed", "%s", m);
+		int retried = strcmp(json_string_value(json_object_get(c->state, "errorStrategy")) ?: "",
+				     "retry") == 0;
+		char *m = retried ? msg_fmt(step_lang(c), "orch.error.retries_exhausted", err,
+					    (long long)orch_conf(c)->stage_retries)
+				  : msg_fmt(step_lang(c), "orch.error.stage_failed", err);
+		enum node_rc rc = step_fail(c, retried ? "retries_exhausted" : "stage_failed", "%s", m);
 
 		free(m);
 		return rc;

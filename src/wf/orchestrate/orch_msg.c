@@ -58,6 +58,14 @@ const struct msg_def orch_msgs[] = {
 	{ "orch.error.replan_limit", "计划已被拒绝 %d 次", "the plan was rejected %d times" },
 	{ "orch.error.stage_failed", "阶段 %s 失败，错误策略为中止", "stage %s failed and the error strategy is abort" },
 	{ "orch.stage.failed", "阶段 %s 失败：%s", "stage %s failed: %s" },
+	{ "error.needs_image", "这个任务需要一张图片", "This task needs a picture" },
+	{ "error.retries_exhausted", "重试次数已用完，阶段仍然失败", "The retries are exhausted and the stage still fails" },
+	{ "orch.plan.edited", "计划已按你的修改更新：%s。", "The plan as you edited it: %s." },
+	{ "orch.error.needs_image", "这个计划需要一张图片（步骤 %s），但请求没有附带图片；请附上图片后再试。", "This plan needs a picture (step %s), and the request has none: attach one and try again." },
+	{ "orch.error.template_needs_image", "模板 %s 需要一张图片附件", "the template %s needs a picture attachment" },
+	{ "orch.error.retries_exhausted", "阶段 %s 重试 %lld 次后仍然失败，重试次数已用完", "stage %s still failed after %lld retries: the retries are exhausted" },
+	{ "orch.result.failed", "步骤 %s：%s", "%s: %s" },
+	{ "orch.stage.declined", "智能体没有做这一步：%s", "the agent did not do this step: %s" },
 	{ "orch.stage.max_iterations", "智能体在最后一轮仍在调用工具", "the agent was still calling tools at its last iteration" },
 };
 

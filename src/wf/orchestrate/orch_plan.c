@@ -1,13 +1,10 @@
 /* The plan of an orchestrate run: its checks (every rule the planner must
  * keep, each problem a code and a sentence the planner is given back once
- * to repair it) and the planner's offline rules (the task's words and its
- * attachments choose a template's plan or a plan of specialists merged by
- * the coordinator). */
+ * to repair it). The planner's offline rules are in orch_plan_rules.c. */
 #include "config.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 #include "text/msg.h"
 #include "wf/orchestrate/orch.h"
 
@@ -265,114 +262,4 @@ size_t orch_plan_check_lang(const json_t *plan, int (*known)(void *ctx, const ch
 	orch_plan_check_order(subtasks, order, &k);
 	orch_plan_check_inputs(subtasks, order, &k);
 	return json_array_size(errors) - before;
-}
-
-/* ---- the planner's offline rules ---- */
-
-static int orch_words(const char *text, const char *const *words)
-{
-	for (size_t i = 0; words[i]; i++)
-		if (strcasestr(text, words[i]))
-			return 1;
-	return 0;
-}
-
-static const char *const orch_w_element[] = { "element", "button", "icon", "detect", "widget",
-					       "元素", "按钮", "图标", "检测", "控件", NULL };
-static const char *const orch_w_code[] = { "review", "code", "bug", "fix", "refactor", "审查",
-					    "代码", "修复", "重构", "评审", NULL };
-
-static int orch_has_mime(const json_t *facts, const char *prefix, int negate)
-{
-	size_t i;
-	json_t *a;
-
-	json_array_foreach(json_object_get(facts, "attachments"), i, a) {
-		const char *m = json_string_value(json_object_get(a, "mimeType")) ?: "";
-		int hit = strncmp(m, prefix, strlen(prefix)) == 0;
-
-		if (hit != negate)
-			return 1;
-	}
-	return 0;
-}
-
-static json_t *orch_template_plan(const json_t *facts, const char *id, const char *why)
-{
-	size_t i;
-	json_t *t;
-
-	json_array_foreach(json_object_get(facts, "templates"), i, t)
-		if (strcmp(json_string_value(json_object_get(t, "id")) ?: "", id) == 0)
-			return json_pack("{s:s, s:O, s:O, s:s, s:s}", "analysis", why, "subtasks",
-					 json_object_get(t, "subtasks"), "executionOrder",
-					 json_object_get(t, "executionOrder"), "estimatedComplexity",
-					 json_array_size(json_object_get(t, "subtasks")) > 3 ? "medium" : "low",
-					 "template", id);
-	return NULL;
-}
-
-/* Specialists chosen by the task's words, in one parallel group, merged by
- * the coordinator. */
-static const struct orch_pick {
-	const char *agent, *id, *what;
-	const char *words[8];
-} orch_picks[] = {
-	{ "architect", "design", "Design the structure of the change", { "design", "architect", "structure", "设计", "架构", "结构", NULL } },
-	{ "debugger", "debug", "Find the cause of the failure", { "debug", "crash", "error", "fail", "调试", "报错", "崩溃", NULL } },
-	{ "test-writer", "tests", "Write tests for the task", { "test", "测试", NULL } },
-	{ "documenter", "docs", "Write the documentation", { "document", "readme", "docs", "文档", "说明", NULL } },
-	{ "evaluator", "evaluate", "Evaluate the result against the task", { "evaluate", "assess", "quality", "评估", "评价", NULL } },
-};
-
-static json_t *orch_generic_plan(const char *task)
-{
-	json_t *subtasks = json_array(), *group = json_array(), *inputs = json_array();
-
-	for (size_t i = 0; i < sizeof orch_picks / sizeof orch_picks[0]; i++) {
-		if (!orch_words(task, orch_picks[i].words))
-			continue;
-		json_array_append_new(subtasks, json_pack("{s:s, s:s, s:s, s:[], s:i}", "id",
-			orch_picks[i].id, "description", orch_picks[i].what, "agent",
-			orch_picks[i].agent, "inputs", "priority", 1));
-		json_array_append_new(group, json_string(orch_picks[i].id));
-		json_array_append_new(inputs, json_string(orch_picks[i].id));
-	}
-	json_array_append_new(subtasks, json_pack("{s:s, s:s, s:s, s:O, s:i}", "id", "merge",
-		"description", json_array_size(group) ? "Merge the outputs into one answer to the task"
-						       : "Answer the task",
-		"agent", "coordinator", "inputs", inputs, "priority", 2));
-	size_t n = json_array_size(group);
-	json_t *order = json_array();
-
-	json_decref(inputs);
-	if (n)
-		json_array_append(order, group);
-	json_decref(group);
-	json_array_append_new(order, json_pack("[s]", "merge"));
-	return json_pack("{s:s, s:o, s:o, s:s}", "analysis",
-			 n ? "The task's words call for these specialists, working in parallel, then "
-			     "the coordinator merges their outputs."
-			   : "No specialist matches the task's words: the coordinator answers it alone.",
-			 "subtasks", subtasks, "executionOrder", order, "estimatedComplexity",
-			 n > 2 ? "medium" : "low");
-}
-
-json_t *orch_plan_rules(const json_t *facts, const char *text, char *err, size_t errlen)
-{
-	const char *task = json_string_value(json_object_get(facts, "task")) ?: text;
-	json_t *plan = NULL;
-
-	if (orch_has_mime(facts, "image/", 0))
-		plan = orch_words(task, orch_w_element)
-			? orch_template_plan(facts, "image-element-detect",
-					     "An attached picture and words about its elements: detect them, then draw them.")
-			: orch_template_plan(facts, "image-ocr-annotate",
-					     "An attached picture: read its text with positions, then draw boxes around it.");
-	else if (orch_words(task, orch_w_code) || orch_has_mime(facts, "image/", 1))
-		plan = orch_template_plan(facts, "code-review-and-fix",
-					  "Files or words about code: review them, fix and test in parallel, then summarise.");
-	if (plan == NULL)
-		plan = orch_generic_plan(task);
-	return plan;
 }

@@ -12,8 +12,10 @@
  * {"toolCalls": [{"name", "arguments"}]}, to call tools and be called
  * again with toolResults extended, or {"answer": text}, the text holding
  * the structured data in a ```json fence. Each answer says plainly what
- * could not be done without a model. They never run anything from the
- * files they read. */
+ * could not be done without a model; an agent that cannot do its step at
+ * all declines it, its structured data {"declined": true, "reason"} (the
+ * stage is skipped with that reason, and the run does not succeed). They
+ * never run anything from the files they read. */
 #ifndef AV_WF_ORCH_RULES_H
 #define AV_WF_ORCH_RULES_H
 #include "prov/prov.h"

@@ -7,10 +7,61 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/buf.h"
 #include "util/xmalloc.h"
 #include "wf/orchestrate/orch_rules_int.h"
+
+/* The file name a code block of the task goes by, from its fence's tag or
+ * its first words: "task.c", "task.js", "task.py"; NULL for other text. */
+static const char *orch_block_name(const char *tag, size_t taglen, const char *code)
+{
+	static const struct { const char *tag, *name; } tags[] = { { "c", "task.c" },
+		{ "h", "task.c" }, { "js", "task.js" }, { "javascript", "task.js" },
+		{ "ts", "task.js" }, { "typescript", "task.js" }, { "py", "task.py" },
+		{ "python", "task.py" } };
+
+	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
+		if (taglen == strlen(tags[i].tag) && strncasecmp(tag, tags[i].tag, taglen) == 0)
+			return tags[i].name;
+	if (taglen)
+		return NULL;
+	if (strstr(code, "#include") || strstr(code, "int main"))
+		return "task.c";
+	if (strstr(code, "def ") || strstr(code, "import "))
+		return "task.py";
+	if (strstr(code, "function") || strstr(code, "const ") || strstr(code, "=>"))
+		return "task.js";
+	return NULL;
+}
+
+/* The first code block of the task (```lang ... ```), as a file
+ * {path, text}, or NULL. New reference. */
+static json_t *orch_task_block(const json_t *facts)
+{
+	const char *task = orch_fact_str(facts, "task"), *open = strstr(task, "```"), *body, *close;
+	const char *name;
+	size_t taglen;
+	char *code;
+	json_t *f;
+
+	if (!open)
+		return NULL;
+	taglen = strcspn(open + 3, " \t\r\n");
+	body = open + 3 + taglen;
+	body += strspn(body, " \t\r");
+	if (*body == '\n')
+		body++;
+	close = strstr(body, "```");
+	if (!close || close == body)
+		return NULL;
+	code = xstrndup(body, (size_t)(close - body));
+	name = orch_block_name(open + 3, taglen, code);
+	f = name ? json_pack("{s:s, s:s, s:b}", "path", name, "text", code, "fromTask", 1) : NULL;
+	free(code);
+	return f;
+}
 
 json_t *orch_code_files(const json_t *facts)
 {
@@ -31,6 +82,8 @@ json_t *orch_code_files(const json_t *facts)
 							: json_pack("{s:s}", "path", p));
 		free(text);
 	}
+	if (json_array_size(out) == 0 && (a = orch_task_block(facts)) != NULL)
+		json_array_append_new(out, a);
 	return out;
 }
 
@@ -103,7 +156,7 @@ json_t *orch_rules_code_reviewer(const json_t *facts, const char *text, char *er
 	json_decref(files);
 	if (reviewed == 0) {
 		json_decref(issues);
-		return orch_answer_data(orch_say(lang, "rev_none"), NULL, NULL);
+		return orch_decline(lang, orch_say(lang, "rev_none"));
 	}
 	orch_count_severity(issues, n);
 	lead = orch_sayf(lang, "rev_done", reviewed, (int)json_array_size(issues), n[0], n[1], n[2]);

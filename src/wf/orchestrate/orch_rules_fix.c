@@ -5,7 +5,11 @@
  * checks after allocations, bare except, comparisons with None, var) and
  * a comment saying what to change above every other issue. A bounded
  * form with sizeof is written only for a destination declared as a char
- * array in the same file. */
+ * array in the same file. A return that left memory or a file behind
+ * releases it first, and a NULL check added after an allocation releases
+ * what the function allocated before it: a fix adds no leak. Loops one
+ * past the end stop at the end, and a string's allocation gets its NUL's
+ * byte. */
 #include "config.h"
 #include <ctype.h>
 #include <stdlib.h>
@@ -185,10 +189,111 @@ static void orch_fix_comment(struct orch_fix *f, const char *indent, const char 
 	f->noted++;
 }
 
+/* The return statement on line wrapped with the release of var before it
+ * ("{ free(buf); return NULL; }"): valid alone or as an if's body. */
+static int orch_fix_release(char *line, size_t cap, const char *var, const char *release)
+{
+	char *r = (char *)orch_src_word(line, "return"), *semi, *tail;
+	char *out;
+
+	if (!r || !(semi = strchr(r, ';')) || !var || !release)
+		return -1;
+	tail = xstrdup(semi + 1);
+	out = xasprintf("%.*s{ %s(%s); %.*s }%s", (int)(r - line), line, release, var,
+			(int)(semi + 1 - r), r, tail);
+	free(tail);
+	if (strlen(out) >= cap) {
+		free(out);
+		return -1;
+	}
+	snprintf(line, cap, "%s", out);
+	free(out);
+	return 0;
+}
+
+/* The variables the function allocated before line i and still holds
+ * there (not released, not handed over), with their release, into b as
+ * statements at indent; their number. */
+static int orch_fix_live(const struct orch_fix *f, size_t i, const char *var, struct buf *b,
+			 const char *indent)
+{
+	static const struct { const char *fn, *release; } allocs[] = { { "malloc", "free" },
+		{ "calloc", "free" }, { "realloc", "free" }, { "strdup", "free" }, { "fopen", "fclose" } };
+	size_t k, a, j;
+	int n = 0;
+
+	for (k = 0; k < f->nfn && !(i + 1 >= (size_t)f->fns[k].line && i + 1 <= (size_t)f->fns[k].end); k++)
+		;
+	if (k == f->nfn)
+		return 0;
+	for (a = (size_t)f->fns[k].line - 1; a < i; a++)
+		for (size_t m = 0; m < sizeof allocs / sizeof allocs[0]; m++) {
+			const char *call = orch_src_call(f->src.code[a], allocs[m].fn);
+			char v[80];
+			int gone = 0;
+
+			if (!call || !orch_src_assigned(f->src.code[a], call, v, sizeof v) ||
+			    strcmp(v, var) == 0 || strchr(v, '.') || strstr(v, "->"))
+				continue;
+			for (j = a + 1; j <= i && !gone; j++) {
+				const char *rel = orch_src_call(f->src.code[j], allocs[m].release);
+
+				gone = (rel && orch_src_word(rel, v)) || (orch_src_word(f->src.code[j], "return") &&
+					orch_src_word(orch_src_word(f->src.code[j], "return"), v));
+			}
+			if (gone)
+				continue;
+			if (strcmp(allocs[m].release, "fclose") == 0)
+				buf_printf(b, "%s\tif (%s != NULL)\n%s\t\tfclose(%s);\n", indent, v, indent, v);
+			else
+				buf_printf(b, "%s\t%s(%s);\n", indent, allocs[m].release, v);
+			n++;
+		}
+	return n;
+}
+
+/* A loop "i <= n" to "i < n", a string's malloc(strlen(s)) to + 1, a
+ * Python range(len(x) + 1) to range(len(x)) and x[len(x)] to the last
+ * element. 0 when done. */
+static int orch_fix_bounds(char *line, size_t cap)
+{
+	char *p;
+
+	if (orch_src_word(line, "for") && (p = strstr(line, "<="))) {
+		memmove(p + 1, p + 2, strlen(p + 2) + 1);
+		return 0;
+	}
+	if ((p = strstr(line, "range(len(")) && strstr(p, ") + 1)"))
+		return orch_fix_replace(p, cap - (size_t)(p - line), ") + 1)", "))");
+	if ((p = strstr(line, "malloc(strlen("))) {
+		int depth = 0;
+		char *q, *tail;
+
+		for (q = p + 6; *q; q++)
+			if (*q == '(')
+				depth++;
+			else if (*q == ')' && --depth == 1)
+				break;
+		if (*q != ')' || strlen(line) + 5 >= cap)
+			return -1;
+		tail = xstrdup(q + 1);
+		snprintf(q + 1, cap - (size_t)(q + 1 - line), " + 1%s", tail);
+		free(tail);
+		return 0;
+	}
+	if ((p = strstr(line, "[len(")) && (p = strstr(p, ")]")))
+		return orch_fix_replace(p, cap - (size_t)(p - line), ")]", ") - 1]");
+	return -1;
+}
+
 /* One issue on line: fixed in place (0), or -1. A NULL check goes to after. */
-static int orch_fix_issue(struct orch_fix *f, size_t i, const char *rule, char *line, size_t cap,
+static int orch_fix_issue(struct orch_fix *f, size_t i, const json_t *is, char *line, size_t cap,
 			  struct buf *after, const char *indent)
 {
+	const char *rule = json_string_value(json_object_get(is, "rule")) ?: "";
+	struct buf frees;
+	int n;
+
 	static const char *const strfns[] = { "strcpy", "strcat", "sprintf" };
 	char var[80];
 	const char *call, *ret;
@@ -208,16 +313,28 @@ static int orch_fix_issue(struct orch_fix *f, size_t i, const char *rule, char *
 			: orch_fix_replace(line, cap, "== None", "is None");
 	if (strcmp(rule, "no-var") == 0)
 		return orch_fix_var(line, cap);
+	if (strcmp(rule, "leak-on-error-path") == 0)
+		return orch_fix_release(line, cap, json_string_value(json_object_get(is, "symbol")),
+					json_string_value(json_object_get(is, "release")));
+	if (strcmp(rule, "off-by-one") == 0)
+		return orch_fix_bounds(line, cap);
 	if (strcmp(rule, "unchecked-alloc") != 0)
 		return -1;
 	call = NULL;
-	for (size_t k = 0; !call && k < 4; k++)
+	for (size_t k = 0; !call && k < 5; k++)
 		call = orch_src_call(f->src.code[i], (const char *[]){ "malloc", "calloc", "realloc",
-								       "strdup" }[k]);
+								       "strdup", "fopen" }[k]);
 	ret = orch_fix_return(f, (int)i + 1);
 	if (!call || !ret || !orch_src_assigned(f->src.code[i], call, var, sizeof(var)))
 		return -1;
-	buf_printf(after, "%sif (%s == NULL)\n%s\t%s\n", indent, var, indent, ret);
+	buf_init(&frees, 1 << 16);
+	n = orch_fix_live(f, i, var, &frees, indent);
+	if (n == 0)
+		buf_printf(after, "%sif (%s == NULL)\n%s\t%s\n", indent, var, indent, ret);
+	else
+		buf_printf(after, "%sif (%s == NULL) {\n%s%s\t%s\n%s}\n", indent, var, frees.data,
+			   indent, ret, indent);
+	buf_free(&frees);
 	return 0;
 }
 
@@ -237,8 +354,7 @@ static void orch_fix_line(struct orch_fix *f, size_t i, const json_t *issues, co
 		if (!file || strcmp(file, path) != 0 ||
 		    json_integer_value(json_object_get(is, "line")) != (json_int_t)i + 1)
 			continue;
-		if (orch_fix_issue(f, i, json_string_value(json_object_get(is, "rule")), line,
-				   cap, &after, indent) == 0)
+		if (orch_fix_issue(f, i, is, line, cap, &after, indent) == 0)
 			f->fixed++;
 		else
 			orch_fix_comment(f, indent, json_string_value(json_object_get(is, "message")));
@@ -361,7 +477,7 @@ json_t *orch_rules_coder(const json_t *facts, const char *text, char *err, size_
 		return answer;
 	if (json_array_size(calls) == 0) {
 		json_decref(calls);
-		return orch_answer_data(orch_say(lang, "code_none"), NULL, NULL);
+		return orch_decline(lang, orch_say(lang, "code_none"));
 	}
 	return orch_calls_new(calls);
 }

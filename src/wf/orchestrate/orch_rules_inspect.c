@@ -17,7 +17,19 @@
 static const struct orch_pattern {
 	const char *text, *kind, *zh, *en;
 } orch_patterns[] = {
+	{ "ZeroDivisionError", "division-by-zero", "除以零：除数为 0，常见于空列表的长度或计数为 0", "a division by zero: the divisor is 0, often the length of an empty list or a count of 0" },
+	{ "division by zero", "division-by-zero", "除以零：除数为 0，常见于空列表的长度或计数为 0", "a division by zero: the divisor is 0, often the length of an empty list or a count of 0" },
+	{ "IndexError", "index-error", "下标越界：检查循环边界（< 还是 <=）和空列表", "an index out of range: check the loop bounds (< or <=) and empty lists" },
+	{ "KeyError", "key-error", "字典中没有这个键：先检查键是否存在或用 get()", "a missing key: check that it is there first, or use get()" },
+	{ "'NoneType'", "none-value", "对 None 取属性或调用：某个函数返回了 None 而没有检查", "an attribute or call on None: a function returned None and it was not checked" },
+	{ "Cannot read properties of undefined", "undefined-value", "对 undefined 取属性：某个值没有赋值或查找失败", "a property read on undefined: a value was never set, or a lookup failed" },
+	{ "is not a function", "not-a-function", "调用的不是函数：名字拼错或对象不是期望的类型", "a call of something that is not a function: a misspelt name or an object of another type" },
+	{ "NullPointerException", "null-pointer", "空指针：使用前没有检查对象是否为 null", "a null pointer: an object is used without a check for null" },
+	{ "heap-use-after-free", "use-after-free", "释放后使用：内存 free 之后又被读写，看报告中 freed by 的位置", "a use after free: memory is used after free(); see where the report says it was freed" },
+	{ "heap-buffer-overflow", "buffer-overflow", "堆缓冲区溢出：读写越过了分配的大小，常见于差一错误", "a heap buffer overflow: a read or write past the allocation, often an off-by-one" },
+	{ "detected memory leaks", "leak", "内存泄漏：报告列出了分配位置，检查出错返回的路径上是否释放", "a memory leak: the report shows where it was allocated; check the error paths free it" },
 	{ "Traceback (most recent call last)", "python-traceback", "Python 异常：最后一行是异常类型，其上一行是出错的代码", "a Python exception: its last line names it, the line above is where it happened" },
+	{ "SIGSEGV", "segfault", "段错误：访问了无效内存（空指针、越界、已释放的内存）", "a crash on invalid memory (NULL, out of bounds, freed memory)" },
 	{ "Segmentation fault", "segfault", "段错误：访问了无效内存（空指针、越界、已释放的内存）", "a crash on invalid memory (NULL, out of bounds, freed memory)" },
 	{ "AddressSanitizer", "sanitizer", "AddressSanitizer 报告：看第一个栈帧所在的代码", "an AddressSanitizer report: look at the code of its first frame" },
 	{ "undefined reference to", "link-error", "链接错误：缺少定义该符号的源文件或库", "a link error: the file or library defining the symbol is missing" },
@@ -51,32 +63,99 @@ static void orch_dbg_scan(json_t *found, const char *source, const char *text, c
 	}
 }
 
+/* Where a stack trace says the failure happened: the innermost frame
+ * (Python's last "File" line, JavaScript's and Java's first "at" line, a
+ * native trace's "#0" line), trimmed, into out; 0 when there is none. */
+static int orch_dbg_where(const char *text, char *out, size_t len)
+{
+	const char *p = text;
+	int found = 0;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		const char *t = p + strspn(p, " \t");
+		size_t tn = n - (size_t)(t - p);
+
+		if (tn > 0 && t[tn - 1] == '\r')
+			tn--;
+		if (strncmp(t, "File \"", 6) == 0 ||
+		    (!found && (strncmp(t, "at ", 3) == 0 || strncmp(t, "#0 ", 3) == 0))) {
+			snprintf(out, len, "%.*s", (int)(tn < 200 ? tn : 200), t);
+			found = strncmp(t, "File \"", 6) != 0 ? 2 : 1;
+			if (found == 2)
+				return 1;
+		}
+		p += n + (p[n] ? 1 : 0);
+	}
+	return found;
+}
+
+/* The findings' first specific kind, its line and where (the lead). Caller frees. */
+static char *orch_dbg_lead(const json_t *found, const char *where, const char *lang)
+{
+	const json_t *pick = json_array_get(found, 0), *f;
+	size_t i;
+
+	json_array_foreach(found, i, f)
+		if (strcmp(json_string_value(json_object_get(f, "kind")) ?: "", "python-traceback") != 0 &&
+		    strcmp(json_string_value(json_object_get(f, "kind")) ?: "", "exception") != 0) {
+			pick = f;
+			break;
+		}
+	return where && *where
+		? orch_sayf(lang, "dbg_cause_at", json_string_value(json_object_get(pick, "text")),
+			    where, json_string_value(json_object_get(pick, "hint")))
+		: orch_sayf(lang, "dbg_cause", json_string_value(json_object_get(pick, "text")),
+			    json_string_value(json_object_get(pick, "hint")));
+}
+
 json_t *orch_rules_debugger(const json_t *facts, const char *text, char *err, size_t errlen)
 {
 	const char *lang = orch_lang(facts), *id;
 	json_t *found = json_array(), *ctx, *att, *data, *a;
 	size_t i;
-	char *lead, *note;
+	char *lead, *note, where[256] = "", *t;
 
 	json_object_foreach(json_object_get(facts, "inputs"), id, ctx)
 		orch_dbg_scan(found, id, orch_fact_str(ctx, "textOutput"), lang);
 	json_array_foreach(json_object_get(facts, "attachments"), i, att) {
 		const char *p = orch_fact_str(att, "path");
-		char *t = orch_file_text(facts, p);
 
-		if (t)
+		t = orch_file_text(facts, p);
+		if (t) {
+			size_t before = json_array_size(found);
+
 			orch_dbg_scan(found, p, t, lang);
+			if (json_array_size(found) > before && !*where)
+				orch_dbg_where(t, where, sizeof where);
+		}
 		free(t);
 	}
-	if (json_array_size(found) == 0)
+	if (json_array_size(found) == 0 || !*where) {
+		size_t before = json_array_size(found);
+
 		orch_dbg_scan(found, "task", orch_fact_str(facts, "task"), lang);
-	lead = json_array_size(found) ? orch_sayf(lang, "dbg_done", (int)json_array_size(found))
-				      : xstrdup(orch_say(lang, "dbg_none"));
-	data = json_pack("{s:o}", "findings", found);
+		if (json_array_size(found) > before)
+			orch_dbg_where(orch_fact_str(facts, "task"), where, sizeof where);
+	}
+	if (json_array_size(found) == 0) {
+		json_decref(found);
+		return orch_decline(lang, orch_say(lang, "dbg_none"));
+	}
+	lead = orch_dbg_lead(found, where, lang);
+	t = orch_sayf(lang, "dbg_done", (int)json_array_size(found));
+	data = json_pack("{s:s, s:s?, s:o}", "cause", lead, "where", *where ? where : NULL,
+			 "findings", found);
 	note = orch_sayf(lang, "offline", orch_say(lang, "dbg_cannot"));
-	a = orch_answer_data(lead, data, note);
+	{
+		char *both = xasprintf("%s %s", lead, t);
+
+		a = orch_answer_data(both, data, note);
+		free(both);
+	}
 	json_decref(data);
 	free(lead);
+	free(t);
 	free(note);
 	return a;
 }
@@ -150,7 +229,7 @@ json_t *orch_rules_architect(const json_t *facts, const char *text, char *err, s
 		json_decref(modules);
 		json_decref(langs);
 		json_decref(list);
-		return orch_answer_data(orch_say(lang, "arch_none"), NULL, NULL);
+		return orch_decline(lang, orch_say(lang, "arch_none"));
 	}
 	json_object_foreach(modules, key, v)
 		json_array_append(list, v);

@@ -22,6 +22,13 @@ json_t *orch_answer_new(char *text);                              /* steals text
 /* lead, the data in a ```json fence, then note (may be NULL). data borrowed. */
 json_t *orch_answer_data(const char *lead, const json_t *data, const char *note);
 json_t *orch_calls_new(json_t *calls);                            /* steals calls */
+/* The agent declines the step, saying why: the reason, and in the ```json
+ * fence {"declined": true, "reason"} (the stage is then skipped with the
+ * reason, which its dependents and the run's result are given). */
+json_t *orch_decline(const char *lang, const char *reason);
+/* A number as people write it: at most two decimals, no trailing zeros
+ * ("0.8", "1", "0.33"), into out. */
+const char *orch_num(char *out, size_t len, double v);
 json_t *orch_call_new(const char *name, json_t *args);            /* steals args */
 
 /* The facts (orch_rules_facts.c). All borrowed unless said. */
@@ -68,13 +75,23 @@ size_t orch_src_functions(const struct orch_src *s, enum orch_src_lang lang, str
 /* Where the call name( starts in code (a whole identifier), or NULL. */
 const char *orch_src_call(const char *code, const char *name);
 
+/* Where the identifier w stands alone in code (not a member, not part of
+ * a longer name), or NULL. */
+const char *orch_src_word(const char *code, const char *w);
+/* The rules that read whole functions (orch_rules_flow.c): issues appended
+ * to issues (borrowed), messages in lang. */
+void orch_review_flow(const char *path, const struct orch_src *s, enum orch_src_lang sl,
+		      const struct orch_fn *fns, size_t nf, const char *lang, json_t *issues);
+
 /* The review (orch_rules_review.c): new reference to the issues of one
  * file [{file, line, rule, severity, message}], messages in lang. */
 json_t *orch_review_text(const char *path, const char *text, const char *lang);
 /* The code attachments of the facts, new reference [{path, text?,
  * tooLarge?}]: text absent when it is neither in the facts nor read yet,
  * or when the file is larger than ORCH_MAX_FILE_BYTES (tooLarge: true;
- * such a file is left alone, never read again nor rewritten cut). */
+ * such a file is left alone, never read again nor rewritten cut).
+ * Without any, the first code block of the task (```c, ```python, ...)
+ * as "task.c", "task.py" or "task.js" {path, text, fromTask: true}. */
 json_t *orch_code_files(const json_t *facts);
 /* toolCalls read_file for the code files without text, or NULL (all read). */
 json_t *orch_read_calls(const json_t *files);

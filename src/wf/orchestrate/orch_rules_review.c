@@ -73,7 +73,7 @@ static int orch_checked(const struct orch_src *s, size_t from, const char *var)
 
 static void orch_rev_alloc(struct orch_rev *r, size_t i)
 {
-	static const char *const fns[] = { "malloc", "calloc", "realloc", "strdup" };
+	static const char *const fns[] = { "malloc", "calloc", "realloc", "strdup", "fopen" };
 	const char *code = r->src->code[i];
 
 	for (size_t k = 0; k < sizeof(fns) / sizeof(fns[0]); k++) {
@@ -202,6 +202,37 @@ static void orch_rev_todo(struct orch_rev *r, size_t i)
 		}
 }
 
+static int orch_review_cmp(const void *a, const void *b)
+{
+	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	json_int_t lx = json_integer_value(json_object_get(x, "line"));
+	json_int_t ly = json_integer_value(json_object_get(y, "line"));
+
+	return lx < ly ? -1 : lx > ly;
+}
+
+/* The issues by line (a stable order: the rules of a line keep theirs). */
+static void orch_review_sort(json_t *issues)
+{
+	size_t n = json_array_size(issues), i;
+	json_t **v = xcalloc(n ? n : 1, sizeof *v);
+
+	for (i = 0; i < n; i++)
+		v[i] = json_incref(json_array_get(issues, i));
+	/* insertion sort: stable, and review lists are short */
+	for (i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && orch_review_cmp(&v[k - 1], &v[k]) > 0; k--) {
+			json_t *t = v[k];
+
+			v[k] = v[k - 1];
+			v[k - 1] = t;
+		}
+	json_array_clear(issues);
+	for (i = 0; i < n; i++)
+		json_array_append_new(issues, v[i]);
+	free(v);
+}
+
 json_t *orch_review_text(const char *path, const char *text, const char *lang)
 {
 	enum orch_src_lang sl = orch_src_lang_of(path);
@@ -226,6 +257,8 @@ json_t *orch_review_text(const char *path, const char *text, const char *lang)
 			orch_rev_py(&r, i);
 		orch_rev_todo(&r, i);
 	}
+	orch_review_flow(path, &src, sl, fns, nf, lang, r.issues);
+	orch_review_sort(r.issues);
 	orch_src_free(&src);
 	return r.issues;
 }

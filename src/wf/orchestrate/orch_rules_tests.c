@@ -179,7 +179,7 @@ json_t *orch_rules_test_writer(const json_t *facts, const char *text, char *err,
 		return answer;
 	if (json_array_size(calls) == 0) {
 		json_decref(calls);
-		return orch_answer_data(orch_say(lang, "test_none"), NULL, NULL);
+		return orch_decline(lang, orch_say(lang, "test_none"));
 	}
 	return orch_calls_new(calls);
 }

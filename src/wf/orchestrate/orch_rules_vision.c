@@ -30,7 +30,7 @@ static int orch_picture(const json_t *facts, struct pixels *px, const char **pat
 	*path = json_string_value(json_object_get(att, "path"));
 	bytes = att ? orch_attachment_bytes(att, &len) : NULL;
 	if (!bytes) {
-		*why = orch_answer_data(orch_say(lang, "no_image"), NULL, NULL);
+		*why = orch_decline(lang, orch_say(lang, "no_image"));
 		return -1;
 	}
 	rc = pixels_decode(bytes, len, json_string_value(json_object_get(att, "mimeType")), &lim, px,
@@ -120,10 +120,15 @@ static json_t *orch_ocr(const json_t *facts)
 	json_t *why, *found, *a;
 	char err[256];
 
-	if (!ocr_available())
-		return orch_answer_new(orch_sayf(lang, "ocr_none",
-			lang[0] == 'e' ? "this server was built without Tesseract"
-				       : "服务器编译时没有 Tesseract"));
+	if (!ocr_available()) {
+		char *none = orch_sayf(lang, "ocr_none", lang[0] == 'e'
+				       ? "this server was built without Tesseract"
+				       : "服务器编译时没有 Tesseract");
+
+		a = orch_decline(lang, none);
+		free(none);
+		return a;
+	}
 	if (orch_picture(facts, &px, &path, &why))
 		return why;
 	found = ocr_read(&px, "chi_sim+eng", err, sizeof(err));
@@ -238,7 +243,7 @@ json_t *orch_rules_vision_annotator(const json_t *facts, const char *text, char 
 		return orch_annotated(facts, done);
 	target = orch_annotate_target(facts);
 	if (!target)
-		return orch_answer_data(orch_say(lang, "no_image"), NULL, NULL);
+		return orch_decline(lang, orch_say(lang, "no_image"));
 	boxes = orch_boxes(facts);
 	if (json_array_size(boxes) == 0) {
 		json_decref(boxes);
