@@ -2,6 +2,11 @@
 // components.js and the mask painter in mask.js), in English and Chinese.
 // image.js adds them to the page's words (i18n.js addWords).
 export const en = {
+  'gallery.open': 'Gallery',
+  'gallery.title': 'Pictures made in this browser',
+  'gallery.empty': 'No pictures yet: what you make here is kept in this browser.',
+  'gallery.thread': 'Open its conversation',
+  'gallery.forget': 'Take off the gallery',
   'comp.unknown': 'A component this page cannot show:',
   'comp.noimage': 'No picture came with this result.',
   'comp.actions': 'Next steps',
@@ -59,6 +64,11 @@ export const en = {
 };
 
 export const zh = {
+  'gallery.open': '作品集',
+  'gallery.title': '在这个浏览器里生成的图片',
+  'gallery.empty': '还没有图片：在这里生成的图片会保存在本浏览器中。',
+  'gallery.thread': '打开对应的会话',
+  'gallery.forget': '从作品集移除',
   'comp.unknown': '本页无法显示的组件：',
   'comp.noimage': '这个结果没有附带图片。',
   'comp.actions': '下一步',

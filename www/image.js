@@ -4,13 +4,14 @@
 // further turns continue the same thread. Its buttons and controls send
 // what they mean as data (input.adjust), never a sentence for the server
 // to read back.
-import { h, uid } from './dom.js';
+import { h, uid, safeImageURL } from './dom.js';
 import { tx, setT, setAttrT, nodeLabel, addWords, apply } from './i18n.js';
 import { getJSON } from './api.js';
 import * as words from './i18n-image.js';
 import { stepsTurn, endStepsTurn } from './timeline.js';
 import { renderComponent } from './components.js';
-import { turnsOf, saveTurn } from './store.js';
+import { turnsOf, saveTurn, keepPicture } from './store.js';
+import { galleryButton } from './gallery.js';
 import { createView, textLimit, sendOnEnter } from './view.js';
 import { examples } from './empty.js';
 
@@ -83,6 +84,7 @@ export function createImageStudio(root, app) {
   setT(sendBtn, 'image.send');
   const form = h('form', { class: 'composer', novalidate: true },
     promptLabel, prompt, h('div', { class: 'composer-row' }, hint, limit.el, sizeBox, sendBtn));
+  view.newBtn.before(galleryButton(app));
   root.append(view.head, errors.el, empty, conversation, form);
 
   let turns = [];
@@ -209,7 +211,11 @@ export function createImageStudio(root, app) {
           onAction: (a) => action(a, turn),
           onRepaint: (r) => send({ text: r.text, maskData: r.maskData, mask: true }),
         });
-        if (c.widget === 'SmartCanvas') turn.canvas = c;
+        if (c.widget === 'SmartCanvas') {
+          turn.canvas = c;
+          const url = safeImageURL(ev.component?.props?.imageUrl);
+          if (url) keepPicture({ url, prompt: askedText(turn), threadId: view.threadId });
+        }
         if (c.widget === 'AgentMessage') turn.agentMessage = true;
         if (c.widget === 'ActionPanel' && turn.canvas &&
             (ev.component?.props?.actions || []).some((a) => a?.id === 'inpaint_btn' || a?.id === 'inpaint')) turn.canvas.hideToggle();

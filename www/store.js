@@ -125,3 +125,26 @@ export function getPref(name, fallback) {
 export function setPref(name, value) {
   write(`aivista.${name}`, value);
 }
+
+// The pictures made in this browser, newest first, at most MAX_PICTURES:
+// {url, prompt, threadId, at}. A picture seen again (a thread replayed)
+// keeps its place.
+const PICTURES = 'aivista.pictures';
+const MAX_PICTURES = 60;
+
+export function listPictures() {
+  const v = read(PICTURES, []);
+  return Array.isArray(v) ? v.filter((p) => p && typeof p.url === 'string') : [];
+}
+
+export function keepPicture({ url, prompt, threadId }) {
+  if (!url) return;
+  const list = listPictures();
+  if (list.some((p) => p.url === url)) return;
+  list.unshift({ url, prompt: String(prompt ?? '').slice(0, 300), threadId: threadId || null, at: Date.now() });
+  write(PICTURES, list.slice(0, MAX_PICTURES));
+}
+
+export function forgetPicture(url) {
+  write(PICTURES, listPictures().filter((p) => p.url !== url));
+}

@@ -354,6 +354,31 @@ async function testBranch(ctx, base) {
   await closeView(page, errors, 'branch');
 }
 
+// The gallery: each picture made in this browser with its words, opened
+// large, its conversation a click away, kept after a reload.
+async function testGallery(ctx, base) {
+  const { page, errors } = await openView(ctx, base, 'image');
+  await page.evaluate(() => localStorage.removeItem('aivista.pictures'));
+  for (const text of ['a red kite over the sea', '雪山下的小木屋']) {
+    await page.click('#image-view .view-head button:has-text("New")');
+    await page.fill('#image-view form.composer textarea', text);
+    await page.press('#image-view form.composer textarea', 'Enter');
+    await page.waitForSelector('#image-view .turn .smart-canvas img', { timeout: 60000 });
+    await page.waitForSelector('#image-view .stream-status[data-state="done"]', { timeout: 60000, state: 'attached' });
+  }
+  const first = await page.evaluate(() => location.hash);
+  await page.reload();
+  await page.click('#image-view .gallery-open');
+  const prompts = await page.$$eval('dialog.gallery .gallery-prompt', (els) => els.map((e) => e.textContent));
+  is(prompts, ['雪山下的小木屋', 'a red kite over the sea'], 'gallery: the pictures of this browser, newest first, with their words');
+  await shot(page, 'gallery-1280-en', { fullPage: false });
+  await page.click('dialog.gallery li:nth-child(2) .gallery-acts button:not(.icon)');
+  await page.waitForFunction(() => !document.querySelector('dialog.gallery'));
+  await page.waitForSelector('#image-view .turn .smart-canvas img', { timeout: 15000 });
+  ok(await page.evaluate(() => location.hash) !== first, 'gallery: a picture\'s conversation opens');
+  await closeView(page, errors, 'gallery');
+}
+
 async function run(s) {
   await s.run('daily late stop', () => testLateStop(s.ctx, s.base));
   await s.run('daily names', () => testNames(s.ctx, s.base));
@@ -364,6 +389,7 @@ async function run(s) {
   await s.run('daily threads', () => testThreadList(s.ctx, s.base));
   await s.run('daily first load', () => testFirstLoad(s.ctx, s.base));
   await s.run('daily branch', () => testBranch(s.ctx, s.base));
+  await s.run('daily gallery', () => testGallery(s.ctx, s.base));
 }
 
 module.exports = { run };
