@@ -3,8 +3,8 @@
  * are answered from the call's facts, with the JSON shapes a real model is
  * asked for: by the rules the call carries (a workflow's own tasks, kept
  * beside its prompts in src/wf/), else by the generic tasks of the table
- * below (conversation, summaries); images are SVG drawn from the
- * prompt (svg.c), in a reference image's dominant colours when the call
+ * below (conversation, summaries); images are scenes of what the
+ * prompt asks (svg.c, scene.c), in a reference image's dominant colours when the call
  * has one (media/palette.c); web search and embeddings are not offered, and callers
  * take their fallback paths. Deterministic: the same call always gets
  * the same answer. */
@@ -17,6 +17,7 @@
 #include "prov/prov.h"
 #include "prov/svg.h"
 #include "media/palette.h"
+#include "media/pixels.h"
 #include "util/xmalloc.h"
 
 struct offline_task {
@@ -193,18 +194,48 @@ static size_t offline_image_cap(const struct image_call *c)
 /* A picture in the reference image's colours; the prompt's own colours
  * when they cannot be read (a->ref_note says why). */
 static int offline_ref_render(const struct image_call *c, const struct pngio_limits *lim,
-			      struct buf *b, struct prov_answer *a)
+			      struct svg_opts *o, struct buf *b, struct prov_answer *a)
 {
 	struct palette pal;
 	char why[120];
 
 	if (palette_of(c->ref, c->ref_len, c->ref_mime, lim, &pal, why, sizeof why) != PALETTE_OK) {
 		snprintf(a->ref_note, sizeof a->ref_note, "the reference's colours were not used: %s", why);
-		return svg_render(c->prompt, c->width, c->height, b);
+		return svg_render_opts(c->prompt, c->width, c->height, o, b);
 	}
 	a->ref_used = 1;
-	return svg_render_palette(c->prompt, c->width, c->height, (const unsigned char (*)[3])pal.rgb,
-				  pal.n, b);
+	o->rgb = (const unsigned char (*)[3])pal.rgb;
+	o->ncolours = pal.n;
+	return svg_render_opts(c->prompt, c->width, c->height, o, b);
+}
+
+/* The box around the mask's white pixels (PNG or JPEG, within lim), for
+ * the new subjects to stand in; none when the mask cannot be read or is
+ * all black. */
+static void offline_mask_box(const struct image_call *c, const struct pngio_limits *lim,
+			     struct svg_opts *o)
+{
+	struct pixels px;
+	char err[160];
+	int x0, y0, x1 = -1, y1 = -1;
+
+	if (pixels_decode(c->mask, c->mask_len, NULL, lim, &px, err, sizeof err) < 0)
+		return;
+	x0 = px.w, y0 = px.h;
+	for (int y = 0; y < px.h; y++)
+		for (int x = 0; x < px.w; x++) {
+			const unsigned char *p = px.rgba + ((size_t)y * px.w + x) * 4;
+
+			if (p[3] < 128 || p[0] + p[1] + p[2] < 3 * 128)
+				continue;
+			x0 = x < x0 ? x : x0, y0 = y < y0 ? y : y0;
+			x1 = x > x1 ? x : x1, y1 = y > y1 ? y : y1;
+		}
+	if (x1 >= 0) {
+		o->mask_w = px.w, o->mask_h = px.h;
+		o->box_x = x0, o->box_y = y0, o->box_w = x1 - x0 + 1, o->box_h = y1 - y0 + 1;
+	}
+	pixels_free(&px);
 }
 
 static int offline_image_one(const struct image_call *c, const struct pngio_limits *lim, size_t i,
@@ -213,6 +244,7 @@ static int offline_image_one(const struct image_call *c, const struct pngio_limi
 	const char *prompt = c->prompt ? c->prompt : "";
 	char err[200] = "the picture passed its size cap";
 	int inpaint = c->base && c->mask, refused;
+	struct svg_opts o = { 0 };
 	struct buf b;
 	int rc;
 
@@ -222,13 +254,17 @@ static int offline_image_one(const struct image_call *c, const struct pngio_limi
 		return prov_fail(a, PROV_REFUSED, "an inpainting needs the base image as well as the mask");
 	}
 	buf_init(&b, offline_image_cap(c));
-	if (inpaint)
+	o.seed = c->seed;
+	o.subject = c->subject;
+	if (inpaint) {
+		offline_mask_box(c, lim, &o);
 		rc = svg_inpaint(prompt, c->base, c->base_len, c->base_mime, c->mask, c->mask_len,
-				 c->mask_mime, c->width, c->height, &b, err, sizeof err);
-	else if (c->ref && c->ref_len)
-		rc = offline_ref_render(c, lim, &b, a);
-	else
-		rc = svg_render(prompt, c->width, c->height, &b);
+				 c->mask_mime, c->width, c->height, &o, &b, err, sizeof err);
+	} else if (c->ref && c->ref_len) {
+		rc = offline_ref_render(c, lim, &o, &b, a);
+	} else {
+		rc = svg_render_opts(prompt, c->width, c->height, &o, &b);
+	}
 	if (rc) {
 		buf_free(&b);
 		offline_progress(h, i, "failed", 1.0);

@@ -135,6 +135,11 @@ struct image_call {
 	size_t ref_len;
 	const char *ref_mime;
 	long timeout_ms;
+	unsigned seed;             /* 0: the prompt's picture; another: another composition */
+	/* The request's own words when the prompt adds more (retrieved
+	 * styles, adjustments), for a provider that draws what they name and
+	 * composes from them (offline); NULL: the prompt. */
+	const char *subject;
 };
 
 struct prov;

@@ -1,12 +1,9 @@
-/* Deterministic SVG pictures (see svg.h). A BLAKE2b hash of the prompt
- * (libsodium's crypto_generichash) seeds a small generator; from it come
- * the palette (a colour family the prompt names — sunset, sea, night,
- * cyberpunk… — or one picked by the hash; or a reference image's
- * colours), the background gradient and a
- * composition of two or three layers (orbs, ridges, waves, shards, rings,
- * rays, a grid, a sun), and the prompt's subject is the caption. No
- * floating-point trigonometry: directions come from a fixed table, so
- * the bytes are the same on every machine. */
+/* Deterministic SVG pictures (see svg.h): the document around a scene
+ * (scene_draw.c) — its size, its title, a badge saying it is an offline
+ * preview — and, for an inpainting, the base image and the mask the new
+ * scene is drawn through. A BLAKE2b hash of the prompt and a seed
+ * (libsodium's crypto_generichash) seeds the generator the scene draws
+ * its composition from, so the bytes are the same on every machine. */
 #include "config.h"
 #include <stdarg.h>
 #include <stdint.h>
@@ -16,30 +13,23 @@
 #include <strings.h>
 #include <sodium.h>
 #include "prov/svg.h"
+#include "prov/svg_int.h"
 #include "util/xmalloc.h"
 #include "text/script.h"
 #include "text/words.h"
 
-struct svg_rng {
-	unsigned char seed[crypto_generichash_BYTES];
-	unsigned char block[crypto_generichash_BYTES];
-	size_t pos;
-	uint64_t ctr;
-};
-
-struct svg_ctx {
-	struct buf *out;
-	struct svg_rng rng;
-	int w, h;
-	char pal[5][8];         /* "#rrggbb" */
-	char bg[3][8];
-	int rc;                 /* -1 once an append failed */
-};
-
-static void svg_rng_init(struct svg_rng *r, const char *prompt)
+/* Seed 0 is the prompt's own picture; another seed, another composition. */
+static void svg_rng_init(struct svg_rng *r, const char *prompt, unsigned seed)
 {
-	crypto_generichash(r->seed, sizeof r->seed, (const unsigned char *)prompt, strlen(prompt),
-			   NULL, 0);
+	crypto_generichash_state st;
+	unsigned char s[4] = { (unsigned char)seed, (unsigned char)(seed >> 8),
+			       (unsigned char)(seed >> 16), (unsigned char)(seed >> 24) };
+
+	crypto_generichash_init(&st, NULL, 0, sizeof r->seed);
+	crypto_generichash_update(&st, (const unsigned char *)prompt, strlen(prompt));
+	if (seed)
+		crypto_generichash_update(&st, s, sizeof s);
+	crypto_generichash_final(&st, r->seed, sizeof r->seed);
 	r->pos = sizeof r->block;
 	r->ctr = 0;
 }
@@ -59,7 +49,7 @@ static unsigned svg_rng_byte(struct svg_rng *r)
 }
 
 /* A number in [lo, hi]. */
-static int svg_rand(struct svg_rng *r, int lo, int hi)
+int svg_rand(struct svg_rng *r, int lo, int hi)
 {
 	uint32_t v = 0;
 
@@ -69,8 +59,6 @@ static int svg_rand(struct svg_rng *r, int lo, int hi)
 		v = v << 8 | svg_rng_byte(r);
 	return lo + (int)(v % (uint32_t)(hi - lo + 1));
 }
-
-static void svg_put(struct svg_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* v in decimal at out (room for 12 bytes), at least width digits with
  * leading zeros, as printf's %0*d writes it. Its length. */
@@ -97,7 +85,7 @@ static size_t svg_int(char *out, int v, int width)
  * %s, %%), writing the bytes printf would without the C library's format
  * machinery. A piece is under 1 KiB; a longer one, or another directive,
  * fails the picture. */
-static void svg_put(struct svg_ctx *c, const char *fmt, ...)
+void svg_put(struct svg_ctx *c, const char *fmt, ...)
 {
 	char tmp[1024], num[12];
 	size_t n = 0, k;
@@ -140,22 +128,8 @@ static void svg_put(struct svg_ctx *c, const char *fmt, ...)
 		c->rc = -1;
 }
 
-/* ---- colours ---- */
-
-static int svg_hue_part(int p, int q, int t)
-{
-	t = (t % 360 + 360) % 360;
-	if (t < 60)
-		return p + (q - p) * t / 60;
-	if (t < 180)
-		return q;
-	if (t < 240)
-		return p + (q - p) * (240 - t) / 60;
-	return p;
-}
-
 /* "#rrggbb" of three components in [0, 255], as "#%02x%02x%02x" wrote it. */
-static void svg_hex(char out[8], int r, int g, int b)
+void svg_hex(char out[8], int r, int g, int b)
 {
 	static const char digits[] = "0123456789abcdef";
 	const int v[3] = { r, g, b };
@@ -172,308 +146,14 @@ static void svg_hex(char out[8], int r, int g, int b)
 	out[7] = '\0';
 }
 
-/* HSL (degrees, percent, percent) to "#rrggbb", in integers. */
-static void svg_hsl(char out[8], int h, int s, int l)
-{
-	int q, p, r, g, b;
-
-	s = s < 0 ? 0 : s > 100 ? 100 : s;
-	l = l < 0 ? 0 : l > 100 ? 100 : l;
-	q = l < 50 ? l * (100 + s) / 100 : l + s - l * s / 100;
-	p = 2 * l - q;
-	r = svg_hue_part(p, q, h + 120);
-	g = svg_hue_part(p, q, h);
-	b = svg_hue_part(p, q, h - 120);
-	svg_hex(out, r * 255 / 100, g * 255 / 100, b * 255 / 100);
-}
-
-struct svg_family {
-	const char *keys;       /* '|'-separated words of the prompt that choose it */
-	int hue_lo, hue_hi, sat_lo, sat_hi, light_lo, light_hi;
-};
-
-static const struct svg_family svg_families[] = {
-	{ "赛博|cyberpunk|霓虹|neon|蒸汽波|vaporwave", 280, 330, 80, 100, 45, 60 },
-	{ "水墨|ink|素描|sketch|黑白|monochrome|charcoal", 200, 220, 0, 8, 20, 70 },
-	{ "夕阳|日落|黄昏|晚霞|sunset|dusk", 5, 40, 70, 95, 45, 65 },
-	{ "夜|星空|宇宙|银河|night|star|space|galaxy|moon", 220, 270, 45, 75, 18, 35 },
-	{ "海|湖|河|雨|ocean|sea|lake|river|rain", 185, 225, 55, 85, 35, 60 },
-	{ "森林|树|草|山|forest|tree|grass|mountain", 80, 150, 40, 70, 30, 55 },
-	{ "樱|花|少女|粉|sakura|cherry|flower|pink", 320, 355, 50, 80, 60, 78 },
-	{ "雪|冰|冬|snow|ice|winter", 190, 210, 20, 45, 70, 88 },
-	{ "沙漠|秋|复古|desert|autumn|retro|vintage", 20, 45, 40, 65, 40, 62 },
-	{ "水彩|粉彩|童话|watercolor|pastel|fairy", 0, 359, 35, 55, 68, 82 },
-};
-
-static const struct svg_family *svg_family_for(const char *prompt)
-{
-	for (size_t i = 0; i < sizeof svg_families / sizeof svg_families[0]; i++)
-		if (words_match_any(prompt, svg_families[i].keys))
-			return &svg_families[i];
-	return NULL;
-}
-
-static const int svg_schemes[5][5] = {
-	{ 0, 25, -25, 50, -50 },     /* analogous */
-	{ 0, 180, 20, 200, -20 },    /* complementary */
-	{ 0, 120, 240, 30, 150 },    /* triadic */
-	{ 0, 150, 210, 30, -30 },    /* split complementary */
-	{ 0, 8, -8, 16, -16 },       /* nearly one hue */
-};
-static const int svg_light_steps[5] = { 0, 14, -14, 24, -8 };
-
-static void svg_palette(struct svg_ctx *c, const char *prompt)
-{
-	const struct svg_family *f = svg_family_for(prompt);
-	struct svg_rng *r = &c->rng;
-	int hue, sat, light, scheme = svg_rand(r, 0, 4);
-
-	if (f) {
-		hue = svg_rand(r, f->hue_lo, f->hue_hi);
-		sat = svg_rand(r, f->sat_lo, f->sat_hi);
-		light = svg_rand(r, f->light_lo, f->light_hi);
-	} else {
-		hue = svg_rand(r, 0, 359);
-		sat = svg_rand(r, 45, 85);
-		light = svg_rand(r, 35, 65);
-	}
-	for (int i = 0; i < 5; i++)
-		svg_hsl(c->pal[i], hue + svg_schemes[scheme][i], sat, light + svg_light_steps[i]);
-	svg_hsl(c->bg[0], hue + svg_schemes[scheme][1] / 3, sat * 3 / 4, light / 3);
-	svg_hsl(c->bg[1], hue, sat, light);
-	svg_hsl(c->bg[2], hue + svg_schemes[scheme][2], sat / 2, light + (100 - light) / 2);
-}
-
-/* c towards white (pct > 0) or black (pct < 0), as "#rrggbb". */
-static void svg_mix(char out[8], const unsigned char rgb[3], int pct)
-{
-	int v[3];
-
-	for (int k = 0; k < 3; k++)
-		v[k] = pct >= 0 ? rgb[k] + (255 - rgb[k]) * pct / 100 : rgb[k] * (100 + pct) / 100;
-	svg_hex(out, v[0], v[1], v[2]);
-}
-
-/* A reference image's colours in place of the prompt's: the layers cycle
- * through them (lighter on each turn), the background runs from the
- * first, darkened, through it, to the second, lightened. */
-static void svg_palette_ref(struct svg_ctx *c, const unsigned char (*rgb)[3], int n)
-{
-	for (int i = 0; i < 5; i++)
-		svg_mix(c->pal[i], rgb[i % n], (i / n) * 25);
-	svg_mix(c->bg[0], rgb[0], -60);
-	svg_mix(c->bg[1], rgb[0], 0);
-	svg_mix(c->bg[2], rgb[1 % n], 40);
-}
-
-/* Unit directions every 11.25 degrees, times 1024. */
-static const int svg_dirs[32][2] = {
-	{ 1024, 0 }, { 1004, 200 }, { 946, 392 }, { 851, 569 }, { 724, 724 }, { 569, 851 },
-	{ 392, 946 }, { 200, 1004 }, { 0, 1024 }, { -200, 1004 }, { -392, 946 }, { -569, 851 },
-	{ -724, 724 }, { -851, 569 }, { -946, 392 }, { -1004, 200 }, { -1024, 0 }, { -1004, -200 },
-	{ -946, -392 }, { -851, -569 }, { -724, -724 }, { -569, -851 }, { -392, -946 },
-	{ -200, -1004 }, { 0, -1024 }, { 200, -1004 }, { 392, -946 }, { 569, -851 }, { 724, -724 },
-	{ 851, -569 }, { 946, -392 }, { 1004, -200 },
-};
-
 static int svg_min(int a, int b)
 {
 	return a < b ? a : b;
 }
 
-/* ---- layers ---- */
-
-static void svg_background(struct svg_ctx *c)
-{
-	int d = svg_rand(&c->rng, 0, 7) * 4;
-	int x1 = 50 - svg_dirs[d][0] * 50 / 1024, y1 = 50 - svg_dirs[d][1] * 50 / 1024;
-
-	svg_put(c, "<defs><linearGradient id=\"bg\" x1=\"%d%%\" y1=\"%d%%\" x2=\"%d%%\" y2=\"%d%%\">"
-		"<stop offset=\"0\" stop-color=\"%s\"/><stop offset=\"0.55\" stop-color=\"%s\"/>"
-		"<stop offset=\"1\" stop-color=\"%s\"/></linearGradient>"
-		"<radialGradient id=\"vg\" cx=\"50%%\" cy=\"50%%\" r=\"75%%\">"
-		"<stop offset=\"0.6\" stop-color=\"#000000\" stop-opacity=\"0\"/>"
-		"<stop offset=\"1\" stop-color=\"#000000\" stop-opacity=\"0.35\"/></radialGradient>"
-		"</defs>\n<rect width=\"%d\" height=\"%d\" fill=\"url(#bg)\"/>\n",
-		x1, y1, 100 - x1, 100 - y1, c->bg[0], c->bg[1], c->bg[2], c->w, c->h);
-}
-
-static void svg_layer_sun(struct svg_ctx *c)
-{
-	struct svg_rng *r = &c->rng;
-	int m = svg_min(c->w, c->h);
-
-	svg_put(c, "<defs><radialGradient id=\"sun\"><stop offset=\"0\" stop-color=\"%s\"/>"
-		"<stop offset=\"0.7\" stop-color=\"%s\" stop-opacity=\"0.8\"/>"
-		"<stop offset=\"1\" stop-color=\"%s\" stop-opacity=\"0\"/></radialGradient></defs>\n"
-		"<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"url(#sun)\"/>\n",
-		c->pal[3], c->pal[0], c->pal[0], svg_rand(r, c->w / 5, c->w * 4 / 5),
-		svg_rand(r, c->h / 6, c->h / 2), svg_rand(r, m / 8, m / 4));
-}
-
-static void svg_layer_rays(struct svg_ctx *c)
-{
-	struct svg_rng *r = &c->rng;
-	int cx = svg_rand(r, 0, c->w), cy = svg_rand(r, 0, c->h / 2);
-	int n = svg_rand(r, 8, 16), far = c->w + c->h, start = svg_rand(r, 0, 31);
-
-	for (int i = 0; i < n; i++) {
-		int a = (start + i * 32 / n) % 32, b = (a + 1) % 32;
-
-		svg_put(c, "<polygon points=\"%d,%d %d,%d %d,%d\" fill=\"%s\" opacity=\"0.%02d\"/>\n",
-			cx, cy, cx + svg_dirs[a][0] * far / 1024, cy + svg_dirs[a][1] * far / 1024,
-			cx + svg_dirs[b][0] * far / 1024, cy + svg_dirs[b][1] * far / 1024,
-			c->pal[i % 5], svg_rand(r, 8, 22));
-	}
-}
-
-static void svg_layer_orbs(struct svg_ctx *c)
-{
-	struct svg_rng *r = &c->rng;
-	int n = svg_rand(r, 4, 9), m = svg_min(c->w, c->h);
-
-	svg_put(c, "<defs>");
-	for (int i = 0; i < n; i++)
-		svg_put(c, "<radialGradient id=\"o%d\" cx=\"%d%%\" cy=\"%d%%\"><stop offset=\"0\" "
-			"stop-color=\"%s\"/><stop offset=\"1\" stop-color=\"%s\" stop-opacity=\"0.2\"/>"
-			"</radialGradient>", i, svg_rand(r, 25, 45), svg_rand(r, 25, 45),
-			c->pal[(i + 3) % 5], c->pal[i % 5]);
-	svg_put(c, "</defs>\n");
-	for (int i = 0; i < n; i++)
-		svg_put(c, "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"url(#o%d)\" opacity=\"0.%02d\"/>\n",
-			svg_rand(r, 0, c->w), svg_rand(r, 0, c->h), svg_rand(r, m / 20, m * 28 / 100), i,
-			svg_rand(r, 35, 85));
-}
-
-static void svg_layer_rings(struct svg_ctx *c)
-{
-	struct svg_rng *r = &c->rng;
-	int m = svg_min(c->w, c->h), n = svg_rand(r, 3, 7);
-	int cx = svg_rand(r, c->w / 5, c->w * 4 / 5), cy = svg_rand(r, c->h / 5, c->h * 4 / 5);
-	int step = svg_rand(r, m / 30 + 1, m / 12 + 2);
-
-	for (int i = 1; i <= n; i++)
-		svg_put(c, "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"none\" stroke=\"%s\" "
-			"stroke-width=\"%d\" opacity=\"0.%02d\"/>\n", cx, cy, step * i * 2, c->pal[i % 5],
-			svg_rand(r, 1, m / 60 + 2), svg_rand(r, 30, 80));
-}
-
-static void svg_layer_grid(struct svg_ctx *c)
-{
-	struct svg_rng *r = &c->rng;
-	int cols = svg_rand(r, 6, 12), cell = c->w / cols, rows = c->h / (cell ? cell : 1);
-	int shape = svg_rand(r, 0, 2);
-
-	for (int y = 0; y < rows && y < 16; y++) {
-		for (int x = 0; x < cols; x++) {
-			int cx = x * cell + cell / 2, cy = y * cell + cell / 2;
-			int s = cell * svg_rand(r, 15, 35) / 100;
-
-			if (svg_rand(r, 0, 9) < 4)
-				continue;
-			if (shape == 0)
-				svg_put(c, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" ", cx - s, cy - s,
-					2 * s, 2 * s);
-			else if (shape == 1)
-				svg_put(c, "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" ", cx, cy, s);
-			else
-				svg_put(c, "<polygon points=\"%d,%d %d,%d %d,%d %d,%d\" ", cx, cy - s, cx + s,
-					cy, cx, cy + s, cx - s, cy);
-			svg_put(c, "fill=\"%s\" opacity=\"0.%02d\"/>\n", c->pal[(x + y) % 5],
-				svg_rand(r, 20, 70));
-		}
-	}
-}
-
-static void svg_layer_shards(struct svg_ctx *c)
-{
-	struct svg_rng *r = &c->rng;
-	int n = svg_rand(r, 5, 10), m = svg_min(c->w, c->h);
-
-	for (int i = 0; i < n; i++) {
-		int cx = svg_rand(r, 0, c->w), cy = svg_rand(r, 0, c->h);
-		int s = svg_rand(r, m / 12, m / 4), k = svg_rand(r, 3, 5), a = svg_rand(r, 0, 31);
-
-		svg_put(c, "<polygon points=\"");
-		for (int j = 0; j < k; j++) {
-			int d = (a + j * 32 / k + svg_rand(r, 0, 3)) % 32, len = s * svg_rand(r, 50, 100) / 100;
-
-			svg_put(c, "%s%d,%d", j ? " " : "", cx + svg_dirs[d][0] * len / 1024,
-				cy + svg_dirs[d][1] * len / 1024);
-		}
-		svg_put(c, "\" fill=\"%s\" opacity=\"0.%02d\" stroke=\"%s\" stroke-width=\"%d\"/>\n",
-			c->pal[i % 5], svg_rand(r, 40, 80), c->bg[2], svg_rand(r, 0, 3));
-	}
-}
-
-static void svg_layer_ridges(struct svg_ctx *c)
-{
-	struct svg_rng *r = &c->rng;
-	int layers = svg_rand(r, 2, 4);
-
-	for (int l = 0; l < layers; l++) {
-		int base = c->h * (45 + l * 40 / layers) / 100, k = svg_rand(r, 5, 9);
-
-		svg_put(c, "<polygon points=\"0,%d", c->h);
-		for (int j = 0; j <= k; j++)
-			svg_put(c, " %d,%d", c->w * j / k, base + svg_rand(r, -c->h / 8, c->h / 10));
-		svg_put(c, " %d,%d\" fill=\"%s\" opacity=\"0.%02d\"/>\n", c->w, c->h, c->pal[(l + 2) % 5],
-			svg_rand(r, 70, 95));
-	}
-}
-
-static void svg_layer_waves(struct svg_ctx *c)
-{
-	struct svg_rng *r = &c->rng;
-	int n = svg_rand(r, 2, 4);
-
-	for (int i = 0; i < n; i++) {
-		int y = c->h * svg_rand(r, 50 + i * 10, 65 + i * 10) / 100;
-		int amp = c->h * svg_rand(r, 3, 10) / 100, waves = svg_rand(r, 1, 4);
-		int half = c->w / (2 * waves) + 1;
-
-		svg_put(c, "<path d=\"M0,%d Q%d,%d %d,%d", y, half / 2, y - amp, half, y);
-		for (int x = 2 * half; x <= c->w + half; x += half)
-			svg_put(c, " T%d,%d", x, y);
-		svg_put(c, " L%d,%d L0,%d Z\" fill=\"%s\" opacity=\"0.%02d\"/>\n", c->w + half, c->h, c->h,
-			c->pal[(i + 1) % 5], svg_rand(r, 45, 80));
-	}
-}
-
-typedef void (*svg_layer_fn)(struct svg_ctx *c);
-
-/* In drawing order: far things first. */
-static const svg_layer_fn svg_layers[] = {
-	svg_layer_sun, svg_layer_rays, svg_layer_orbs, svg_layer_rings,
-	svg_layer_grid, svg_layer_shards, svg_layer_ridges, svg_layer_waves,
-};
-
-#define SVG_NLAYERS (sizeof svg_layers / sizeof svg_layers[0])
-
-/* The background and two or three layers the hash picks. */
-static void svg_scene(struct svg_ctx *c)
-{
-	int pick[SVG_NLAYERS] = { 0 };
-	int n = svg_rand(&c->rng, 2, 3);
-
-	for (int i = 0; i < n; i++) {
-		int k = svg_rand(&c->rng, 0, (int)SVG_NLAYERS - 1);
-
-		while (pick[k])
-			k = (k + 1) % (int)SVG_NLAYERS;
-		pick[k] = 1;
-	}
-	svg_background(c);
-	for (size_t i = 0; i < SVG_NLAYERS; i++)
-		if (pick[i])
-			svg_layers[i](c);
-	svg_put(c, "<rect width=\"%d\" height=\"%d\" fill=\"url(#vg)\"/>\n", c->w, c->h);
-}
-
-
 /* ---- text ---- */
 
-static void svg_add(struct svg_ctx *c, const char *s, size_t n)
+void svg_add(struct svg_ctx *c, const char *s, size_t n)
 {
 	if (c->rc == 0 && buf_add(c->out, s, n) < 0)
 		c->rc = -1;
@@ -496,7 +176,7 @@ static size_t svg_utf8(const unsigned char *s, size_t len, uint32_t *cp)
  * special characters as entities, line breaks as spaces, other control
  * characters, non-characters and invalid bytes left out; at most max
  * characters, then an ellipsis. */
-static void svg_escape(struct svg_ctx *c, const char *s, size_t len, size_t max)
+void svg_escape(struct svg_ctx *c, const char *s, size_t len, size_t max)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, n, chars = 0;
@@ -530,68 +210,6 @@ static void svg_escape(struct svg_ctx *c, const char *s, size_t len, size_t max)
 	}
 }
 
-static int svg_is_sep(const char *s, size_t *n)
-{
-	static const char *const wide[] = { "，", "。", "；", "：", "！", "？", "、" };
-
-	*n = 1;
-	if (*s && strchr(",.;:!?|\n\r", *s))
-		return 1;
-	for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
-		if (strncmp(s, wide[i], strlen(wide[i])) == 0) {
-			*n = strlen(wide[i]);
-			return 1;
-		}
-	return 0;
-}
-
-/* The caption: the prompt's first clause, trimmed. */
-static void svg_caption_span(const char *p, size_t *a, size_t *b)
-{
-	size_t i = 0, n;
-
-	while (p[i] && (p[i] == ' ' || svg_is_sep(p + i, &n)))
-		i += p[i] == ' ' ? 1 : n;
-	*a = i;
-	while (p[i] && !svg_is_sep(p + i, &n))
-		i++;
-	while (i > *a && p[i - 1] == ' ')
-		i--;
-	*b = i;
-}
-
-#define SVG_CAPTION_CHARS 24
-
-static void svg_caption(struct svg_ctx *c, const char *prompt)
-{
-	size_t a, b, chars = 0;
-	int m = svg_min(c->w, c->h), font = m / 16, tenths = 0;
-
-	svg_caption_span(prompt, &a, &b);
-	if (b <= a)
-		return;
-	/* Width in tenths of an em: Latin letters about 0.6, CJK 1. */
-	for (size_t i = a; i < b && chars < SVG_CAPTION_CHARS + 1; i++) {
-		if (((unsigned char)prompt[i] & 0xC0) == 0x80)
-			continue;
-		chars++;
-		tenths += (unsigned char)prompt[i] < 0x80 ? 6 : 10;
-	}
-	if (font > 96)
-		font = 96;
-	if (tenths * font / 10 > c->w * 9 / 10)
-		font = c->w * 9 / tenths;
-	if (font < 8)
-		font = 8;
-	svg_put(c, "<rect x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#000000\" "
-		"fill-opacity=\"0.38\"/>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
-		"font-family=\"'Noto Sans CJK SC','PingFang SC','Microsoft YaHei',sans-serif\" "
-		"font-size=\"%d\" fill=\"#ffffff\">", c->h - font * 2, c->w, font * 2, c->w / 2,
-		c->h - font * 2 / 3, font);
-	svg_escape(c, prompt + a, b - a, SVG_CAPTION_CHARS);
-	svg_put(c, "</text>\n");
-}
-
 /* A badge in the top left corner, so that a downloaded or shared picture
  * says what it is: a preview drawn without an image model. In the
  * prompt's language. */
@@ -621,16 +239,17 @@ static int svg_side(int v)
 	return v < SVG_MIN_SIDE ? SVG_MIN_SIDE : v > SVG_MAX_SIDE ? SVG_MAX_SIDE : v;
 }
 
-static void svg_begin(struct svg_ctx *c, struct buf *out, const char *prompt, int w, int h)
+static void svg_begin(struct svg_ctx *c, struct buf *out, const char *prompt, int w, int h,
+		      const struct svg_opts *o)
 {
 	memset(c, 0, sizeof *c);
 	c->out = out;
 	c->w = svg_side(w);
 	c->h = svg_side(h);
+	c->lang = strcmp(text_lang(prompt), "zh") == 0 ? "zh" : "en";
 	if (sodium_init() < 0)
 		c->rc = -1;
-	svg_rng_init(&c->rng, prompt);
-	svg_palette(c, prompt);
+	svg_rng_init(&c->rng, o->subject ? o->subject : prompt, o->seed);
 	svg_put(c, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
 		"xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" role=\"img\">\n<title>", c->w, c->h, c->w, c->h);
@@ -640,21 +259,31 @@ static void svg_begin(struct svg_ctx *c, struct buf *out, const char *prompt, in
 
 int svg_render(const char *prompt, int width, int height, struct buf *out)
 {
-	return svg_render_palette(prompt, width, height, NULL, 0, out);
+	return svg_render_opts(prompt, width, height, NULL, out);
 }
 
 int svg_render_palette(const char *prompt, int width, int height, const unsigned char (*rgb)[3],
 		       int ncolours, struct buf *out)
 {
+	struct svg_opts o = { 0 };
+
+	o.rgb = rgb;
+	o.ncolours = rgb ? ncolours : 0;
+	return svg_render_opts(prompt, width, height, &o, out);
+}
+
+int svg_render_opts(const char *prompt, int width, int height, const struct svg_opts *o,
+		    struct buf *out)
+{
+	static const struct svg_opts none;
 	struct svg_ctx c;
 
 	if (prompt == NULL)
 		prompt = "";
-	svg_begin(&c, out, prompt, width, height);
-	if (rgb && ncolours > 0)
-		svg_palette_ref(&c, rgb, ncolours);
-	svg_scene(&c);
-	svg_caption(&c, prompt);
+	if (o == NULL)
+		o = &none;
+	svg_begin(&c, out, prompt, width, height, o);
+	scene_draw(&c, prompt, o->subject, o->rgb, o->ncolours, NULL);
 	svg_badge(&c, prompt);
 	svg_put(&c, "</svg>\n");
 	return c.rc;
@@ -694,11 +323,30 @@ static void svg_image(struct svg_ctx *c, const unsigned char *p, size_t len, con
 	svg_put(c, "\"/>\n");
 }
 
+/* The mask's box (in the mask's pixels) in the picture's, which the mask
+ * is stretched over. */
+static void svg_box(const struct svg_ctx *c, const struct svg_opts *o, struct scene_box *box)
+{
+	if (o->mask_w <= 0 || o->mask_h <= 0 || o->box_w <= 0 || o->box_h <= 0)
+		return;
+	box->set = 1;
+	box->x = (int)((long long)o->box_x * c->w / o->mask_w);
+	box->y = (int)((long long)o->box_y * c->h / o->mask_h);
+	box->w = (int)((long long)o->box_w * c->w / o->mask_w);
+	box->h = (int)((long long)o->box_h * c->h / o->mask_h);
+	if (box->w < 1)
+		box->w = 1;
+	if (box->h < 1)
+		box->h = 1;
+}
+
 int svg_inpaint(const char *prompt, const unsigned char *base, size_t base_len,
 		const char *base_mime, const unsigned char *mask, size_t mask_len,
-		const char *mask_mime, int width, int height, struct buf *out,
-		char *err, size_t errlen)
+		const char *mask_mime, int width, int height, const struct svg_opts *o,
+		struct buf *out, char *err, size_t errlen)
 {
+	static const struct svg_opts none;
+	struct scene_box box = { 0 };
 	const char *bm = svg_mime_canon(base_mime), *mm = svg_mime_canon(mask_mime);
 	struct svg_ctx c;
 
@@ -714,14 +362,17 @@ int svg_inpaint(const char *prompt, const unsigned char *base, size_t base_len,
 	}
 	if (prompt == NULL)
 		prompt = "";
-	svg_begin(&c, out, prompt, width, height);
+	if (o == NULL)
+		o = &none;
+	svg_begin(&c, out, prompt, width, height, o);
+	svg_box(&c, o, &box);
 	svg_put(&c, "<defs><mask id=\"mask\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" "
 		"width=\"%d\" height=\"%d\">\n", c.w, c.h);
 	svg_image(&c, mask, mask_len, mm);
 	svg_put(&c, "</mask></defs>\n");
 	svg_image(&c, base, base_len, bm);
 	svg_put(&c, "<g mask=\"url(#mask)\">\n");
-	svg_scene(&c);
+	scene_draw(&c, prompt, o->subject, o->rgb, o->ncolours, &box);
 	svg_put(&c, "</g>\n</svg>\n");
 	if (c.rc)
 		snprintf(err, errlen, "the picture passed its size cap");

@@ -4,7 +4,8 @@
 // and its new picture, regenerate and an adjustment from the action panel
 // (each sent as data, not a sentence), a reload that brings it back, and
 // phone width; then the results first, at both sizes
-// and in both languages, and the viewer.
+// and in both languages, and the viewer; then pictures of a few requests,
+// each showing the glyphs of what was asked.
 'use strict';
 
 const {
@@ -247,9 +248,42 @@ async function testResultsFirst(ctx, base) {
   await closeView(page, errors, 'results first');
 }
 
+// -- the offline pictures show what was asked ----------------------------------
+
+// (request, the glyphs its picture must show, the background, the style
+// filter or null)
+const SCENES = [
+  ['一只猫和一只狗在草地上', ['🐈', '🐕'], 'sky', null],
+  ['a fox and an owl in the snow, watercolour', ['🦊', '🦉'], 'snow', 'watercolour'],
+  ['夜晚城市里的机器人和火箭', ['🤖', '🚀'], 'city', null],
+];
+
+async function testScenes(ctx, base) {
+  const { page, errors } = await openView(ctx, base, 'image', { width: 1280, height: 800 });
+  for (const [i, [text, glyphs, background, style]] of SCENES.entries()) {
+    if (i > 0) await page.click('#image-view .view-head button');
+    await page.focus('#image-view textarea');
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#image-view .turn[data-state="done"] .smart-canvas img', { timeout: 20000 });
+    await page.waitForFunction(() => document.querySelector('#image-view .turn .smart-canvas img')?.naturalWidth > 0);
+    const src = await page.$eval('#image-view .turn:last-child .smart-canvas img', (e) => e.src);
+    const svg = await (await fetch(src)).text();
+    const titles = [...svg.matchAll(/<g class="av-glyph" data-cp="[0-9A-F-]+"><title>(\S+) /g)].map((m) => m[1]);
+    ok(glyphs.every((g) => titles.includes(g)), `scene "${text}": the picture shows ${glyphs.join(' ')} (${titles.join(' ')})`);
+    ok(svg.includes(`data-background="${background}"`) &&
+       (style ? svg.includes(`filter="url(#av-style-${style})"`) : !svg.includes('filter="url(#av-style-')),
+    `scene "${text}": background ${background}, style ${style || 'none'}`);
+    await page.waitForTimeout(300);
+    await shot(page, `scene-${i + 1}`, { fullPage: false });
+  }
+  await closeView(page, errors, 'scenes');
+}
+
 async function run(s) {
   await s.run('image', () => testImage(s.ctx, s.base));
   await s.run('results-first', () => testResultsFirst(s.ctx, s.base));
+  await s.run('scenes', () => testScenes(s.ctx, s.base));
 }
 
 module.exports = { run };

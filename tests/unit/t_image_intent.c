@@ -1,7 +1,8 @@
 /* The image workflow's keyword rules (wf/image/image_intent.h): style and
  * subject extraction, a change to one region, an adjustment, a
- * regeneration, a restyle of the last picture, and text that is not what
- * the rules expect (invalid UTF-8, a cut character, NULL). */
+ * regeneration, a restyle of the last picture, text with nothing to
+ * picture, and text that is not what the rules expect (invalid UTF-8, a
+ * cut character, NULL). */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,24 @@ static const struct subject_case subject_cases[] = {
 	{ "show me a red fox in the snow", NULL, "red fox in the snow" },
 	{ "replace this part with a tree", NULL, "tree" },
 	{ "宫崎骏风格的海边小镇", "吉卜力", "海边小镇" },
+	/* A style's word is taken out whole, with what makes it a style
+	 * (画, 主义, 风, 风格, 的), and never out of another word. */
+	{ "水墨画风格的黄山云海", "水墨", "黄山云海" },
+	{ "像素画风格的城堡", "像素", "城堡" },
+	{ "极简主义的客厅", "极简", "客厅" },
+	{ "写实主义油画风格的老人", "写实", "老人" },
+	{ "一张复古风的海报", "复古", "海报" },
+	{ "霓虹灯下的街道", NULL, "霓虹灯下的街道" },
+	{ "pixelated robot", NULL, "pixelated robot" },
+	/* Nor are the command, a measure word or a particle taken out of a word. */
+	{ "画家在画室里作画", NULL, "画家在画室里作画" },
+	{ "绘本里的小熊", NULL, "绘本里的小熊" },
+	{ "只有一只猫", NULL, "只有一只猫" },
+	{ "个性十足的猫", NULL, "个性十足的猫" },
+	{ "设计师的工作台", NULL, "设计师的工作台" },
+	{ "创作者的书桌", NULL, "创作者的书桌" },
+	{ "画一个酒吧", NULL, "酒吧" },
+	{ "三只小猪", NULL, "小猪" },
 };
 
 /* A change to one region of the picture, which needs a mask. */
@@ -79,6 +98,31 @@ static const struct intent_case regenerate_cases[] = {
 	{ "再来一张雪山下的小木屋", 0, "none" },
 	{ "another cat on the roof", 0, "none" },
 	{ "换成水彩风格", 0, "none" },
+};
+
+/* Nothing to picture: work on a text, placeholder text, no letters, a
+ * keyboard mash; and descriptions that are pictures. */
+static const struct intent_case nonpic_cases[] = {
+	{ "把这句话改成英文", 1, "text_task" },
+	{ "帮我润色这段文字", 1, "text_task" },
+	{ "翻译成日语：早上好", 1, "text_task" },
+	{ "translate this", 1, "text_task" },
+	{ "summarise that for me", 1, "text_task" },
+	{ "fix the bug in my code", 1, "text_task" },
+	{ "convert this file to PDF", 1, "text_task" },
+	{ "lorem ipsum dolor sit amet", 1, "placeholder" },
+	{ "1234567", 1, "no_letters" },
+	{ "!!! ???", 1, "no_letters" },
+	{ "asdfgh qwerty", 1, "gibberish" },
+	{ "zxcvbnm", 1, "gibberish" },
+	{ "xkcdtlm", 1, "gibberish" },
+	{ "a lighthouse at dawn", 0, "none" },
+	{ "rhythm and blues band on stage", 0, "none" },
+	{ "strengths of a knight", 0, "none" },
+	{ "一只在海边奔跑的金毛犬", 0, "none" },
+	{ "把背景换成星空", 0, "none" },
+	{ "a typewriter on a desk", 0, "none" },
+	{ "2024 新年海报", 0, "none" },
 };
 
 /* The text, whether it restyles the last picture, the rule, the style (zh). */
@@ -164,6 +208,7 @@ static void check_odd_text(void)
 	   !image_adjust_intent(NULL).matched, "NULL text matches nothing");
 	ok(!image_restyle(NULL, &st).matched && st == NULL, "NULL text restyles nothing");
 	ok(image_style(NULL) == NULL, "NULL text names no style");
+	ok(!image_not_picture(NULL).matched, "NULL text is not a request for nothing");
 	s = image_subject(NULL);
 	is_str(s, "", "NULL text has an empty subject");
 	free(s);
@@ -186,6 +231,7 @@ int main(void)
 	check_intents("region", region_cases, N(region_cases), image_region_edit);
 	check_intents("adjust", adjust_cases, N(adjust_cases), image_adjust_intent);
 	check_intents("regenerate", regenerate_cases, N(regenerate_cases), image_regenerate);
+	check_intents("not a picture", nonpic_cases, N(nonpic_cases), image_not_picture);
 	check_restyle();
 	check_style_in();
 	check_odd_text();

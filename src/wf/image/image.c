@@ -21,6 +21,7 @@
 #include "wf/image/image.h"
 #include "wf/image/image_adjust.h"
 #include "wf/image/image_intent.h"
+#include "wf/image/image_named.h"
 #include "wf/image/image_rules.h"
 #include "util/jnum.h"
 #include "util/xmalloc.h"
@@ -270,13 +271,15 @@ static json_t *image_planner_messages(const json_t *state, int adjust)
 }
 
 /* Seed 000 §5.2: "再", "调整" bring the last result into the context; so
- * does a message that opens with an adjustment (风格强度 90). */
-static int image_wants_adjust(const char *text)
+ * does a message that opens with an adjustment (风格强度 90) or asks for
+ * another style (named: a style of the library the text names, or NULL). */
+static int image_wants_adjust(const char *text, const json_t *named)
 {
 	const struct image_style *st;
 
-	return strstr(text, "再") || strstr(text, "调整") || strstr(text, "adjust") ||
-	       strstr(text, "Adjust") || strstr(text, "again") ||
+	return image_named_restyle(named, text).matched || strstr(text, "再") ||
+	       strstr(text, "调整") || strstr(text, "adjust") || strstr(text, "Adjust") ||
+	       strstr(text, "again") ||
 	       strcmp(image_adjust_intent(text).rule, "adjust_lead") == 0 ||
 	       image_restyle(text, &st).matched || image_regenerate(text).matched;
 }
@@ -354,7 +357,7 @@ static json_t *image_plan(struct step_ctx *c, const json_t *facts, int adjust)
  * words of the adjustment would make of it, and so does its style unless
  * the adjustment names another one (换成水彩风格): then the model's name
  * for that style, or the lexicon's. */
-static void image_keep_last(json_t *state, json_t *intent, const char *text)
+static void image_keep_last(json_t *state, json_t *intent, const char *text, const json_t *named)
 {
 	json_t *last = json_object_get(state, "lastIntent");
 	const struct image_style *st;
@@ -364,7 +367,9 @@ static void image_keep_last(json_t *state, json_t *intent, const char *text)
 		return;
 	if (json_is_string(json_object_get(last, "subject")))
 		json_object_set(intent, "subject", json_object_get(last, "subject"));
-	if (!image_restyle(text, &st).matched) {
+	if (image_named_restyle(named, text).matched) {
+		json_object_set(intent, "style", json_object_get(named, "name"));
+	} else if (!image_restyle(text, &st).matched) {
 		if (json_is_string(json_object_get(last, "style")))
 			json_object_set(intent, "style", json_object_get(last, "style"));
 	} else if (image_style(said) != st) {
@@ -376,11 +381,14 @@ static void image_keep_last(json_t *state, json_t *intent, const char *text)
  * made of it (it tends to read "换成水彩风格" as a new picture of "换成"); so
  * does a change of style asked with no picture yet, which has nothing to
  * adjust. */
-static void image_force_restyle(const json_t *state, json_t *intent, const char *text)
+static void image_force_restyle(const json_t *state, json_t *intent, const char *text,
+				const json_t *named)
 {
 	const struct image_style *st;
 	struct rules_match m = image_restyle(text, &st);
 
+	if (!m.matched)
+		m = image_named_restyle(named, text);
 	if (!m.matched || (strcmp(m.rule, "restyle") != 0 &&
 			   !json_is_object(json_object_get(state, "lastResult"))))
 		return;
@@ -471,26 +479,33 @@ static enum node_rc image_planner(struct step_ctx *c)
 	json_t *user = json_object_get(c->state, "userInput");
 	const char *text = json_string_value(json_object_get(user, "text")) ?: "";
 	int has_mask = json_is_string(json_object_get(user, "maskAsset"));
-	int adjust = image_wants_adjust(text) && json_is_object(json_object_get(c->state, "lastResult"));
-	json_t *facts = json_pack("{s:s, s:b, s:O, s:O}", "text", text, "hasMask", has_mask,
+	json_t *named = image_named_fact(c, text);
+	int adjust = image_wants_adjust(text, named) && json_is_object(json_object_get(c->state, "lastResult"));
+	json_t *facts = json_pack("{s:s, s:b, s:O, s:O, s:O}", "text", text, "hasMask", has_mask,
 				  "lastResult", adjust ? json_object_get(c->state, "lastResult") : json_null(),
 				  "lastIntent", adjust && json_object_get(c->state, "lastIntent")
-				  ? json_object_get(c->state, "lastIntent") : json_null());
+				  ? json_object_get(c->state, "lastIntent") : json_null(),
+				  "namedStyle", named ? named : json_null());
 	json_t *intent;
 	const char *action, *missing;
 	double conf;
 
 	if (!has_mask && image_regen_asked(c->state, text)) {
 		json_decref(facts);
+		json_decref(named);
 		return image_plan_regenerate(c);
 	}
 	if (image_adjust_kind(c->state)) {
 		json_decref(facts);
+		json_decref(named);
 		return image_plan_data(c);
 	}
 	intent = image_plan(c, facts, adjust);
 	json_decref(facts);
+	if (intent)
+		image_named_keep(c, intent, named, text);
 	if (intent == NULL) {
+		json_decref(named);
 		json_object_set_new(c->state, "intent", json_pack("{s:s, s:f}", "action", "unknown",
 								  "confidence", 0.0));
 		c->next = "error_handler";
@@ -501,10 +516,11 @@ static enum node_rc image_planner(struct step_ctx *c)
 		json_object_set_new(intent, "confidence", json_real(0.9));
 	}
 	if (!has_mask)
-		image_force_restyle(c->state, intent, text);
+		image_force_restyle(c->state, intent, text, named);
 	action = json_string_value(json_object_get(intent, "action"));
 	if (strcmp(action, "adjust_parameters") == 0)
-		image_keep_last(c->state, intent, text);
+		image_keep_last(c->state, intent, text, named);
+	json_decref(named);
 	json_object_set_new(c->state, "intent", intent);
 	conf = json_number_value(json_object_get(intent, "confidence"));
 	step_thought(c, "image.intent", action, conf);
@@ -577,19 +593,22 @@ static int image_restyled(const json_t *state)
 	       *style && strcmp(style, was) != 0;
 }
 
-/* A regeneration: the last picture's prompt as it was used. */
+/* A regeneration: the last picture's prompt as it was used, with another
+ * seed. */
 static int image_rag_again(struct step_ctx *c)
 {
 	const char *text = json_string_value(json_object_get(json_object_get(c->state, "userInput"),
 							     "text")) ?: "";
 	json_t *last = json_object_get(c->state, "lastPrompt"), *ep;
-	json_t *used = json_object_get(json_object_get(json_object_get(c->state, "lastResult"),
-						       "metadata"), "prompt");
+	json_t *meta = json_object_get(json_object_get(c->state, "lastResult"), "metadata");
+	json_t *used = json_object_get(meta, "prompt");
 
 	if (!image_regen_asked(c->state, text) || !json_is_object(last) || !json_is_string(used))
 		return 0;
 	ep = json_deep_copy(last);
 	json_object_set(ep, "final", used);
+	/* Another composition: the next seed after the last picture's. */
+	json_object_set_new(ep, "seed", json_integer(json_integer_value(json_object_get(meta, "seed")) + 1));
 	json_object_set_new(c->state, "enhancedPrompt", ep);
 	step_thought(c, "image.regenerate");
 	c->next = "executor";
@@ -633,8 +652,9 @@ static enum node_rc image_rag(struct step_ctx *c)
 	double min_sim = IMAGE_RAG_MIN - 0.1 * (double)retry;
 	json_t *hits, *h, *retrieved = json_array();
 	const char *original = *text ? text : subject;
-	enum kb_method method;
+	enum kb_method method = KB_METHOD_BM25;
 	char *restyle = NULL;
+	int inpaint;
 	size_t i;
 
 	if (image_rag_keep(c)) {
@@ -652,7 +672,9 @@ static enum node_rc image_rag(struct step_ctx *c)
 		snprintf(query, sizeof query, "%s", style);
 	else
 		snprintf(query, sizeof query, "%s %s %s", style, subject, restyle ? "" : text);
-	hits = image_retrieve(c, query, min_sim < 0.3 ? 0.3 : min_sim, &method);
+	inpaint = !strcmp(json_string_value(json_object_get(intent, "action")) ?: "", "inpainting");
+	hits = inpaint ? json_array() : image_retrieve(c, query, min_sim < 0.3 ? 0.3 : min_sim, &method);
+	hits = image_named_apply(c, hits, restyle ? style : text, style, query, inpaint, IMAGE_RAG_LIMIT);
 	if (hits == NULL)
 		step_thought(c, "image.rag.unavailable");
 	json_array_foreach(hits, i, h) {
@@ -668,8 +690,7 @@ static enum node_rc image_rag(struct step_ctx *c)
 			      kb_method_words(step_lang(c), method), names);
 	else if (hits)
 		step_thought(c, "image.rag.none", kb_method_words(step_lang(c), method));
-	final = image_join_prompt(original, hits, !strcmp(json_string_value(json_object_get(intent,
-								"action")) ?: "", "inpainting"));
+	final = image_join_prompt(original, hits, inpaint);
 	json_object_set_new(c->state, "enhancedPrompt", json_pack("{s:s, s:o, s:s}", "original",
 							original, "retrieved", retrieved, "final", final));
 	free(final);

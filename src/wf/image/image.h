@@ -27,6 +27,22 @@ enum node_rc image_critic(struct step_ctx *c);
 enum node_rc image_genui(struct step_ctx *c);
 enum node_rc image_error_handler(struct step_ctx *c);
 
+/* The style a request names (image_plan_style.c). The style of the
+ * library the text names before any of the lexicon, for the planner's
+ * facts: {id, name (the thread's language), start, end}; NULL for none.
+ * New reference. */
+json_t *image_named_fact(struct step_ctx *c, const char *text);
+/* Sets the intent's style (a new picture or a repaint) to the style the
+ * text names (named: image_named_fact's answer, borrowed) when it has
+ * none. */
+void image_named_keep(struct step_ctx *c, json_t *intent, const json_t *named, const char *text);
+/* The retrieval's results (hits, stolen; NULL: retrieval failed) with the
+ * style the text names (else, but for a repaint, the intent's style) first,
+ * whatever its similarity to query, at most limit; a repaint keeps nothing
+ * else. New reference, or NULL when hits was and nothing is named. */
+json_t *image_named_apply(struct step_ctx *c, json_t *hits, const char *text, const char *style,
+			  const char *query, int inpaint, size_t limit);
+
 /* [workflow.image]: the keys this workflow declares (its descriptor's conf). */
 struct image_conf {
 	long planner_timeout_ms;

@@ -78,6 +78,7 @@ void image_intent_free(void)
 	}
 	image_intent_ready = 0;
 	image_subject_free();
+	image_nonpic_free();
 }
 
 /* A match of one pattern as a rule with its confidence. */

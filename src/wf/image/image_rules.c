@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "text/phrase.h"
+#include "wf/image/image_crit.h"
 #include "wf/image/image_intent.h"
+#include "wf/image/image_named.h"
 #include "wf/image/image_rules.h"
 #include "wf/intents.h"
 #include "util/xmalloc.h"
@@ -28,6 +30,21 @@ static char *image_rules_subject(const char *text)
 	return t;
 }
 
+/* The subject, without the words that name a style of the library
+ * (named: {start, end}, or NULL). The caller frees it. */
+static char *image_rules_subject_named(const char *text, const json_t *named)
+{
+	char *s, *t;
+
+	if (named == NULL)
+		return image_rules_subject(text);
+	s = image_subject_cut(text, (size_t)json_integer_value(json_object_get(named, "start")),
+			      (size_t)json_integer_value(json_object_get(named, "end")));
+	t = phrase_truncate(s, 200);
+	free(s);
+	return t;
+}
+
 /* The last picture again ("重新生成", "再来一张"), or in another style
  * ("换成水彩风格", "make it pixel art"): generate_image and
  * adjust_parameters of the last picture. NULL when the text asks neither. */
@@ -35,7 +52,9 @@ static const char *image_rules_intent_again(const json_t *facts, const char *tex
 					struct buf *why, double *conf)
 {
 	int last = phrase_present(json_object_get(facts, "lastResult"));
+	const json_t *named = json_object_get(facts, "namedStyle");
 	const struct image_style *st;
+	const char *name;
 	struct rules_match m = image_regenerate(text);
 
 	if (m.matched) {
@@ -47,11 +66,14 @@ static const char *image_rules_intent_again(const json_t *facts, const char *tex
 		return last ? "generate_image" : "unknown";
 	}
 	m = image_restyle(text, &st);
+	name = image_rules_style_name(st, zh);
+	if (!m.matched && (m = image_named_restyle(named, text)).matched)
+		name = phrase_str(named, "name");
 	if (m.matched && (last || strcmp(m.rule, "restyle") == 0)) {
 		*conf = last ? m.confidence : 0.6;
 		phrase_say(why, zh, last ? "要求把上一张图换成「%s」风格" : "要求换成「%s」风格，但还没有图片",
 			    last ? "It asks for the last picture in the style \"%s\"" : "It asks for the "
-			    "style \"%s\", but there is no picture yet", image_rules_style_name(st, zh));
+			    "style \"%s\", but there is no picture yet", name);
 		return "adjust_parameters";
 	}
 	return NULL;
@@ -112,16 +134,41 @@ static const char *image_rules_intent_context(const json_t *facts, const char *t
 	return NULL;
 }
 
+/* Nothing to picture in the request or in what it asks to draw (画一个
+ * qwerty). */
+static struct rules_match image_rules_nothing(const char *text)
+{
+	struct rules_match m = image_not_picture(text);
+	char *subject;
+
+	if (m.matched)
+		return m;
+	subject = image_subject(text);
+	if (*subject && strcmp(subject, text) != 0)
+		m = image_not_picture(subject);
+	free(subject);
+	return m;
+}
+
 /* What the words say, once the context decided nothing. In an image
  * studio a description is a picture request: only text with nothing to
  * picture (a question, a search, another kind of task) is not. */
-static const char *image_rules_intent_words(const char *text, int zh, struct buf *why, double *conf)
+static const char *image_rules_intent_words(const char *text, const json_t *named, int zh,
+					    struct buf *why, double *conf)
 {
-	struct rules_match m = intents_image(text);
+	struct rules_match m = image_rules_nothing(text);
 	const struct image_style *st;
 	char *subject;
 	int concrete;
 
+	if (m.matched) {
+		*conf = m.confidence;
+		phrase_say(why, zh, "没有可画的内容（规则 %s）：这是对文字的处理、占位文字或无意义的字符",
+			    "Nothing to picture (rule %s): work on a text, placeholder text or letters "
+			    "that spell no words", m.rule);
+		return "unknown";
+	}
+	m = intents_image(text);
 	if (m.matched) {
 		*conf = m.confidence;
 		phrase_say(why, zh, "命中生图规则 %s", "Matched the picture rule %s", m.rule);
@@ -143,11 +190,11 @@ static const char *image_rules_intent_words(const char *text, int zh, struct buf
 		return "unknown";
 	}
 	st = image_style(text);
-	if (st) {
+	if (st || named) {
 		*conf = 0.75;
 		phrase_say(why, zh, "没有画图指令，但提到了风格「%s」，按画面描述处理",
 			    "No explicit command, but it names the style \"%s\": taken as a description",
-			    image_rules_style_name(st, zh));
+			    named ? phrase_str(named, "name") : image_rules_style_name(st, zh));
 		return "generate_image";
 	}
 	if (phrase_question(text)) {
@@ -190,22 +237,27 @@ json_t *image_rules_task_intent(const json_t *facts, const char *text, char *err
 	double conf;
 	const char *action, *style;
 	const struct image_style *st;
+	const json_t *named = json_object_get(facts, "namedStyle");
 	char *subject;
 	json_t *j;
 
+	if (!json_is_object(named) || phrase_str(named, "name") == NULL)
+		named = NULL;
 	buf_init(&why, 1024);
 	action = image_rules_intent_context(facts, text, zh, &why, &conf);
 	if (action == NULL)
-		action = image_rules_intent_words(text, zh, &why, &conf);
+		action = image_rules_intent_words(text, named, zh, &why, &conf);
 	/* Nothing to picture has no subject. */
-	subject = strcmp(action, "unknown") ? image_rules_subject(text) : xstrdup("");
-	style = image_rules_style_name(image_style(text), zh);
+	subject = strcmp(action, "unknown") ? image_rules_subject_named(text, named) : xstrdup("");
+	style = named ? phrase_str(named, "name") : image_rules_style_name(image_style(text), zh);
 	if (strcmp(action, "adjust_parameters") == 0 || (strcmp(action, "generate_image") == 0 &&
 							 image_regenerate(text).matched))
 		image_rules_intent_keep(facts, &subject, &style);
 	/* A new style named for the last picture replaces its style. */
 	if (strcmp(action, "adjust_parameters") == 0 && image_restyle(text, &st).matched)
 		style = image_rules_style_name(st, zh);
+	else if (strcmp(action, "adjust_parameters") == 0 && image_named_restyle(named, text).matched)
+		style = phrase_str(named, "name");
 	if (strcmp(action, "unknown") != 0)
 		phrase_say(&why, zh, "。主体：%s；风格：%s", ". Subject: %s; style: %s",
 			    *subject ? subject : (zh ? "未指定" : "unspecified"),
@@ -279,6 +331,9 @@ json_t *image_rules_task_optimize(const json_t *facts, const char *text, char *e
 
 /* ---- critique ---- */
 
+/* The most points for a picture that shows none of its subject. */
+#define IMAGE_RULES_UNSEEN_MAX 50
+
 /* At least half of what's keywords appear in the prompt (or all of it). */
 static int image_rules_mentions(const char *prompt, const char *what)
 {
@@ -349,6 +404,8 @@ struct image_rules_crit {
 	struct buf feedback;
 	json_t *suggestions;
 	json_t *defects;   /* what no score may overlook: the checks that failed */
+	json_t *scene;     /* what the picture shows (image_crit.h), or NULL */
+	int unseen;        /* the picture shows none of the subject it could show */
 };
 
 static void image_rules_crit_note(struct image_rules_crit *c, int pts, const char *line)
@@ -369,6 +426,13 @@ static void image_rules_crit_defect(struct image_rules_crit *c, const char *zh, 
 	json_array_append_new(c->defects, json_string(c->zh ? zh : en));
 }
 
+/* The subject's and the style's points, shared between the prompt and,
+ * when the picture can be read, the picture. */
+static int image_rules_crit_share(const struct image_rules_crit *c, int points)
+{
+	return c->scene ? points / 2 : points;
+}
+
 static void image_rules_crit_words(struct image_rules_crit *c, const json_t *facts, const char *prompt)
 {
 	const char *subject = phrase_str(facts, "subject"), *style = phrase_str(facts, "style");
@@ -378,16 +442,19 @@ static void image_rules_crit_words(struct image_rules_crit *c, const json_t *fac
 	else
 		image_rules_crit_suggest(c, "补充画面描述，提示词太短", "write a fuller prompt");
 	if (subject && image_rules_mentions(prompt, subject)) {
-		image_rules_crit_note(c, 30, c->zh ? "主体已写入提示词" : "the subject is in the prompt");
+		image_rules_crit_note(c, image_rules_crit_share(c, 30),
+				      c->zh ? "主体已写入提示词" : "the subject is in the prompt");
 	} else {
 		image_rules_crit_defect(c, "提示词里找不到主体", "the subject is missing from the prompt");
 		image_rules_crit_suggest(c, "在提示词中写明要画的主体", "name the subject in the prompt");
 	}
 	if (style == NULL) {
-		image_rules_crit_note(c, 10, c->zh ? "未指定风格" : "no style was asked for");
+		image_rules_crit_note(c, image_rules_crit_share(c, 10),
+				      c->zh ? "未指定风格" : "no style was asked for");
 		image_rules_crit_suggest(c, "建议增加更具体的风格描述", "add a specific style");
 	} else if (image_rules_style_used(prompt, style, json_object_get(facts, "retrievedStyles"))) {
-		image_rules_crit_note(c, 20, c->zh ? "风格已体现" : "the style is in the prompt");
+		image_rules_crit_note(c, image_rules_crit_share(c, 20),
+				      c->zh ? "风格已体现" : "the style is in the prompt");
 	} else {
 		image_rules_crit_defect(c, "提示词没有体现要求的风格", "the asked style is missing");
 		image_rules_crit_suggest(c, "把要求的风格写进提示词", "put the asked style in the prompt");
@@ -446,19 +513,102 @@ static void image_rules_crit_params(struct image_rules_crit *c, const json_t *fa
 		c->points += 5;
 }
 
+/* Names joined for a sentence ("猫、狗", "cat, dog"). */
+static void image_rules_crit_names(const struct image_rules_crit *c, const json_t *names, struct buf *b)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(names, i, v)
+		buf_printf(b, "%s%s", i ? (c->zh ? "、" : ", ") : "", json_string_value(v));
+}
+
+/* The subject in the picture: its glyphs, all, some or none. */
+static void image_rules_crit_scene_subject(struct image_rules_crit *c, const json_t *facts)
+{
+	const json_t *asked = json_object_get(c->scene, "asked"), *shown = json_object_get(c->scene, "shown");
+	const json_t *missing = json_object_get(c->scene, "missing");
+	size_t n = json_array_size(asked), k = json_array_size(shown);
+	struct buf b;
+
+	buf_init(&b, 512);
+	if (!phrase_present(json_object_get(facts, "subject"))) {
+		image_rules_crit_note(c, 15, c->zh ? "没有指定主体" : "no subject was asked for");
+	} else if (n > 0 && k == n) {
+		buf_adds(&b, c->zh ? "画面里有要求的主体：" : "the picture shows the subject: ");
+		image_rules_crit_names(c, shown, &b);
+		image_rules_crit_note(c, 15, b.data);
+	} else if (k > 0) {
+		buf_adds(&b, c->zh ? "画面里缺少：" : "the picture lacks: ");
+		image_rules_crit_names(c, missing, &b);
+		image_rules_crit_note(c, (int)(15 * k / n), b.data);
+		image_rules_crit_suggest(c, "重新生成，或换个说法描述缺少的主体",
+					 "regenerate, or describe the missing subjects another way");
+	} else if (n > 0) {
+		buf_adds(&b, c->zh ? "画面里没有要求的主体：" : "the picture shows none of the subject: ");
+		image_rules_crit_names(c, missing, &b);
+		image_rules_crit_defect(c, b.data, b.data);
+		c->unseen = 1;
+		image_rules_crit_suggest(c, "重新生成，或换个说法描述主体", "regenerate, or describe the subject another way");
+	} else {
+		buf_printf(&b, c->zh ? "画面里没有「%s」：离线图库没有它的图形" :
+			   "the picture does not show \"%s\": the offline pictures have no glyph for it",
+			   json_string_value(json_array_get(missing, 0)));
+		image_rules_crit_note(c, 0, b.data);
+		image_rules_crit_suggest(c, "用更具体的事物描述主体（例如动物、植物、建筑）",
+					 "describe the subject with concrete things (animals, plants, buildings)");
+	}
+	buf_free(&b);
+}
+
+/* The style in the picture: the filter asked for, applied or not. */
+static void image_rules_crit_scene_style(struct image_rules_crit *c, const json_t *facts)
+{
+	const char *style = phrase_str(facts, "style");
+	const char *want = json_string_value(json_object_get(c->scene, "styleAsked"));
+	const char *got = json_string_value(json_object_get(c->scene, "styleApplied"));
+	char line[320];
+
+	if (style == NULL) {
+		image_rules_crit_note(c, 5, c->zh ? "画面未加风格滤镜" : "no style filter in the picture");
+	} else if (want && got && strcmp(want, got) == 0) {
+		snprintf(line, sizeof line, c->zh ? "画面应用了「%s」滤镜" : "the picture has the %s filter", want);
+		image_rules_crit_note(c, 10, line);
+	} else if (want) {
+		snprintf(line, sizeof line, c->zh ? "画面没有应用「%s」滤镜" : "the picture lacks the %s filter", want);
+		image_rules_crit_note(c, 0, line);
+		image_rules_crit_suggest(c, "重新生成以应用要求的风格", "regenerate to apply the asked style");
+	} else {
+		snprintf(line, sizeof line, c->zh ? "离线画面没有「%s」风格的滤镜，风格只写进了提示词" :
+			 "the offline picture has no filter for the style \"%s\": it is in the prompt only",
+			 style);
+		image_rules_crit_note(c, 0, line);
+	}
+}
+
 /* Runs every check of the critic on facts. */
 static void image_rules_crit_run(struct image_rules_crit *c, const json_t *facts, const char *text)
 {
 	const char *prompt = phrase_str(facts, "prompt");
 
+	const char *lang = phrase_str(facts, "lang");
+	const json_t *comp = json_object_get(facts, "composition");
+
 	if (prompt == NULL)
 		prompt = text ? text : "";
-	c->zh = strcmp(text_lang(prompt), "zh") == 0 ||
-		strcmp(text_lang(phrase_str(facts, "subject")), "zh") == 0;
+	c->zh = lang ? strcmp(lang, "zh") == 0 : (strcmp(text_lang(prompt), "zh") == 0 ||
+		strcmp(text_lang(phrase_str(facts, "subject")), "zh") == 0);
 	c->suggestions = json_array();
 	c->defects = json_array();
+	c->scene = json_is_object(comp) ? image_crit_scene(comp, phrase_str(facts, "subject"),
+							   phrase_str(facts, "style"), c->zh ? "zh" : "en")
+					: NULL;
 	buf_init(&c->feedback, 4096);
 	image_rules_crit_words(c, facts, prompt);
+	if (c->scene) {
+		image_rules_crit_scene_subject(c, facts);
+		image_rules_crit_scene_style(c, facts);
+	}
 	image_rules_crit_retrieved(c, facts, prompt);
 	image_rules_crit_params(c, facts);
 }
@@ -470,6 +620,9 @@ json_t *image_rules_task_critique(const json_t *facts, const char *text, char *e
 	json_t *j;
 
 	image_rules_crit_run(&c, facts, text);
+	/* A picture without what was asked does not pass, whatever else is right. */
+	if (c.unseen && c.points > IMAGE_RULES_UNSEEN_MAX)
+		c.points = IMAGE_RULES_UNSEEN_MAX;
 	score = c.points / 100.0;
 	if (score < 0.6)
 		image_rules_crit_suggest(&c, "重新生成", "regenerate");
@@ -485,6 +638,8 @@ json_t *image_rules_task_critique(const json_t *facts, const char *text, char *e
 	j = json_pack("{s:b, s:f, s:s, s:o, s:b}", "passed", score >= 0.6, "score", jnum_round(score, JNUM_SCORE),
 		      "feedback", c.feedback.data, "suggestions", c.suggestions,
 		      "needsRegeneration", score < 0.6);
+	if (c.scene)
+		json_object_set_new(j, "picture", c.scene);
 	json_decref(c.defects);
 	buf_free(&c.feedback);
 	return j;
@@ -497,6 +652,7 @@ json_t *image_rules_critique_checks(const json_t *facts)
 
 	image_rules_crit_run(&c, facts, "");
 	j = json_pack("{s:o, s:o}", "defects", c.defects, "suggestions", c.suggestions);
+	json_decref(c.scene);
 	buf_free(&c.feedback);
 	return j;
 }

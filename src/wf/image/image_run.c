@@ -16,6 +16,7 @@
 #include "text/msg.h"
 #include "wf/image/image.h"
 #include "wf/image/image_adjust.h"
+#include "wf/image/image_crit.h"
 #include "wf/image/image_rules.h"
 #include "util/jnum.h"
 
@@ -202,6 +203,8 @@ static int image_record(struct step_ctx *c, struct prov_answer *a, const char *p
 			 image_param(c->state, "styleStrength"));
 	if (a->revised_prompt)
 		json_object_set_new(meta, "revisedPrompt", json_string(a->revised_prompt));
+	json_object_set_new(meta, "seed", json_integer(json_integer_value(
+		json_object_get(json_object_get(c->state, "enhancedPrompt"), "seed"))));
 	json_object_set_new(c->state, "executionResult", json_pack("{s:s, s:s, s:o}", "imageUrl", url,
 						"taskType", image_task_type(action), "metadata", meta));
 	return 0;
@@ -289,6 +292,12 @@ enum node_rc image_executor(struct step_ctx *c)
 		call.height = (int)image_param(c->state, "height");
 	}
 	call.timeout_ms = cf->prov[PROV_IMAGE].timeout_ms;
+	/* A regeneration's seed (image_rag_again), kept by an adjustment, and
+	 * the request's own words, which the prompt's styles do not change. */
+	call.seed = (unsigned)json_integer_value(json_object_get(json_object_get(c->state, "enhancedPrompt"),
+								 "seed"));
+	call.subject = json_string_value(json_object_get(json_object_get(c->state, "enhancedPrompt"),
+							 "original"));
 	if (call.base && image_inpaint_fits(c, &call, why, sizeof why) < 0) {
 		c->next = image_set_error(c, "image_too_large", why);
 		rc = NODE_NEXT;
@@ -303,11 +312,39 @@ enum node_rc image_executor(struct step_ctx *c)
 	return rc;
 }
 
-/* What the critic reviews: the prompt the picture was made from (an
- * adjustment's included), and each retrieved style with its fragment, so
- * a fragment in the prompt counts as the style used. */
-static json_t *image_critic_facts(const json_t *state)
+/* What an offline picture holds (image_crit.h): read back from the SVG
+ * stored; NULL for a picture of another kind or one that cannot be read. */
+static json_t *image_critic_composition(struct step_ctx *c)
 {
+	const json_t *meta = json_object_get(json_object_get(c->state, "executionResult"), "metadata");
+	const char *id = json_string_value(json_object_get(meta, "assetId"));
+	const char *mime = json_string_value(json_object_get(meta, "mime"));
+	char *amime = NULL;
+	void *data = NULL;
+	size_t len = 0;
+	json_t *comp = NULL;
+	int rc;
+
+	if (id == NULL || mime == NULL || strcmp(mime, "image/svg+xml") != 0 || step_store(c) == NULL)
+		return NULL;
+	rc = store_asset_get(step_store(c), id, &amime, &data, &len);
+	if (rc != 0 && rc != STORE_NOTFOUND)
+		step_store_failed(c, rc);
+	if (rc == 0)
+		comp = image_svg_composition(data, len);
+	free(data);
+	free(amime);
+	return comp;
+}
+
+/* What the critic reviews: the prompt the picture was made from (an
+ * adjustment's included), each retrieved style with its fragment, so a
+ * fragment in the prompt counts as the style used, and, for an offline
+ * picture, what it shows. */
+static json_t *image_critic_facts(struct step_ctx *c)
+{
+	const json_t *state = c->state;
+	json_t *f, *comp;
 	json_t *intent = json_object_get(state, "intent"), *ep = json_object_get(state, "enhancedPrompt");
 	json_t *used = json_object_get(json_object_get(json_object_get(state, "executionResult"),
 						       "metadata"), "prompt");
@@ -317,13 +354,16 @@ static json_t *image_critic_facts(const json_t *state)
 	json_array_foreach(json_object_get(ep, "retrieved"), i, r)
 		json_array_append_new(styles, json_pack("{s:O, s:O}", "style", json_object_get(r, "style"),
 							"prompt", json_object_get(r, "prompt")));
-	return json_pack("{s:O, s:O, s:O, s:o, s:I, s:I, s:I, s:O}", "prompt",
-			 json_is_string(used) ? used : json_object_get(ep, "final"), "subject",
-			 json_object_get(intent, "subject"),
-			 "style", json_object_get(intent, "style"), "retrievedStyles", styles, "width",
-			 image_param(state, "width"), "height", image_param(state, "height"),
-			 "styleStrength", image_param(state, "styleStrength"), "action",
-			 json_object_get(intent, "action"));
+	f = json_pack("{s:O, s:O, s:O, s:o, s:I, s:I, s:I, s:O, s:s}", "prompt",
+		      json_is_string(used) ? used : json_object_get(ep, "final"), "subject",
+		      json_object_get(intent, "subject"),
+		      "style", json_object_get(intent, "style"), "retrievedStyles", styles, "width",
+		      image_param(state, "width"), "height", image_param(state, "height"),
+		      "styleStrength", image_param(state, "styleStrength"), "action",
+		      json_object_get(intent, "action"), "lang", image_zh(state) ? "zh" : "en");
+	if ((comp = image_critic_composition(c)) != NULL)
+		json_object_set_new(f, "composition", comp);
+	return f;
 }
 
 /* A model's review bounded by the critic's own checks: a prompt that lost
@@ -359,7 +399,7 @@ static void image_review_bound(json_t *q, const json_t *facts)
 /* The review; a failing reviewer lets the result pass (seed 000 §3.4). */
 static json_t *image_review(struct step_ctx *c)
 {
-	json_t *facts = image_critic_facts(c->state), *q;
+	json_t *facts = image_critic_facts(c), *q;
 	char *fjson = jtext(facts, JSON_COMPACT);
 	json_t *msgs = json_pack("[{s:s, s:s}, {s:s, s:s}]", "role", "system", "content",
 		"你是一个图像质量审查助手。请评估生成的图片是否满足用户需求。评估维度：1. 是否符合用户意图；"
@@ -383,6 +423,8 @@ static json_t *image_review(struct step_ctx *c)
 			      "score", jnum_round(score, JNUM_SCORE), "feedback",
 			      json_string_value(json_object_get(a.json, "feedback")) ?: "",
 			      "suggestions", json_is_array(sugg) ? json_copy(sugg) : json_array());
+		if (json_is_object(json_object_get(a.json, "picture")))
+			json_object_set(q, "picture", json_object_get(a.json, "picture"));
 		if (!a.by_rules)
 			image_review_bound(q, facts);
 	} else {

@@ -2,12 +2,14 @@
  * the style lexicon (Chinese and English names of the styles the style
  * library knows), the restyle of the last picture, and the subject
  * extraction, a fixed sequence of removals (style words, the command,
- * measure words, "a picture of", trailing particles). A step that would
- * leave nothing is skipped, so "画一张海报" keeps "海报". */
+ * measure words, "a picture of", trailing particles), each taken only
+ * between whole words (text/seg.h). A step that would leave nothing is
+ * skipped, so "画一张海报" keeps "海报". */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
 #include "text/rules_int.h"
+#include "text/seg.h"
 #include "wf/image/image_intent.h"
 #include "util/buf.h"
 #include "util/xmalloc.h"
@@ -40,6 +42,12 @@ static const struct image_style image_styles[] = {
 
 #define IMAGE_NSTYLES (sizeof(image_styles) / sizeof(image_styles[0]))
 
+/* What may follow a style's word inside the same word: 水墨画, 写实主义,
+ * 印象派, 复古风. A style named counts only as whole words (the callout (?C1) at
+ * the end of the patterns checks it), so 霓虹灯 is a lamp, 油画棒 a crayon,
+ * and 水墨画风格的山 loses 水墨画风格的, not 水墨画风. */
+#define IMAGE_STYLE_SUFFIX "(?:画|主义|派|艺术|风)?"
+
 struct image_subject_step {
 	const char *name;
 	const char *re;       /* NULL: built from the style lexicon */
@@ -60,7 +68,7 @@ static const struct image_subject_step image_subject_steps[] = {
 	{ "zh_command", "^[\\s\\p{P}\\p{S}]*(?:(?:请你?|麻烦你?|帮我|给我|为我|帮忙|我想要?|我要|想要|"
 			"能不能|可不可以|可以|能否|你能|你可以|能|再|重新|直接)\\s*)*"
 			"(?:(?:来|给|要|整)(?=\\s*(?:[画绘生一两几]|[张幅]\\s*(?:图|画|照片|相片|插画|壁纸))))?"
-			"(?:画|绘制|绘|生成|制作|创作|设计)?"
+			"(?:画|绘制(?![者员])|绘(?!本)|生成(?![器者])|制作(?![人者方])|创作(?![者人])|设计(?![师者]))?"
 			"(?:一下|出来|出)?", "", 0, 0 },
 	{ "en_command", "^\\s*(?:(?:please|can\\s+you|could\\s+you|would\\s+you|i\\s+want(?:\\s+you)?|"
 			"i'd\\s+like(?:\\s+you)?|i\\s+need|show\\s+me|give\\s+me)\\s+)*"
@@ -97,6 +105,50 @@ static const struct image_subject_step image_subject_steps[] = {
 	"版本?|\\bplease\\b|\\bin\\b|\\ban?\\b|\\bthe\\b|\\bversion\\b|\\btry\\b|\\bstyle\\b|" \
 	"\\bnow\\b)[\\s\\p{P}\\p{S}]*)*\\z"
 
+void image_bounds_init(struct image_bounds *b, const char *s, size_t n)
+{
+	struct text_word *w;
+	size_t count;
+
+	b->n = n;
+	b->inside = xcalloc(n + 1, 1);
+	w = text_seg_split(s, n, &count);
+	for (size_t i = 0; i < count; i++)
+		for (size_t off = w[i].off + 1; off < w[i].off + w[i].len && off < n; off++)
+			b->inside[off] = 1;
+	free(w);
+}
+
+int image_bounds_ok(const struct image_bounds *b, size_t off)
+{
+	return off >= b->n || !b->inside[off];
+}
+
+void image_bounds_free(struct image_bounds *b)
+{
+	free(b->inside);
+	b->inside = NULL;
+}
+
+/* The callout at the end of a style pattern: the match starts and ends
+ * between words, or it is given up (a positive answer backtracks). */
+static int image_style_whole(pcre2_callout_block *cb, void *data)
+{
+	const struct image_bounds *b = data;
+
+	return !(image_bounds_ok(b, cb->start_match) && image_bounds_ok(b, cb->current_position));
+}
+
+/* A match context whose callout checks words against b. The caller frees it. */
+static pcre2_match_context *image_style_mctx(struct image_bounds *b)
+{
+	pcre2_match_context *mc = pcre2_match_context_create(NULL);
+
+	if (mc)
+		pcre2_set_callout(mc, image_style_whole, b);
+	return mc;
+}
+
 static pcre2_code *image_style_code[IMAGE_NSTYLES];
 /* All the styles in one pattern, style i as group i + 1, so that one
  * match finds the first style named; and its match data. */
@@ -132,7 +184,7 @@ static pcre2_code *image_style_removal(void)
 	buf_adds(&b, "(?:以|用|采用|带有|\\bin\\s+(?:an?\\s+)?)?(?:");
 	for (size_t i = 0; i < IMAGE_NSTYLES; i++)
 		buf_printf(&b, "%s%s", i ? "|" : "", image_styles[i].pattern);
-	buf_adds(&b, ")(?:\\s*(?:风格|画风|风|效果|质感|色调|感|\\bstyle\\b))?的?");
+	buf_adds(&b, ")" IMAGE_STYLE_SUFFIX "(?:\\s*(?:风格|画风|风|效果|质感|色调|感|\\bstyle\\b))?的?(?C1)");
 	c = rules_compile("style", b.data);
 	buf_free(&b);
 	return c;
@@ -147,10 +199,24 @@ static pcre2_code *image_style_alternation(void)
 	pcre2_code *c;
 
 	buf_init(&b, 8192);
+	buf_adds(&b, "(?:");
 	for (size_t i = 0; i < IMAGE_NSTYLES; i++)
 		buf_printf(&b, "%s(%s)", i ? "|" : "", image_styles[i].pattern);
+	buf_adds(&b, ")" IMAGE_STYLE_SUFFIX "(?C1)");
 	c = rules_compile("styles", b.data);
 	buf_free(&b);
+	return c;
+}
+
+/* A step's pattern, its matches taken only between words (the callout
+ * of image_style_whole): 画家 is not 画 and 家, 只有 not 只 and 有, 酒吧 not
+ * 酒 and 吧. */
+static pcre2_code *image_subject_step_compile(const struct image_subject_step *st)
+{
+	char *re = xasprintf("(?:%s)(?C1)", st->re);
+	pcre2_code *c = rules_compile(st->name, re);
+
+	free(re);
 	return c;
 }
 
@@ -166,7 +232,7 @@ static void image_subject_init(void)
 		image_style_md = pcre2_match_data_create_from_pattern(image_style_any, NULL);
 	for (size_t i = 0; i < IMAGE_NSTEPS; i++)
 		image_subject_code[i] = image_subject_steps[i].re
-			? rules_compile(image_subject_steps[i].name, image_subject_steps[i].re)
+			? image_subject_step_compile(&image_subject_steps[i])
 			: image_style_removal();
 	image_restyle_verb = rules_compile("restyle", IMAGE_RESTYLE_VERB);
 	image_restyle_filler = rules_compile("restyle_filler", IMAGE_RESTYLE_FILLER);
@@ -199,19 +265,35 @@ void image_subject_free(void)
 
 const struct image_style *image_style(const char *text)
 {
+	size_t start;
+
+	return image_style_at(text, &start);
+}
+
+const struct image_style *image_style_at(const char *text, size_t *start)
+{
 	PCRE2_SIZE *v;
 	size_t len;
 	int rc;
+
+	struct image_bounds b;
+	pcre2_match_context *mc;
 
 	image_subject_init();
 	len = rules_text_len(text);
 	if (len == 0 || image_style_md == NULL)
 		return NULL;
-	rc = pcre2_match(image_style_any, (PCRE2_SPTR)text, len, 0, 0, image_style_md, NULL);
+	image_bounds_init(&b, text, len);
+	mc = image_style_mctx(&b);
+	rc = pcre2_match(image_style_any, (PCRE2_SPTR)text, len, 0, 0, image_style_md, mc);
+	pcre2_match_context_free(mc);
+	image_bounds_free(&b);
 	v = pcre2_get_ovector_pointer(image_style_md);
 	for (int i = 1; i < rc; i++)
-		if (v[2 * i] != PCRE2_UNSET)
+		if (v[2 * i] != PCRE2_UNSET) {
+			*start = v[2 * i];
 			return &image_styles[i - 1];
+		}
 	return NULL;
 }
 
@@ -226,8 +308,10 @@ int image_style_in(const struct image_style *st, const char *text)
 	return 0;
 }
 
-/* One substitution; NULL when it could not be made. */
-static char *image_subject_subst(const pcre2_code *c, const char *s, const char *with, int global)
+/* One substitution (mc: the match context of a pattern with the word
+ * callout); NULL when it could not be made. */
+static char *image_subject_subst_in(const pcre2_code *c, pcre2_match_context *mc, const char *s,
+				    const char *with, int global)
 {
 	size_t len = strlen(s);
 	PCRE2_SIZE outlen = len + 16;
@@ -235,12 +319,12 @@ static char *image_subject_subst(const pcre2_code *c, const char *s, const char 
 	char *out = xmalloc(outlen);
 	int rc;
 
-	rc = pcre2_substitute(c, (PCRE2_SPTR)s, len, 0, opt, NULL, NULL, (PCRE2_SPTR)with,
+	rc = pcre2_substitute(c, (PCRE2_SPTR)s, len, 0, opt, NULL, mc, (PCRE2_SPTR)with,
 			      PCRE2_ZERO_TERMINATED, (PCRE2_UCHAR *)out, &outlen);
 	if (rc == PCRE2_ERROR_NOMEMORY) {
 		out = xrealloc(out, outlen);
 		rc = pcre2_substitute(c, (PCRE2_SPTR)s, len, 0, opt & ~PCRE2_SUBSTITUTE_OVERFLOW_LENGTH,
-				      NULL, NULL, (PCRE2_SPTR)with, PCRE2_ZERO_TERMINATED,
+				      NULL, mc, (PCRE2_SPTR)with, PCRE2_ZERO_TERMINATED,
 				      (PCRE2_UCHAR *)out, &outlen);
 	}
 	if (rc < 0) {
@@ -250,6 +334,28 @@ static char *image_subject_subst(const pcre2_code *c, const char *s, const char 
 	return out;
 }
 
+/* A substitution of c (a pattern with the word callout) in s, whole
+ * words only. The caller frees it; NULL when it could not be made. */
+static char *image_subject_whole(const pcre2_code *c, const char *s, const char *with, int global)
+{
+	struct image_bounds b;
+	pcre2_match_context *mc;
+	char *out;
+
+	image_bounds_init(&b, s, strlen(s));
+	mc = image_style_mctx(&b);
+	out = mc ? image_subject_subst_in(c, mc, s, with, global) : NULL;
+	pcre2_match_context_free(mc);
+	image_bounds_free(&b);
+	return out;
+}
+
+/* s without its style words. */
+static char *image_unstyle(const char *s)
+{
+	return image_subject_whole(image_subject_code[0], s, "", 1);
+}
+
 /* s without its style words (the first step of the subject). The caller
  * frees it; NULL when the substitution could not be made. */
 static char *image_unstyled(const char *s)
@@ -257,7 +363,7 @@ static char *image_unstyled(const char *s)
 	if (image_unstyled_last.text == NULL || strcmp(image_unstyled_last.text, s) != 0) {
 		free(image_unstyled_last.text);
 		free(image_unstyled_last.rest);
-		image_unstyled_last.rest = image_subject_subst(image_subject_code[0], s, "", 1);
+		image_unstyled_last.rest = image_unstyle(s);
 		image_unstyled_last.text = xstrdup(s);
 	}
 	return image_unstyled_last.rest ? xstrdup(image_unstyled_last.rest) : NULL;
@@ -268,7 +374,7 @@ static char *image_subject_step_apply(size_t i, const char *cur)
 {
 	if (image_subject_steps[i].re == NULL)
 		return image_unstyled(cur);
-	return image_subject_subst(image_subject_code[i], cur, image_subject_steps[i].with,
+	return image_subject_whole(image_subject_code[i], cur, image_subject_steps[i].with,
 				   image_subject_steps[i].global);
 }
 
@@ -338,4 +444,41 @@ char *image_subject(const char *text)
 	if (image_subject_empty(cur))
 		cur[0] = '\0';
 	return cur;
+}
+
+char *image_subject_cut(const char *text, size_t start, size_t end)
+{
+	size_t n = strlen(text ? text : "");
+	char *cut, *subject;
+
+	if (text == NULL || start >= end || end > n)
+		return image_subject(text);
+	cut = xasprintf("%.*s %s", (int)start, text, text + end);
+	subject = image_subject(cut);
+	free(cut);
+	return subject;
+}
+
+struct rules_match image_restyle_span(const char *text, size_t start, size_t end)
+{
+	struct rules_match m = { 0, "none", 0.0 };
+	size_t ov[4], n = rules_text_len(text);
+	char *rest;
+
+	if (text == NULL || start >= end || end > n)
+		return m;
+	image_subject_init();
+	if (rules_find(image_restyle_verb, text, n, 0, ov)) {
+		m.rule = "restyle";
+		m.confidence = 0.85;
+	} else {
+		rest = xasprintf("%.*s %s", (int)start, text, text + end);
+		if (rules_find(image_restyle_filler, rest, strlen(rest), 0, ov)) {
+			m.rule = "style_only";
+			m.confidence = 0.75;
+		}
+		free(rest);
+	}
+	m.matched = m.confidence > 0;
+	return m;
 }
