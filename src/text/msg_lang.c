@@ -1,6 +1,7 @@
 /* The language of a new thread (see msg.h). */
 #include "config.h"
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -22,6 +23,43 @@ static int msg_has_letters(const char *text)
 			return 1;
 	}
 	return 0;
+}
+
+/* A line that reads as code or a log rather than someone's words: it has
+ * code's punctuation, or starts as a comment, a stack frame, a prompt. */
+static int msg_code_line(const char *line)
+{
+	static const char *const starts[] = { "#", "//", "/*", "*", "at ", "File \"", "Traceback", "$ ",
+					      ">>> ", "```", NULL };
+
+	line += strspn(line, " \t");
+	if (strpbrk(line, "{};=") != NULL)
+		return 1;
+	for (const char *const *s = starts; *s; s++)
+		if (strncmp(line, *s, strlen(*s)) == 0)
+			return 1;
+	return 0;
+}
+
+/* The language of text's first line of words (with letters, not code or a
+ * log): the person's own words; a log, code or a quotation pasted before
+ * or after them does not make the thread another language. The whole
+ * text's letters when no line reads as words. At most MSG_LINE_MAX bytes
+ * of a line are weighed. */
+#define MSG_LINE_MAX 512
+static const char *msg_first_line_lang(const char *text)
+{
+	char line[MSG_LINE_MAX + 1];
+
+	for (const char *p = text; *p; ) {
+		size_t n = strcspn(p, "\n");
+
+		snprintf(line, sizeof line, "%.*s", (int)(n < MSG_LINE_MAX ? n : MSG_LINE_MAX), p);
+		if (msg_has_letters(line) && !msg_code_line(line))
+			return text_lang(line);
+		p += n + (p[n] == '\n');
+	}
+	return text_lang(text);
 }
 
 /* The q of one Accept-Language item's parameters (";q=0.5"): 1 when there
@@ -88,7 +126,7 @@ const char *msg_thread_lang(const char *lang, const char *text, const char *acce
 	if (msg_lang_ok(lang))
 		return strcmp(lang, "en") == 0 ? "en" : "zh";
 	if (msg_has_letters(text))
-		return text_lang(text);
+		return msg_first_line_lang(text);
 	a = msg_accept_lang(accept_language);
 	return a ? a : "zh";
 }
