@@ -84,7 +84,7 @@ export function createImageStudio(root, app) {
   setT(sendBtn, 'image.send');
   const form = h('form', { class: 'composer', novalidate: true },
     promptLabel, prompt, h('div', { class: 'composer-row' }, hint, limit.el, sizeBox, sendBtn));
-  view.newBtn.before(galleryButton(app));
+  view.newBtn.after(galleryButton(app));
   root.append(view.head, errors.el, empty, conversation, form);
 
   let turns = [];

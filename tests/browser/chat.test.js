@@ -309,7 +309,7 @@ async function testChatStream(ctx, base, fake) {
   await chatDone(page, 3);
   const texts = await page.$$eval('#chat-view .chat-turn:nth-child(3) .chat-text', (els) => els.map((e) => e.textContent));
   is(texts, [whole], 'chat reload: the reply in progress comes back once, whole');
-  is(await page.$eval('#chat-view .chat-turn:nth-child(3) .bubble.user', (e) => e.innerText.trim()), 'One more', 'chat reload: with the message it answers');
+  is(await page.$eval('#chat-view .chat-turn:nth-child(3) .bubble.user p', (e) => e.innerText.trim()), 'One more', 'chat reload: with the message it answers');
   is(await page.$$eval('#chat-view .chat-turn', (els) => els.map((e) => e.dataset.state)), ['done', 'stopped', 'done'], 'chat reload: the turns as they ended');
 
   // A failed answer, sent again.

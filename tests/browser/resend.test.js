@@ -40,7 +40,7 @@ async function sendText(page, view, text) {
 
 // The texts of the view's turns, and which of them are marked not sent.
 const turnsOf = (page, view) => page.$$eval(COMPOSER[view].turn, (els) => els.map((e) =>
-  ({ text: e.querySelector('.bubble.user')?.textContent.trim(), unsent: e.classList.contains('unsent') })));
+  ({ text: e.querySelector('.bubble.user p')?.textContent.trim(), unsent: e.classList.contains('unsent') })));
 
 async function testKept(ctx, base) {
   const { page, errors } = await openView(ctx, base, 'chat');
