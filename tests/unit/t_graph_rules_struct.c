@@ -37,6 +37,11 @@ static const char *const canvases[] = {
 	/* 3: an edge to a missing node */
 	"{\"nodes\": [" N("n_in", "core:TextInput") "], \"edges\": [" E("e_bad", "n_in", "text", "n_gone",
 	"text") "]}",
+	/* 4: text input -> translate -> summary -> preview */
+	"{\"nodes\": [" N("n_in", "core:TextInput") ", " N("n_tr", "llm:Translate") ", "
+	N("n_sum", "llm:Summarize") ", " N("n_prev", "io:TextPreview") "], \"edges\": ["
+	E("e1", "n_in", "text", "n_tr", "text") ", " E("e2", "n_tr", "text", "n_sum", "text") ", "
+	E("e3", "n_sum", "summary", "n_prev", "text") "]}",
 };
 
 struct scase {
@@ -75,6 +80,17 @@ static const struct scase cases[] = {
 	{ 1, "把图片输入和抠图的蒙版接到局部重绘", 2, "add /edges/- source=n_img sourceHandle=image "
 	  "target=n_ip targetHandle=image | add /edges/- source=n_rb sourceHandle=mask target=n_ip "
 	  "targetHandle=mask", "mask" },
+	{ 4, "把翻译设成日语，总结用要点列表", 2, "add /nodes/n_tr/data/configValues/target =\"ja\" | "
+	  "add /nodes/n_sum/data/configValues/style =\"bullets\"", "ja" },
+	{ 4, "总结用要点列表", 1, "add /nodes/n_sum/data/configValues/style =\"bullets\"", "bullets" },
+	{ 4, "翻译用法语，摘要用一段话", 2, "add /nodes/n_tr/data/configValues/target =\"fr\" | "
+	  "add /nodes/n_sum/data/configValues/style", "fr" },
+	{ 4, "set the translator to Japanese and the summary to bullet points", 2,
+	  "add /nodes/n_tr/data/configValues/target =\"ja\" | add /nodes/n_sum/data/configValues/style =\"bullets\"",
+	  "ja" },
+	{ 2, "用一个摘要总结替换翻译", 2, "add /nodes/- type=llm:Summarize | remove /nodes/n_b", "换成" },
+	{ 4, "how many nodes are there, and what is not connected?", 0, "", "4 nodes and 3 edges" },
+	{ 2, "画布上有几个节点？哪些没连上？", 0, "", "3 个节点" },
 	{ 0, "set the summariser's style to bullets", 1,
 	  "add /nodes/n_sum/data/configValues/style =\"bullets\"", "bullets" },
 	{ 2, "把翻译设成日语", 1, "add /nodes/n_b/data/configValues/target =\"ja\"", "ja" },

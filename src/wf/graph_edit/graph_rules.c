@@ -76,7 +76,7 @@ static const struct gr_verb gr_verbs[] = {
 	{ "设置为", GR_SET, 0 }, { "设置成", GR_SET, 0 }, { "设为", GR_SET, 0 }, { "设成", GR_SET, 0 },
 	{ "改成", GR_SET, 0 }, { "改为", GR_SET, 0 }, { "调成", GR_SET, 0 }, { "调为", GR_SET, 0 },
 	{ "调到", GR_SET, 0 }, { "调整为", GR_SET, 0 }, { "设定为", GR_SET, 0 }, { "设置", GR_SET, 0 },
-	{ "set", GR_SET, 0 }, { "change", GR_SET, 0 }, { "adjust", GR_SET, 0 },
+	{ "set", GR_SET, 0 }, { "change", GR_SET, 0 }, { "adjust", GR_SET, 0 }, { "用", GR_SET, 0 },
 	{ "重命名为", GR_RENAME, 0 }, { "重命名成", GR_RENAME, 0 }, { "重命名", GR_RENAME, 0 },
 	{ "改名为", GR_RENAME, 0 }, { "改名成", GR_RENAME, 0 }, { "改名", GR_RENAME, 0 },
 	{ "命名为", GR_RENAME, 0 }, { "的名字改成", GR_RENAME, 0 }, { "的名字改为", GR_RENAME, 0 },
@@ -116,6 +116,11 @@ static enum gr_intent gr_verb(const char *s, size_t n, size_t *at, size_t *len)
 		long p = gr_find(s, n, gr_verbs[i].w);
 		size_t l = gr_verbs[i].len ? gr_verbs[i].len : strlen(gr_verbs[i].w);
 
+		/* "总结用要点列表": a setting after a name; not "用B替换A" (a
+		 * replacement) nor a clause that starts with it. */
+		if (p >= 0 && !strcmp(gr_verbs[i].w, "用") &&
+		    (p == 0 || gr_find(s + p, n - (size_t)p, "替换") >= 0 || gr_find(s + p, n - (size_t)p, "换") >= 0))
+			continue;
 		/* "它的替换内容", "the replace node": a noun here, not the verb. */
 		while (p >= 0 && gr_verb_noun(s, (size_t)p)) {
 			long q = gr_find(s + p + 1, n - (size_t)p - 1, gr_verbs[i].w);
@@ -167,7 +172,8 @@ static int gr_set_more(const char *prev, size_t pn, const char *q, size_t qn)
 	size_t at, vl;
 
 	return gr_verb(prev, pn, &at, &vl) == GR_SET &&
-	       (gr_find(q, qn, "to") > 0 || gr_find(q, qn, "为") > 0 || gr_find(q, qn, "成") > 0);
+	       (gr_find(q, qn, "to") > 0 || gr_find(q, qn, "为") > 0 || gr_find(q, qn, "成") > 0 ||
+		gr_find(q, qn, "用") > 0);
 }
 
 /* A part without a verb that joins two more nodes after a "connect A to

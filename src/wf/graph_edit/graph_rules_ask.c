@@ -432,6 +432,13 @@ static int gr_ask_links(struct gr_plan *p, const char *t, struct buf *ans)
 	return 1;
 }
 
+/* Between two answers of one question, in English a space. */
+static void gr_ask_sep(const struct gr_plan *p, struct buf *ans, int more)
+{
+	if (more && ans->len && !p->zh)
+		buf_adds(ans, " ");
+}
+
 int gr_ask(struct gr_plan *p, const char *text, struct buf *ans)
 {
 	static const char *const count[] = { "多少个节点", "几个节点", "多少节点", "多少个", "几个",
@@ -447,20 +454,31 @@ int gr_ask(struct gr_plan *p, const char *text, struct buf *ans)
 	static const char *const errs[] = { "错误", "报错", "出错", "有错", "问题", "error", "errors",
 		"wrong", "broken", "problem", "problems", "invalid", "fail", "issue", "issues", NULL };
 	char *t = gr_lower(text, strlen(text));
-	int hit = 1;
+	int hit = 0;
 
-	if (!gr_is_question(t))
-		hit = 0;
-	else if (gr_has(t, errs))
-		gr_ask_errors(p, ans);
-	else if (gr_has(t, loose))
-		gr_ask_loose(p, ans);
-	else if (gr_ask_links(p, t, ans))
-		;
-	else if (gr_has(t, count) || gr_has(t, list))
+	/* Each thing asked is answered, in this order ("how many nodes are
+	 * there, and what is not connected?" gets both). */
+	if (!gr_is_question(t)) {
+		free(t);
+		return 0;
+	}
+	/* "哪些节点没连上" asks for the loose ones only: a list of all the
+	 * nodes answers "which nodes" alone. */
+	if (gr_has(t, count) || (gr_has(t, list) && !gr_has(t, errs) && !gr_has(t, loose))) {
 		gr_ask_count(p, ans);
-	else
-		hit = 0;
+		hit = 1;
+	}
+	if (gr_has(t, errs)) {
+		gr_ask_sep(p, ans, hit);
+		gr_ask_errors(p, ans);
+		hit = 1;
+	} else if (gr_has(t, loose)) {
+		gr_ask_sep(p, ans, hit);
+		gr_ask_loose(p, ans);
+		hit = 1;
+	} else if (!hit) {
+		hit = gr_ask_links(p, t, ans);
+	}
 	free(t);
 	return hit;
 }

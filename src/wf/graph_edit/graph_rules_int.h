@@ -97,6 +97,9 @@ size_t gr_node_find(const struct gr_plan *p, const char *name, size_t *out, size
 void gr_node_list(const struct gr_plan *p, const size_t *idx, size_t n, struct buf *b);
 /* The parameter of def that name means, or NULL. Lent. */
 const char *gr_param_find(const json_t *def, const char *name);
+/* The ENUM parameter of def one of whose options text means ("日语" for
+ * a language, "要点列表" for a style), or NULL. */
+const char *gr_param_by_value(const json_t *def, const char *text);
 /* 1 for words standing for "them", 2 for "it". */
 int gr_pronoun(const char *name);
 

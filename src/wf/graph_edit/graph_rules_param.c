@@ -92,7 +92,7 @@ static const char *gr_enum_pick(const json_t *decl, const char *text)
 }
 
 /* The ENUM parameter of def that has an option text means, or NULL. */
-static const char *gr_param_by_value(const json_t *def, const char *text)
+const char *gr_param_by_value(const json_t *def, const char *text)
 {
 	const char *k;
 	const json_t *d;

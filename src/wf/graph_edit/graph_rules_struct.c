@@ -447,8 +447,10 @@ int gr_set_as_replace(struct gr_plan *p, const char *b, size_t bn, const char *a
 		return 0;
 	}
 	def = gr_def_best(p, nname);
+	/* "总结用要点列表": a value of one of the node's options is a setting. */
 	fits = gr_node_find(p, oname, idx, 2) == 1 && def && gr_def_score(nname, def) >= 20 &&
-	       !gr_param_find(p->nodes[idx[0]].def, oname);
+	       !gr_param_find(p->nodes[idx[0]].def, oname) &&
+	       !gr_param_by_value(p->nodes[idx[0]].def, nname);
 	free(oname), free(nname);
 	if (!fits)
 		return 0;
