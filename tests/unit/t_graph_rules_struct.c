@@ -42,6 +42,12 @@ static const char *const canvases[] = {
 	N("n_sum", "llm:Summarize") ", " N("n_prev", "io:TextPreview") "], \"edges\": ["
 	E("e1", "n_in", "text", "n_tr", "text") ", " E("e2", "n_tr", "text", "n_sum", "text") ", "
 	E("e3", "n_sum", "summary", "n_prev", "text") "]}",
+	/* 5: image input -> remover -> image preview */
+	"{\"nodes\": [" N("n_img", "io:ImageInput") ", " N("n_rb", "image:RemoveBackground") ", "
+	N("n_prev", "io:ImagePreview") "], \"edges\": [" E("e1", "n_img", "image", "n_rb", "image") ", "
+	E("e2", "n_rb", "image", "n_prev", "image") "]}",
+	/* 6: empty */
+	"{\"nodes\": [], \"edges\": []}",
 };
 
 struct scase {
@@ -91,6 +97,18 @@ static const struct scase cases[] = {
 	{ 2, "用一个摘要总结替换翻译", 2, "add /nodes/- type=llm:Summarize | remove /nodes/n_b", "换成" },
 	{ 4, "how many nodes are there, and what is not connected?", 0, "", "4 nodes and 3 edges" },
 	{ 2, "画布上有几个节点？哪些没连上？", 0, "", "3 个节点" },
+	{ 5, "删掉预览，然后把抠图连到一个新的图片预览", 3, "remove /nodes/n_prev | add /nodes/- "
+	  "type=io:ImagePreview | add /edges/- source=n_rb targetLocalId=imagepreview1", "添加了「图片预览」" },
+	{ 5, "connect the remover to a new image preview", 2, "add /nodes/- type=io:ImagePreview | "
+	  "add /edges/- source=n_rb targetLocalId=imagepreview1", "Added" },
+	{ 5, "what feeds the resize node?", 0, "", "There is no \"resize\"" },
+	{ 5, "预览前面接的是什么？", 0, "", "「抠图」.image → 「图片预览」.image" },
+	{ 5, "抠图后面接的是什么？", 0, "", "连到" },
+	{ 6, "加一个文本输入，接一个大模型对话，再接一个文本预览", 5, "add /edges/- "
+	  "sourceLocalId=textinput1 targetLocalId=chat1 | add /edges/- sourceLocalId=chat1 "
+	  "targetLocalId=textpreview1", "连到" },
+	{ 6, "添加一个翻译节点，翻成英文", 1, "add /nodes/- type=llm:Translate", "(en)" },
+	{ 6, "add a translate node and translate it into German", 1, "add /nodes/- type=llm:Translate", "(de)" },
 	{ 0, "set the summariser's style to bullets", 1,
 	  "add /nodes/n_sum/data/configValues/style =\"bullets\"", "bullets" },
 	{ 2, "把翻译设成日语", 1, "add /nodes/n_b/data/configValues/target =\"ja\"", "ja" },

@@ -49,7 +49,7 @@ static const struct gr_verb gr_verbs[] = {
 	{ "add", GR_ADD, 0 }, { "create", GR_ADD, 0 }, { "insert", GR_ADD, 0 }, { "put", GR_ADD, 0 },
 	{ "place", GR_ADD, 0 }, { "include", GR_ADD, 0 }, { "插到", GR_ADD, 0 }, { "插在", GR_ADD, 0 },
 	{ "放在", GR_ADD, 0 }, { "放到", GR_ADD, 0 }, { "加在", GR_ADD, 0 }, { "加到", GR_ADD, 0 },
-	{ "append", GR_ADD, 0 }, { "prepend", GR_ADD, 0 },
+	{ "append", GR_ADD, 0 }, { "prepend", GR_ADD, 0 }, { "followed by", GR_ADD, 0 },
 	{ "替换成", GR_REPLACE, 0 }, { "替换为", GR_REPLACE, 0 }, { "换成", GR_REPLACE, 0 },
 	{ "换为", GR_REPLACE, 0 }, { "替换", GR_REPLACE, 0 }, { "replace", GR_REPLACE, 0 },
 	{ "swap", GR_REPLACE, 0 }, { "enable", GR_ENABLE, 0 }, { "turn on", GR_ENABLE, 0 },
@@ -77,6 +77,8 @@ static const struct gr_verb gr_verbs[] = {
 	{ "改成", GR_SET, 0 }, { "改为", GR_SET, 0 }, { "调成", GR_SET, 0 }, { "调为", GR_SET, 0 },
 	{ "调到", GR_SET, 0 }, { "调整为", GR_SET, 0 }, { "设定为", GR_SET, 0 }, { "设置", GR_SET, 0 },
 	{ "set", GR_SET, 0 }, { "change", GR_SET, 0 }, { "adjust", GR_SET, 0 }, { "用", GR_SET, 0 },
+	{ "翻译成", GR_SET, 0 }, { "翻成", GR_SET, 0 }, { "译成", GR_SET, 0 }, { "translate it into", GR_SET, 0 },
+	{ "translate it to", GR_SET, 0 },
 	{ "重命名为", GR_RENAME, 0 }, { "重命名成", GR_RENAME, 0 }, { "重命名", GR_RENAME, 0 },
 	{ "改名为", GR_RENAME, 0 }, { "改名成", GR_RENAME, 0 }, { "改名", GR_RENAME, 0 },
 	{ "命名为", GR_RENAME, 0 }, { "的名字改成", GR_RENAME, 0 }, { "的名字改为", GR_RENAME, 0 },
@@ -312,12 +314,20 @@ static void gr_mark_free(struct gr_mark *m)
 	free(m->nrm), free(m->erm);
 }
 
+/* An adding verb that attaches what it adds after what came before:
+ * "接一个", "再接一个", "接个", "followed by". */
+static int gr_attach_verb(const char *v, size_t n)
+{
+	return (n >= 3 && !memcmp(v, "接", 3)) || (n >= 6 && !memcmp(v, "再接", 6)) ||
+	       (n >= 8 && !strncasecmp(v, "followed", 8));
+}
+
 /* One clause: planned, or its part noted as not done. 1 when it was a
  * command at all. */
 static int gr_clause(struct gr_plan *p, const char *s, size_t len, enum gr_intent *last)
 {
 	const char *b, *a;
-	size_t at, vl, bn, an;
+	size_t at, vl, bn, an, attach_to, from;
 	enum gr_intent in = gr_verb(s, len, &at, &vl);
 	struct gr_mark m;
 	int rc;
@@ -335,6 +345,11 @@ static int gr_clause(struct gr_plan *p, const char *s, size_t len, enum gr_inten
 	}
 	*last = in;
 	p->prev_ref = p->last_ref;
+	/* "接一个X" / "followed by a X": what the clause adds is attached after
+	 * the node the clause before added or named. */
+	attach_to = in == GR_ADD && gr_attach_verb(s + at, vl) ?
+		    (p->last_to > p->last_from ? p->last_to - 1 : p->last_ref) : (size_t)-1;
+	from = p->nn;
 	b = s, bn = at, a = s + at + vl, an = len - at - vl;
 	gr_trim(&b, &bn);
 	gr_trim_light(&a, &an);
@@ -346,6 +361,10 @@ static int gr_clause(struct gr_plan *p, const char *s, size_t len, enum gr_inten
 		;
 	else
 		rc = gr_handlers[in](p, b, bn, a, an);
+	if (!rc && attach_to != (size_t)-1 && attach_to < from && !p->nodes[attach_to].removed)
+		for (size_t i = from; i < p->nn; i++)
+			if (!p->nodes[i].removed && gr_link(p, i == from ? attach_to : i - 1, i) != 0)
+				gr_note(p);
 	if (rc) {
 		gr_mark_back(p, &m);
 		gr_note(p);

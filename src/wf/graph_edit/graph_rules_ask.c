@@ -339,8 +339,11 @@ static void gr_ask_errors(struct gr_plan *p, struct buf *ans)
 
 /* The node a question names: the words before a suffix ("X的输入") or
  * after a prefix ("what feeds X"); (size_t)-1 when none fits. */
+/* The node a question names by one of its patterns (a prefix before the
+ * name, a suffix after it), or -1; *absent (when not NULL and still
+ * NULL) takes the name a pattern held that names no node (new string). */
 static size_t gr_ask_node(struct gr_plan *p, const char *t, const char *const *pre,
-			  const char *const *suf)
+			  const char *const *suf, char **absent)
 {
 	size_t idx[2];
 
@@ -365,6 +368,8 @@ static size_t gr_ask_node(struct gr_plan *p, const char *t, const char *const *p
 			free(w);
 			w = c;
 			k = gr_node_find(p, c, idx, 2);
+			if (k == 0 && absent && !*absent && *w)
+				*absent = xstrdup(w);
 			free(w);
 			if (k == 1)
 				return idx[0];
@@ -379,6 +384,8 @@ static size_t gr_ask_node(struct gr_plan *p, const char *t, const char *const *p
 			char *w = gr_name_clean(s, n, NULL);
 			size_t k = gr_node_find(p, w, idx, 2);
 
+			if (k == 0 && absent && !*absent && *w)
+				*absent = xstrdup(w);
 			free(w);
 			if (k == 1)
 				return idx[0];
@@ -393,10 +400,13 @@ static int gr_ask_links(struct gr_plan *p, const char *t, struct buf *ans)
 		"what flows into", "where does the input of", "inputs of", "input of",
 		"what comes into", "什么连到", "哪些节点连到", "谁连到", "什么接到", "谁接到", NULL };
 	static const char *const in_suf[] = { "的输入来自", "的输入是", "的输入", "的上游", "的数据来自",
-		"gets its input", "get its input", "'s input", NULL };
+		"前面接的是什么", "前面接的什么", "前面连的是什么", "前面连的什么", "前面接了什么",
+		"前面连着什么", "前面是什么", "gets its input", "get its input", "'s input", NULL };
 	static const char *const out_pre[] = { "what does", "where does", "outputs of", "output of",
 		NULL };
 	static const char *const out_suf[] = { "连到了哪", "连到哪", "接到了哪", "接到哪", "的输出",
+		"后面接的是什么", "后面接的什么", "后面连的是什么", "后面连的什么", "后面接了什么",
+		"后面连着什么", "后面是什么",
 		"的下游", "输出到哪", "feed into", "feed", "go to", "connect to", "'s output",
 		NULL };
 	static const char *const both_pre[] = { "connected to", "linked to", "wired to", NULL };
@@ -408,6 +418,7 @@ static int gr_ask_links(struct gr_plan *p, const char *t, struct buf *ans)
 		"怎么连的", "how is it wired", "how are they connected", NULL };
 	size_t k;
 	int dir;
+	char *absent = NULL;
 
 	if (gr_has(t, all)) {
 		if (!gr_say_edges(p, (size_t)-1, 3, ans))
@@ -415,14 +426,20 @@ static int gr_ask_links(struct gr_plan *p, const char *t, struct buf *ans)
 		buf_adds(ans, p->zh ? "。" : ".");
 		return 1;
 	}
-	if ((k = gr_ask_node(p, t, in_pre, in_suf)) != (size_t)-1)
+	if ((k = gr_ask_node(p, t, in_pre, in_suf, &absent)) != (size_t)-1)
 		dir = 1;
-	else if ((k = gr_ask_node(p, t, both_pre, both_suf)) != (size_t)-1)
+	else if ((k = gr_ask_node(p, t, both_pre, both_suf, &absent)) != (size_t)-1)
 		dir = 3;
-	else if ((k = gr_ask_node(p, t, out_pre, out_suf)) != (size_t)-1)
+	else if ((k = gr_ask_node(p, t, out_pre, out_suf, &absent)) != (size_t)-1)
 		dir = 2;
-	else
+	else if (absent) {
+		/* "what feeds the resize node?" with none on the canvas */
+		buf_printf(ans, p->zh ? "画布上没有「%s」。" : "There is no \"%s\" on the canvas.", absent);
+		free(absent);
+		return 1;
+	} else
 		return 0;
+	free(absent);
 	buf_printf(ans, p->zh ? "「%s」(%s) %s：" : "\"%s\" (%s) %s: ", gr_node_label(p, k), p->nodes[k].id,
 		   dir == 1 ? (p->zh ? "的输入来自" : "is fed by") : dir == 2 ? (p->zh ? "连到" : "feeds") :
 		   (p->zh ? "的连线" : "has these edges"));

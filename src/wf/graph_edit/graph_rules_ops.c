@@ -457,6 +457,31 @@ static int gr_two(const char *b, size_t bn, const char *a, size_t an, const char
 	return bn && gr_split2(b, bn, gr_pair_seps, l, ln, r, rn);
 }
 
+/* The node a connection names, or one it asks for anew ("连到一个新的图片
+ * 预览", "to a new preview"): added, then its index. 0, or -1 said. */
+static int gr_pick_or_new(struct gr_plan *p, const char *s, size_t n, size_t *out)
+{
+	static const char *const fresh[] = { "一个新的", "一个新", "新的", "新建的", "另一个", "a new ",
+		"new ", "another ", NULL };
+	const char *q = s;
+	size_t qn = n;
+
+	gr_trim(&q, &qn);
+	for (size_t i = 0; fresh[i]; i++) {
+		size_t l = strlen(fresh[i]);
+
+		if (qn > l && !strncasecmp(q, fresh[i], l)) {
+			size_t before = p->nn;
+
+			if (gr_add_one(p, q + l, qn - l) || p->nn == before)
+				return -1;
+			*out = p->nn - 1;
+			return 0;
+		}
+	}
+	return gr_pick(p, s, n, out);
+}
+
 int gr_op_connect(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t an)
 {
 	const char *l, *r;
@@ -471,7 +496,7 @@ int gr_op_connect(struct gr_plan *p, const char *b, size_t bn, const char *a, si
 		them = gr_pronoun(rl) == 1 && !strcmp(rl, "起来");
 		free(rl);
 		if (!them)
-			return gr_pick(p, l, ln, &s) || gr_pick(p, r, rn, &t) ? -1 : gr_link(p, s, t);
+			return gr_pick_or_new(p, l, ln, &s) || gr_pick_or_new(p, r, rn, &t) ? -1 : gr_link(p, s, t);
 		a = l, an = ln;
 	}
 	one = gr_name_clean(an ? a : b, an ? an : bn, NULL);

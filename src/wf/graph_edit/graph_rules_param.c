@@ -398,6 +398,13 @@ int gr_op_set(struct gr_plan *p, const char *b, size_t bn, const char *a, size_t
 		if (at > 0 && (size_t)at + strlen(w) == an)
 			return gr_set(p, a, (size_t)at, on ? "true" : "false", on ? 4 : 5);
 	}
+	/* "添加一个翻译，翻成英文": a value alone sets an option of the node the
+	 * clause before added or named. */
+	if (an && !bn && p->prev_ref != (size_t)-1 && p->prev_ref < p->nn && !p->nodes[p->prev_ref].removed) {
+		const char *it = gr_node_label(p, p->prev_ref);
+
+		return gr_set(p, it, strlen(it), a, an);
+	}
 	return gr_fail(p, "要把哪个参数设成什么？例如“把温度设为0.3”。",
 		       "Set which parameter to what? For example \"set temperature to 0.3\".");
 }
