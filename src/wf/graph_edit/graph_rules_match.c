@@ -313,7 +313,9 @@ static int gr_score_q(const struct gr_query *q, const json_t *def)
 		int s = gr_score_word(json_string_value(w), def);
 
 		matched += s > 0;
-		words += s;
+		/* Between two equal matches, the one of the first word ("save
+		 * image": a saver, not an image writer). */
+		words += s + (i == 0 && s > 0);
 	}
 	if (!n || matched * 2 < n)
 		words = 0;
