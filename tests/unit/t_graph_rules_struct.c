@@ -102,7 +102,7 @@ static const struct scase cases[] = {
 	{ 5, "connect the remover to a new image preview", 2, "add /nodes/- type=io:ImagePreview | "
 	  "add /edges/- source=n_rb targetLocalId=imagepreview1", "Added" },
 	{ 5, "what feeds the resize node?", 0, "", "There is no \"resize\"" },
-	{ 5, "swap the preview for a save image node", 2, "remove /nodes/n_prev | add /nodes/- type=io:SaveFile",
+	{ 5, "swap the preview for a save image node", 3, "remove /nodes/n_prev | add /nodes/- type=io:SaveFile",
 	  "Save file" },
 	{ 5, "预览前面接的是什么？", 0, "", "「抠图」.image → 「图片预览」.image" },
 	{ 5, "抠图后面接的是什么？", 0, "", "连到" },
