@@ -43,11 +43,38 @@ function smartCanvas(props, ctx) {
   setT(repaintBtn, 'canvas.repaint');
   const open = h('button', { type: 'button', class: 'view-full' });
   setT(open, 'canvas.open');
-  open.addEventListener('click', () => openViewer(src, { alt: img.alt, opener: open, name: ctx.name }));
-  img.addEventListener('click', () => { if (!painter) openViewer(src, { alt: img.alt, opener: open, name: ctx.name }); });
+  open.addEventListener('click', () => openViewer(img.src, { alt: img.alt, opener: open, name: ctx.name }));
+  img.addEventListener('click', () => { if (!painter) openViewer(img.src, { alt: img.alt, opener: open, name: ctx.name }); });
   const bar = h('div', { class: 'canvas-bar' }, open, repaintBtn, offlineChip(src));
+  // Several pictures of one request: a grid under the large one; a click
+  // shows that one large, Variations asks for more like it.
+  const cands = (Array.isArray(props.candidates) ? props.candidates : [])
+    .map((x) => ({ src: safeImageURL(x?.imageUrl), assetId: typeof x?.assetId === 'string' ? x.assetId : null, seed: x?.seed }))
+    .filter((x) => x.src);
+  let grid = null;
+  if (cands.length > 1) {
+    let chosen = cands[0];
+    const vary = setT(h('button', { type: 'button', class: 'variations' }), 'canvas.variations');
+    vary.disabled = !chosen.assetId || !ctx.onVariations;
+    vary.addEventListener('click', () => ctx.onVariations?.(chosen.assetId));
+    const pick = (x, b) => {
+      chosen = x;
+      img.src = x.src;
+      for (const other of grid.querySelectorAll('button.candidate')) other.setAttribute('aria-pressed', String(other === b));
+      vary.disabled = !x.assetId || !ctx.onVariations;
+    };
+    grid = h('div', { class: 'candidates', role: 'group' }, cands.map((x, i) => {
+      const b = h('button', { type: 'button', class: 'candidate', 'aria-pressed': String(i === 0), dataset: { seed: String(x.seed ?? '') } },
+        h('img', { src: x.src, alt: '', loading: 'lazy' }));
+      setAttrT(b, 'aria-label', 'canvas.candidate', { n: i + 1, seed: x.seed ?? '' });
+      b.addEventListener('click', () => pick(x, b));
+      return b;
+    }));
+    setAttrT(grid, 'aria-label', 'canvas.candidates');
+    bar.append(vary);
+  }
   const tools = h('div', { class: 'mask-tools', hidden: true });
-  fig.append(stage, bar, tools, status);
+  fig.append(stage, ...(grid ? [grid] : []), bar, tools, status);
 
   let painter = null;
   // A picture that did not load (the server down, say) says so under it,

@@ -80,10 +80,33 @@ export function createImageStudio(root, app) {
   const sizeLabel = h('label', { for: sizeId });
   setT(sizeLabel, 'image.size');
   const sizeBox = h('span', { class: 'inline-field' }, sizeLabel, size);
+  // How many pictures (input.n) and the seed (input.seed, empty: any), on
+  // every turn like the size.
+  const countId = uid('count');
+  const count = h('select', { id: countId, class: 'image-count' }, [1, 2, 3, 4].map((k) => h('option', { value: String(k) }, String(k))));
+  const countBox = h('span', { class: 'inline-field' }, setT(h('label', { for: countId }), 'image.count'), count);
+  const seedId = uid('seed');
+  const seed = h('input', { id: seedId, class: 'image-seed', type: 'number', min: 0, max: 2147483647, step: 1, inputmode: 'numeric' });
+  setAttrT(seed, 'placeholder', 'image.seed.any');
+  const seedBox = h('span', { class: 'inline-field' }, setT(h('label', { for: seedId }), 'image.seed'), seed);
   const sendBtn = h('button', { type: 'submit', class: 'primary' });
   setT(sendBtn, 'image.send');
   const form = h('form', { class: 'composer', novalidate: true },
-    promptLabel, prompt, h('div', { class: 'composer-row' }, hint, limit.el, sizeBox, sendBtn));
+    promptLabel, prompt, h('div', { class: 'composer-row' }, hint, limit.el, sizeBox, countBox, seedBox, sendBtn));
+
+  // What every turn carries besides its words: the size (on the first
+  // turn, and when it was changed since), how many, the seed.
+  let sizeChanged = false;
+  size.addEventListener('change', () => { sizeChanged = true; });
+  function options() {
+    const [w, hh] = size.value.split('x').map(Number);
+    const out = !view.threadId || sizeChanged ? { width: w, height: hh } : {};
+    sizeChanged = false;
+    if (Number(count.value) > 1) out.n = Number(count.value);
+    const s = seed.value.trim();
+    if (/^\d{1,10}$/.test(s) && Number(s) <= 2147483647) out.seed = Number(s);
+    return out;
+  }
   view.newBtn.after(galleryButton(app));
   root.append(view.head, errors.el, empty, conversation, form);
 
@@ -112,7 +135,6 @@ export function createImageStudio(root, app) {
     known = [];
     fallback = [];
     conversation.replaceChildren();
-    sizeBox.hidden = false;
     empty.hidden = false;
     sendBtn.disabled = false;
   }
@@ -122,6 +144,7 @@ export function createImageStudio(root, app) {
     const user = h('div', { class: 'bubble user' });
     if (input?.adjust) user.append(h('p', { class: 'adjusted' }, ...adjustChips(input.adjust)));
     if (input?.text) user.append(h('p', {}, input.text));
+    else if (input?.variationOf) user.append(h('p', { class: 'adjusted' }, setT(h('span', { class: 'chip' }), 'image.variations')));
     else if (!input) user.append(h('p', { class: 'muted' }, tx('image.request_unknown')));
     if (input?.mask) {
       const chip = h('span', { class: 'chip' });
@@ -167,7 +190,6 @@ export function createImageStudio(root, app) {
   // A new thread: its first request is remembered here (the server's log
   // does not repeat it).
   function started(ev) {
-    sizeBox.hidden = true;
     if (current && current.input && !known[0]) {
       known[0] = remembered(current.input);
       saveTurn(ev.threadId, 0, known[0]);
@@ -210,6 +232,7 @@ export function createImageStudio(root, app) {
           name: askedText(turn),
           onAction: (a) => action(a, turn),
           onRepaint: (r) => send({ text: r.text, maskData: r.maskData, mask: true }),
+          onVariations: (assetId) => send({ variationOf: assetId, text: '' }),
         });
         if (c.widget === 'SmartCanvas') {
           turn.canvas = c;
@@ -260,7 +283,7 @@ export function createImageStudio(root, app) {
     if (stream.busy) return false;
     errors.hide();
     const i = turns.length;
-    const turn = newTurn({ text: input.text, mask: !!input.mask, maskData: input.maskData, adjust: input.adjust });
+    const turn = newTurn({ text: input.text, mask: !!input.mask, maskData: input.maskData, adjust: input.adjust, variationOf: input.variationOf });
     current = turn;
     if (view.threadId) {
       known[i] = remembered(input);
@@ -271,9 +294,11 @@ export function createImageStudio(root, app) {
       ...(input.maskData ? { maskData: input.maskData } : {}),
       ...(input.adjust ? { adjust: input.adjust } : {}),
     };
-    const [w, hh] = size.value.split('x').map(Number);
+    const extra = input.variationOf ? { n: options().n } : options();
+    if (input.variationOf) turn.sent = { variationOf: input.variationOf };
+    Object.assign(turn.sent, Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== undefined)));
     try {
-      await view.send(turn.sent, { start: { ...turn.sent, width: w, height: hh } });
+      await view.send(turn.sent);
     } catch (e) {
       // Not sent (the server down): the request stays, and goes again.
       const kept = view.unsent(e, turn.el, () => send(input));
@@ -399,7 +424,6 @@ export function createImageStudio(root, app) {
   // A thread opened: the requests this browser sent, else the user's
   // messages from the server's state.
   function opening(id) {
-    sizeBox.hidden = true;
     empty.hidden = true;
     known = turnsOf(id);
   }

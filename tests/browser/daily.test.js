@@ -379,6 +379,45 @@ async function testGallery(ctx, base) {
   await closeView(page, errors, 'gallery');
 }
 
+// Several pictures of one request (input.n), a seed, a candidate chosen
+// and its variations; the size and the count on every turn.
+async function testCandidates(ctx, base) {
+  const { page, errors, api } = await openView(ctx, base, 'image');
+  await page.selectOption('#image-view .image-count', '3');
+  await page.fill('#image-view .image-seed', '42');
+  await page.fill('#image-view form.composer textarea', '一只猫和一只狗在草地上');
+  await page.press('#image-view form.composer textarea', 'Enter');
+  await page.waitForSelector('#image-view .turn:nth-child(1) .candidates .candidate', { timeout: 60000 });
+  await page.waitForSelector('#image-view .stream-status[data-state="done"]', { timeout: 60000, state: 'attached' });
+  const first = posts(api).pop()?.input || {};
+  is([first.n, first.seed, typeof first.width], [3, 42, 'number'], 'candidates: the request asks for 3 pictures, the seed and the size');
+  const seeds = await page.$$eval('#image-view .turn:nth-child(1) .candidate', (els) => els.map((e) => e.dataset.seed));
+  is(seeds.length, 3, `candidates: three pictures in a grid (seeds ${seeds.join(', ')})`);
+  ok(seeds[0] === '42' && new Set(seeds).size === 3, 'candidates: the first has the seed asked, each another');
+  const big = () => page.$eval('#image-view .turn:nth-child(1) .canvas-stage img', (e) => e.getAttribute('src'));
+  const before = await big();
+  await page.click('#image-view .turn:nth-child(1) .candidate >> nth=1');
+  ok(await big() !== before, 'candidates: a click shows that picture large');
+  await shot(page, 'image-candidates-1280-en', { fullPage: false });
+  await page.click('#image-view .turn:nth-child(1) .variations');
+  await page.waitForSelector('#image-view .turn:nth-child(2) .candidates .candidate', { timeout: 60000 });
+  await page.waitForSelector('#image-view .stream-status[data-state="done"]', { timeout: 60000, state: 'attached' });
+  const second = posts(api).pop()?.input || {};
+  ok(typeof second.variationOf === 'string' && second.n === 3 && !('text' in second) && !('width' in second),
+    `candidates: Variations asks for more like the chosen one (${JSON.stringify(second)})`);
+  const vseeds = await page.$$eval('#image-view .turn:nth-child(2) .candidate', (els) => els.map((e) => e.dataset.seed));
+  ok(vseeds.length === 3 && vseeds.every((s) => !seeds.includes(s)), `candidates: the variations are new pictures (seeds ${vseeds.join(', ')})`);
+  await page.selectOption('#image-view .image-count', '1');
+  await page.selectOption('#image-view select:not(.image-count)', { index: 1 });
+  await page.fill('#image-view form.composer textarea', 'a fox in the snow');
+  await page.press('#image-view form.composer textarea', 'Enter');
+  await page.waitForFunction(() => document.querySelectorAll('#image-view .turn').length === 3);
+  await page.waitForSelector('#image-view .stream-status[data-state="done"]', { timeout: 60000, state: 'attached' });
+  const third = posts(api).pop()?.input || {};
+  ok(typeof third.width === 'number' && !('n' in third), `candidates: a size changed later goes with that turn (${JSON.stringify(third)})`);
+  await closeView(page, errors, 'candidates');
+}
+
 async function run(s) {
   await s.run('daily late stop', () => testLateStop(s.ctx, s.base));
   await s.run('daily names', () => testNames(s.ctx, s.base));
@@ -390,6 +429,7 @@ async function run(s) {
   await s.run('daily first load', () => testFirstLoad(s.ctx, s.base));
   await s.run('daily branch', () => testBranch(s.ctx, s.base));
   await s.run('daily gallery', () => testGallery(s.ctx, s.base));
+  await s.run('daily candidates', () => testCandidates(s.ctx, s.base));
 }
 
 module.exports = { run };

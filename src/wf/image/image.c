@@ -152,6 +152,26 @@ static void image_push_user(struct step_ctx *c, json_t *state, const json_t *use
 }
 
 /* Checks a turn's input and puts it in the state as userInput. */
+/* input.n (1 to IMAGE_CANDIDATES_MAX pictures) and input.seed (a whole
+ * number from 0 to 2^31 - 1), kept in user. 0, or -1 with err. */
+static int image_many_in(const json_t *input, json_t *user, char *err, size_t n)
+{
+	const json_t *k = json_object_get(input, "n"), *s = json_object_get(input, "seed");
+
+	if (k && !json_is_null(k)) {
+		if (!json_is_integer(k) || json_integer_value(k) < 1 || json_integer_value(k) > IMAGE_CANDIDATES_MAX)
+			return snprintf(err, n, "n must be a whole number of pictures from 1 to %d",
+					IMAGE_CANDIDATES_MAX), -1;
+		json_object_set_new(user, "n", json_integer(json_integer_value(k)));
+	}
+	if (s && !json_is_null(s)) {
+		if (!json_is_integer(s) || json_integer_value(s) < 0 || json_integer_value(s) > 2147483647)
+			return snprintf(err, n, "seed must be a whole number from 0 to 2147483647"), -1;
+		json_object_set_new(user, "seed", json_integer(json_integer_value(s)));
+	}
+	return 0;
+}
+
 static int image_take_input(struct step_ctx *c, json_t *state, const json_t *input, char *err,
 			    size_t n)
 {
@@ -173,7 +193,7 @@ static int image_take_input(struct step_ctx *c, json_t *state, const json_t *inp
 			 "maskData with the words for the region (text)"), -1;
 	user = json_pack("{s:s}", "text", t);
 	if ((has_mask && image_mask_in(c, mask, user, err, n) < 0) ||
-	    image_adjust_take(c, adjust, user, err, n) < 0) {
+	    image_adjust_take(c, adjust, user, err, n) < 0 || image_many_in(input, user, err, n) < 0) {
 		json_decref(user);
 		return -1;
 	}
@@ -225,11 +245,50 @@ static json_t *image_init(struct step_ctx *c, const json_t *input, char *err, si
 	return state;
 }
 
+/* input.variationOf: another picture like one this thread made (a
+ * candidate, say): that picture becomes the last result, and the turn
+ * regenerates it (its prompt, a seed after its own). *turn_input becomes
+ * the input to take (new reference). 0, or -1 with err. */
+static int image_variation_of(json_t *state, const json_t *input, json_t **turn_input, char *err,
+			      size_t n)
+{
+	const json_t *v = json_object_get(input, "variationOf"), *p, *found = NULL;
+	size_t i;
+
+	*turn_input = json_incref((json_t *)input);
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) > 64)
+		return snprintf(err, n, "variationOf must be the id of a picture of this thread"), -1;
+	if (json_object_get(input, "text") || json_object_get(input, "maskData") ||
+	    json_object_get(input, "adjust"))
+		return snprintf(err, n, "variationOf takes no text, maskData or adjust: it is another "
+				"picture like the one it names"), -1;
+	json_array_foreach(json_object_get(state, "pictures"), i, p)
+		if (strcmp(json_string_value(json_object_get(p, "assetId")) ?: "", json_string_value(v)) == 0)
+			found = p;
+	if (found == NULL)
+		return snprintf(err, n, "variationOf: this thread made no picture %s (or not among its "
+				"last ones)", json_string_value(v)), -1;
+	json_object_set_new(state, "lastResult", json_pack("{s:s+, s:O, s:{s:O, s:O, s:O}}", "imageUrl",
+		"api/assets/", json_string_value(v), "taskType", json_object_get(found, "taskType"),
+		"metadata", "prompt", json_object_get(found, "prompt"), "seed", json_object_get(found, "seed"),
+		"assetId", v));
+	json_decref(*turn_input);
+	*turn_input = json_deep_copy(input);
+	json_object_del(*turn_input, "variationOf");
+	json_object_set_new(*turn_input, "adjust", json_pack("{s:s}", "kind", "regenerate"));
+	return 0;
+}
+
 /* A new turn on a finished thread: the last result becomes context. */
 static const char *image_turn(struct step_ctx *c, json_t *state, const json_t *input, char *err,
 			      size_t errlen)
 {
-	json_t *last = json_object_get(state, "executionResult");
+	json_t *last = json_object_get(state, "executionResult"), *params = json_object_get(state, "params"), *in;
+	json_int_t w = json_integer_value(json_object_get(params, "width"));
+	json_int_t h = json_integer_value(json_object_get(params, "height"));
+	int rc;
 
 	/* An adjustment next keeps this result's subject, style and prompt. */
 	if (json_is_object(last)) {
@@ -238,8 +297,16 @@ static const char *image_turn(struct step_ctx *c, json_t *state, const json_t *i
 		json_object_set(state, "lastPrompt", json_object_get(state, "enhancedPrompt"));
 		json_object_set(state, "lastInput", json_object_get(state, "userInput"));
 	}
-	if (image_take_input(c, state, input, err, errlen) < 0)
+	/* The size on any turn: this picture's and the next ones'. */
+	if (image_size(input, "width", &w, err, errlen) < 0 || image_size(input, "height", &h, err, errlen) < 0 ||
+	    image_variation_of(state, input, &in, err, errlen) < 0)
 		return NULL;
+	rc = image_take_input(c, state, in, err, errlen);
+	json_decref(in);
+	if (rc < 0)
+		return NULL;
+	json_object_set_new(params, "width", json_integer(w));
+	json_object_set_new(params, "height", json_integer(h));
 	image_reset_turn(state);
 	return "planner";
 }
@@ -732,7 +799,12 @@ static const char image_input_schema[] =
 	"\"restyle\", \"params\"]}, \"style\": {\"type\": \"string\"}, \"styleStrength\": "
 	"{\"type\": \"integer\", \"minimum\": 0, \"maximum\": 100}, \"width\": {\"type\": "
 	"\"integer\", \"minimum\": 64, \"maximum\": 4096}, \"height\": {\"type\": \"integer\", "
-	"\"minimum\": 64, \"maximum\": 4096}, \"light\": {\"enum\": [\"brighter\", \"darker\"]}}}}}";
+	"\"minimum\": 64, \"maximum\": 4096}, \"light\": {\"enum\": [\"brighter\", \"darker\"]}}}, "
+	"\"width\": {\"type\": \"integer\", \"minimum\": 64, \"maximum\": 4096}, "
+	"\"height\": {\"type\": \"integer\", \"minimum\": 64, \"maximum\": 4096}, "
+	"\"n\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 4}, "
+	"\"seed\": {\"type\": \"integer\", \"minimum\": 0, \"maximum\": 2147483647}, "
+	"\"variationOf\": {\"type\": \"string\"}}}";
 
 /* What its state holds between steps (the fields every checkpoint has are
  * required; a node may add others). */

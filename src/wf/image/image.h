@@ -10,6 +10,8 @@
 #include "text/msg.h"
 
 extern const struct workflow wf_image;
+/* Pictures one request may ask for at once (input.n). */
+#define IMAGE_CANDIDATES_MAX 4
 /* Its words (image_msg.c). The descriptor needs their number as a
  * constant: IMAGE_NMSGS, checked against the rows where they are written. */
 #define IMAGE_NMSGS 49

@@ -186,9 +186,50 @@ static const char *image_task_type(const char *action)
 	return "text_to_image";
 }
 
+/* Candidates: input.n pictures of one request (1 to IMAGE_CANDIDATES_MAX),
+ * the i-th drawn with seed base + i * IMAGE_SEED_STEP, so that the next
+ * seed a regeneration takes (base + 1) is none of them. */
+#define IMAGE_SEED_STEP 7919u
+/* The pictures of a thread remembered for input.variationOf. */
+#define IMAGE_PICTURES_KEEP 24
+
+static int image_count(const json_t *state)
+{
+	json_int_t n = json_integer_value(json_object_get(json_object_get(state, "userInput"), "n"));
+
+	return n >= 1 && n <= IMAGE_CANDIDATES_MAX ? (int)n : 1;
+}
+
+/* The turn's seed: input.seed, else the prompt's (a regeneration's). */
+static unsigned image_base_seed(const json_t *state)
+{
+	const json_t *s = json_object_get(json_object_get(state, "userInput"), "seed");
+
+	if (json_is_integer(s))
+		return (unsigned)json_integer_value(s);
+	return (unsigned)json_integer_value(json_object_get(json_object_get(state, "enhancedPrompt"), "seed"));
+}
+
+/* Remembers a picture the thread made (for input.variationOf): its
+ * asset, prompt and seed, the last IMAGE_PICTURES_KEEP of them. */
+static void image_remember(struct step_ctx *c, const char *id, const char *prompt, unsigned seed,
+			   const char *action)
+{
+	json_t *list = json_object_get(c->state, "pictures");
+
+	if (!json_is_array(list)) {
+		list = json_array();
+		json_object_set_new(c->state, "pictures", list);
+	}
+	json_array_append_new(list, json_pack("{s:s, s:s, s:I, s:s}", "assetId", id, "prompt", prompt,
+					      "seed", (json_int_t)seed, "taskType", image_task_type(action)));
+	while (json_array_size(list) > IMAGE_PICTURES_KEEP)
+		json_array_remove(list, 0);
+}
+
 /* Stores the image and records executionResult. */
 static int image_record(struct step_ctx *c, struct prov_answer *a, const char *prompt,
-			const char *action)
+			const char *action, unsigned seed)
 {
 	char id[64], url[128];
 	json_t *meta;
@@ -203,11 +244,35 @@ static int image_record(struct step_ctx *c, struct prov_answer *a, const char *p
 			 image_param(c->state, "styleStrength"));
 	if (a->revised_prompt)
 		json_object_set_new(meta, "revisedPrompt", json_string(a->revised_prompt));
-	json_object_set_new(meta, "seed", json_integer(json_integer_value(
-		json_object_get(json_object_get(c->state, "enhancedPrompt"), "seed"))));
+	json_object_set_new(meta, "seed", json_integer((json_int_t)seed));
 	json_object_set_new(c->state, "executionResult", json_pack("{s:s, s:s, s:o}", "imageUrl", url,
 						"taskType", image_task_type(action), "metadata", meta));
+	image_remember(c, id, prompt, seed, action);
 	return 0;
+}
+
+/* The other candidates (answers 1..n-1 that came): stored and listed,
+ * with the first, as executionResult.candidates [{imageUrl, assetId,
+ * seed}]. One that failed is left out. */
+static void image_record_more(struct step_ctx *c, struct prov_answer *a, const struct image_call *calls,
+			      int n, const char *action)
+{
+	json_t *res = json_object_get(c->state, "executionResult"), *meta = json_object_get(res, "metadata");
+	json_t *list = json_array();
+	char id[64], url[128];
+
+	json_array_append_new(list, json_pack("{s:O, s:O, s:O}", "imageUrl", json_object_get(res, "imageUrl"),
+					      "assetId", json_object_get(meta, "assetId"), "seed",
+					      json_object_get(meta, "seed")));
+	for (int i = 1; i < n; i++) {
+		if (a[i].status != PROV_OK || step_asset_put(c, a[i].mime, a[i].data, a[i].len, id, sizeof id) < 0)
+			continue;
+		snprintf(url, sizeof url, "api/assets/%s", id);
+		json_array_append_new(list, json_pack("{s:s, s:s, s:I}", "imageUrl", url, "assetId", id, "seed",
+						      (json_int_t)calls[i].seed));
+		image_remember(c, id, calls[i].prompt, calls[i].seed, action);
+	}
+	json_object_set_new(res, "candidates", list);
 }
 
 /* A failed call: tried again (a step of its own) while retries remain. */
@@ -228,23 +293,34 @@ static enum node_rc image_exec_failed(struct step_ctx *c, const struct prov_answ
 	return NODE_NEXT;
 }
 
+/* The turn's pictures: input.n calls at once, each with its seed; the
+ * first is the result the critic reviews, the others its candidates. */
 static enum node_rc image_exec_call(struct step_ctx *c, struct image_call *call, const char *action)
 {
-	struct prov_answer a;
+	struct image_call calls[IMAGE_CANDIDATES_MAX];
+	struct prov_answer a[IMAGE_CANDIDATES_MAX];
+	int n = image_count(c->state);
 	enum node_rc rc;
 
-	step_images(c, call, 1, &a);
-	if (a.status != PROV_OK) {
-		rc = image_exec_failed(c, &a);
-	} else if (image_record(c, &a, call->prompt, action) < 0) {
+	for (int i = 0; i < n; i++) {
+		calls[i] = *call;
+		calls[i].seed = call->seed + (unsigned)i * IMAGE_SEED_STEP;
+	}
+	step_images(c, calls, (size_t)n, a);
+	if (a[0].status != PROV_OK) {
+		rc = image_exec_failed(c, &a[0]);
+	} else if (image_record(c, &a[0], call->prompt, action, calls[0].seed) < 0) {
 		c->next = image_set_error(c, "store_failed", "the image could not be stored");
 		rc = NODE_NEXT;
 	} else {
+		if (n > 1)
+			image_record_more(c, a, calls, n, action);
 		step_thought(c, "image.done");
 		c->next = "critic";
 		rc = NODE_NEXT;
 	}
-	prov_answer_free(&a);
+	for (int i = 0; i < n; i++)
+		prov_answer_free(&a[i]);
 	return rc;
 }
 
@@ -294,8 +370,7 @@ enum node_rc image_executor(struct step_ctx *c)
 	call.timeout_ms = cf->prov[PROV_IMAGE].timeout_ms;
 	/* A regeneration's seed (image_rag_again), kept by an adjustment, and
 	 * the request's own words, which the prompt's styles do not change. */
-	call.seed = (unsigned)json_integer_value(json_object_get(json_object_get(c->state, "enhancedPrompt"),
-								 "seed"));
+	call.seed = image_base_seed(c->state);
 	call.subject = json_string_value(json_object_get(json_object_get(c->state, "enhancedPrompt"),
 							 "original"));
 	if (call.base && image_inpaint_fits(c, &call, why, sizeof why) < 0) {
@@ -495,14 +570,19 @@ enum node_rc image_genui(struct step_ctx *c)
 	int passed = json_is_true(json_object_get(q, "passed"));
 	char text[1024];
 	size_t i, n;
-	json_t *s;
+	json_t *s, *canvas;
 
 	n = (size_t)snprintf(text, sizeof text, msg_get(step_lang(c), "image.complete"), score * 100);
 	json_array_foreach(sugg, i, s)
 		if (n < sizeof text)
 			n += (size_t)snprintf(text + n, sizeof text - n, " %s", json_string_value(s) ?: "");
-	image_component(c, json_pack("{s:s, s:{s:s, s:s}}", "widgetType", "SmartCanvas", "props",
-				     "imageUrl", url, "mode", "view"));
+	canvas = json_pack("{s:s, s:{s:s, s:s}}", "widgetType", "SmartCanvas", "props", "imageUrl", url,
+			   "mode", "view");
+	/* Several pictures asked for: all of them, the first shown large. */
+	if (json_array_size(json_object_get(res, "candidates")) > 1)
+		json_object_set(json_object_get(canvas, "props"), "candidates",
+				json_object_get(res, "candidates"));
+	image_component(c, canvas);
 	image_component(c, json_pack("{s:s, s:{s:o}}", "widgetType", "ActionPanel", "props", "actions",
 				     image_actions(step_lang(c))));
 	image_component(c, json_pack("{s:s, s:{s:s, s:s, s:b}}", "widgetType", "AgentMessage", "props",
