@@ -102,15 +102,20 @@ static const struct rules_pat intents_time_pats[] = {
 	 * (几点钟开会比较好, 星期几发工资比较好, 现在没时间). */
 	{ "clock", "现在几点|几点了|几点钟了|现在(?:的|是)?(?:什么)?时间(?!不|还|够|紧|来不及|安排|管理|[比去做用])|"
 	  "当前时间|北京时间|什么时间了|现在是什么时候", 0.95, NULL, 0 },
-	{ "date", "(?:今天|今日|今儿|明天|明日|昨天|后天|现在)(?:是)?(?:几月)?几[号日]|[今明昨]天.{0,2}日期|"
+	{ "date", "(?:今天|今日|今儿|明天|明日|昨天|大?后天|大?前天|现在|(?:下|这|本|上)(?:个)?(?:周|星期|礼拜)[一二三四五六日天])"
+	  "(?:是)?(?:几月)?几[号日]|[今明昨]天.{0,2}日期|(?:下|这|本|上)(?:个)?(?:周|星期|礼拜)[一二三四五六日天]是哪天|"
 	  "今天是哪天|^[\\s\\p{P}]*几月几[号日](?:了|啊)?[\\s\\p{P}]*$|^[\\s\\p{P}]*几号了", 0.95, NULL, 0 },
-	{ "weekday", "(?:今天|今日|今儿|明天|明日|昨天|后天|前天|现在)\\s*(?:是)?\\s*(?:星期|礼拜|周)几|"
+	{ "weekday", "(?:今天|今日|今儿|明天|明日|昨天|大?后天|大?前天|现在)\\s*(?:是)?\\s*(?:星期|礼拜|周)几|"
 	  "^[\\s\\p{P}]*(?:今天|今儿)?(?:是)?(?:星期|礼拜|周)几(?:了|啊|呀|呢|来着)?(?:今天|今儿)?[\\s\\p{P}]*$",
 	  0.9, NULL, 0 },
 	{ "timestamp", "时间戳|unix\\s*(?:时间|time)|\\bepoch\\b", 0.9, NULL, 0 },
 	{ "english", "\\bwhat\\s+time\\s+is\\s+it\\b|\\bcurrent\\s+(?:time|date)\\b|"
 		     "\\bwhat(?:'s|\\s+is)\\s+the\\s+(?:time|date)\\b|\\btoday'?s\\s+date\\b|"
-		     "\\bwhat\\s+day\\s+is\\s+(?:it|today)\\b|\\btime\\s*stamp\\b|\\blocal\\s+time\\b|"
+		     "\\bwhat\\s+day\\s+is\\s+(?:it|today|tomorrow|yesterday)\\b|"
+		     "\\bwhat(?:'s|\\s+is|\\s+was|\\s+will\\s+be)\\s+(?:the\\s+)?date\\s+(?:tomorrow|yesterday|"
+		     "(?:next|this|last)\\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day)\\b|"
+		     "\\bwhat\\s+date\\s+is\\s+(?:next|this|last)\\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\\b|"
+		     "\\btime\\s*stamp\\b|\\blocal\\s+time\\b|"
 		     "\\btime\\s+(?:is\\s+it\\s+)?(?:right\\s+)?now\\s+in\\b", 0.9,
 	  NULL, 0 },
 };

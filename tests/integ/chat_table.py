@@ -157,6 +157,39 @@ def check_places(t, lt):
         t.is_(bool(CJK.search(r.text)), lang == "zh", "%s: answered in the question's language" % text)
 
 
+# Another day (request, its zone (None: the server's), days from today, or a weekday of a week:
+# ("week", weeks from this one, Monday 1 … Sunday 7)).
+DAYS = [
+    ("明天星期几", None, 1),
+    ("后天是几号", None, 2),
+    ("昨天是几号", None, -1),
+    ("下周三是几号", None, ("week", 1, 3)),
+    ("上周五是几号", None, ("week", -1, 5)),
+    ("what day is it tomorrow", None, 1),
+    ("what day is it tomorrow in Tokyo", "Asia/Tokyo", 1),
+    ("东京明天是几号", "Asia/Tokyo", 1),
+]
+
+
+def check_days(t, lt):
+    for text, zone, days in DAYS:
+        lang = "zh" if CJK.search(text) else "en"
+        r = Turn(lt, {"text": text})
+        t.is_(r.intent.get("route"), "time_query", "%s: the clock answers" % text)
+        unix = r.state.get("time", {}).get("unix", 0)
+        zone = zone or r.state.get("time", {}).get("timezone") or "UTC"
+        today = datetime.datetime.fromtimestamp(unix, ZoneInfo(zone)).date()
+        if isinstance(days, tuple):
+            want = today - datetime.timedelta(days=today.isoweekday() - 1) + \
+                datetime.timedelta(days=7 * days[1] + days[2] - 1)
+        else:
+            want = today + datetime.timedelta(days=days)
+        date = "%d年%d月%d日" % (want.year, want.month, want.day) if lang == "zh" else want.strftime("%Y-%m-%d")
+        wd = "星期" + "一二三四五六日"[want.isoweekday() - 1] if lang == "zh" else want.strftime("%A")
+        t.ok(date in r.text and wd in r.text, "%s: the day asked, as zoneinfo has it (%s %s): %s"
+             % (text, date, wd, r.text))
+
+
 def notes_about(topic):
     with open(avtest.src_path("etc", "notes.json"), encoding="utf-8") as f:
         notes = json.load(f)
@@ -228,6 +261,7 @@ def main(t):
     lt = avtest.Lighttpd(t, os.path.join(d, "lt"), workers=1).start()
     check_idioms(t, lt)
     check_places(t, lt)
+    check_days(t, lt)
     check_searches(t, lt)
     check_pictures(t, lt)
     check_talk(t, lt)

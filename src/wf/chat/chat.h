@@ -29,7 +29,7 @@
 extern const struct workflow wf_chat;
 /* Its words (chat_msg.c). The descriptor needs their number as a
  * constant: CHAT_NMSGS, checked against the rows where they are written. */
-#define CHAT_NMSGS 53
+#define CHAT_NMSGS 55
 extern const struct msg_def chat_msgs[];
 extern const size_t chat_nmsgs;
 

@@ -38,6 +38,8 @@ const struct msg_def chat_msgs[] = {
 	{ "chat.time.date", "%d年%d月%d日", "%04d-%02d-%02d" },
 	{ "chat.time.answer", "现在是 %s %s %s（时区 %s，UTC%s），Unix 时间戳 %lld。", "It is %s, %s, %s (time zone %s, UTC%s); Unix timestamp %lld." },
 	{ "chat.time.place", "%s现在是 %s %s %s（%s，时区 %s，UTC%s）。", "In %s it is %s, %s, %s (%s, time zone %s, UTC%s)." },
+	{ "chat.time.day", "%s是 %s %s。", "%s is %s, %s." },
+	{ "chat.time.day.place", "%s的%s是 %s %s。", "In %s, %s is %s, %s." },
 	{ "chat.time.several", "%s有多个时区，按%s的时间，现在是 %s %s %s（%s，时区 %s，UTC%s）。", "%s has several time zones; in %s it is %s, %s, %s (%s, time zone %s, UTC%s)." },
 	{ "chat.time.sun", "星期日", "Sunday" },
 	{ "chat.time.mon", "星期一", "Monday" },

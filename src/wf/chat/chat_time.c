@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unicode/ucal.h>
 #include <unicode/ustring.h>
@@ -105,8 +106,8 @@ json_t *chat_time_facts(time_t now, const char *tz, const char *lang)
 	snprintf(hms, sizeof hms, "%02d:%02d:%02d", t.hour, t.min, t.sec);
 	snprintf(iso, sizeof iso, "%04d-%02d-%02dT%s%s", t.year, t.month, t.day, hms, off);
 	snprintf(date, sizeof date, msg_get(lang, "chat.time.date"), t.year, t.month, t.day);
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I}", "iso", iso, "date", date,
-			 "time", hms, "weekday", msg_get(lang, wd_ids[t.wday]), "timezone",
+	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:I}", "iso", iso, "date", date,
+			 "time", hms, "weekday", msg_get(lang, wd_ids[t.wday]), "wday", t.wday, "timezone",
 			 tz && *tz ? tz : t.zone, "zoneName", t.name, "utcOffset", off,
 			 "unix", (json_int_t)now);
 }
@@ -200,6 +201,117 @@ char *chat_time_places_text(const json_t *places, const char *lang)
 	return buf_steal(&b);
 }
 
+/* -- another day: 明天, 下周三, tomorrow, next Friday ------------------------- */
+
+struct chat_day {
+	const char *said;    /* the words as written (in the text) */
+	size_t len;
+	int days;            /* from today */
+};
+
+/* Monday 1 … Sunday 7, from a Chinese weekday character (一 … 六, 日/天). */
+static int chat_day_zh_wday(const char *p)
+{
+	static const char *const d[] = { "一", "二", "三", "四", "五", "六", "日", "天" };
+
+	for (int i = 0; i < 8; i++)
+		if (!strncmp(p, d[i], 3))
+			return i < 7 ? i + 1 : 7;
+	return 0;
+}
+
+static int chat_day_en_wday(const char *p)
+{
+	static const char *const d[] = { "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+					 "sunday" };
+
+	for (int i = 0; i < 7; i++)
+		if (!strncasecmp(p, d[i], strlen(d[i])))
+			return i + 1;
+	return 0;
+}
+
+/* The day text asks about other than today, from today's weekday (0 =
+ * Sunday): *d filled and 1, or 0 when it names none. Weeks start on
+ * Monday (下周三: the Wednesday of next week); "next Friday" is the first
+ * Friday after today. */
+static int chat_day_asked(const char *text, int wday, struct chat_day *d)
+{
+	static const struct { const char *w; int days; } rel[] = {
+		{ "大后天", 3 }, { "大前天", -3 }, { "后天", 2 }, { "前天", -2 }, { "明天", 1 }, { "明日", 1 },
+		{ "昨天", -1 }, { "the day after tomorrow", 2 }, { "the day before yesterday", -2 },
+		{ "tomorrow", 1 }, { "yesterday", -1 },
+	};
+	static const struct { const char *w; int week; } wk[] = {
+		{ "下个星期", 1 }, { "下个礼拜", 1 }, { "下星期", 1 }, { "下礼拜", 1 }, { "下周", 1 },
+		{ "上个星期", -1 }, { "上星期", -1 }, { "上礼拜", -1 }, { "上周", -1 }, { "这个星期", 0 },
+		{ "这星期", 0 }, { "这礼拜", 0 }, { "这周", 0 }, { "本周", 0 },
+	};
+	static const struct { const char *w; int how; } en[] = { { "next ", 1 }, { "this ", 0 }, { "last ", -1 } };
+	int iso = wday == 0 ? 7 : wday;
+
+	for (size_t i = 0; i < sizeof wk / sizeof wk[0]; i++) {
+		const char *p = strstr(text, wk[i].w);
+		int t = p ? chat_day_zh_wday(p + strlen(wk[i].w)) : 0;
+
+		if (t) {
+			*d = (struct chat_day){ p, strlen(wk[i].w) + 3, wk[i].week * 7 + t - iso };
+			return 1;
+		}
+	}
+	for (size_t i = 0; i < sizeof en / sizeof en[0]; i++)
+		for (const char *p = strcasestr(text, en[i].w); p; p = strcasestr(p + 1, en[i].w)) {
+			int t = chat_day_en_wday(p + strlen(en[i].w)), k;
+
+			if (!t)
+				continue;
+			k = en[i].how > 0 ? (t - iso + 7) % 7 : en[i].how < 0 ? -((iso - t + 7) % 7) : t - iso;
+			if (en[i].how > 0 && k == 0)
+				k = 7;
+			if (en[i].how < 0 && k == 0)
+				k = -7;
+			*d = (struct chat_day){ p, strlen(en[i].w) + strcspn(p + strlen(en[i].w), " ?,.!"), k };
+			return 1;
+		}
+	for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+		const char *p = strcasestr(text, rel[i].w);
+
+		if (p) {
+			*d = (struct chat_day){ p, strlen(rel[i].w), rel[i].days };
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The answer for another day: its date and weekday in the zone of f
+ * (the first place the question named, else the configured one). NULL
+ * when the question names no other day. */
+static char *chat_time_day_text(time_t now, const char *text, const json_t *f, const char *lang)
+{
+	const char *tz = json_string_value(json_object_get(f, "timezone"));
+	const json_t *w = json_object_get(f, "wday");
+	struct chat_day d;
+	json_t *g;
+	char *said, *out;
+
+	if (!json_is_integer(w) || !chat_day_asked(text, (int)json_integer_value(w), &d) || d.days == 0)
+		return NULL;
+	g = chat_time_facts(now + (time_t)d.days * 86400, tz, lang);
+	if (g == NULL)
+		return NULL;
+	said = xstrndup(d.said, d.len);
+	if (strcmp(lang, "zh") && said[0] >= 'a' && said[0] <= 'z' && !json_object_get(f, "place"))
+		said[0] = (char)(said[0] - 'a' + 'A');
+	out = json_object_get(f, "place") ?
+	      msg_fmt(lang, "chat.time.day.place", chat_time_str(f, "place"), said, chat_time_str(g, "date"),
+		      chat_time_str(g, "weekday")) :
+	      msg_fmt(lang, "chat.time.day", said, chat_time_str(g, "date"), chat_time_str(g, "weekday"));
+	free(said);
+	json_decref(g);
+	return out;
+}
+
 enum node_rc chat_time_query(struct step_ctx *c)
 {
 	time_t now = time(NULL);
@@ -211,7 +323,9 @@ enum node_rc chat_time_query(struct step_ctx *c)
 
 	if (f == NULL)
 		f = json_pack("{s:s, s:I}", "timezone", "", "unix", (json_int_t)now);
-	text = places ? chat_time_places_text(places, step_lang(c)) : chat_time_text(f, step_lang(c));
+	text = chat_time_day_text(now, chat_text(c->state), f, step_lang(c));
+	if (text == NULL)
+		text = places ? chat_time_places_text(places, step_lang(c)) : chat_time_text(f, step_lang(c));
 	chat_tool_record(c, "time_query", json_pack("{s:s}", "timezone",
 						    chat_time_str(f, "timezone")), 1);
 	if (places && json_array_size(places) > 1)
