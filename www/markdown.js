@@ -10,6 +10,10 @@ import { h } from './dom.js';
 
 const MAX_CHARS = 100000;
 const MAX_DEPTH = 8;
+// An emphasis closes within this many characters, and a line longer than
+// MAX_LINE is text: no input costs more than linear work per line.
+const MAX_SPAN = 2000;
+const MAX_LINE = 20000;
 
 // text → a DocumentFragment. opts.copy(code, button): what a code block's
 // copy button does; opts.copyLabel: its label (a node or string).
@@ -112,7 +116,7 @@ function list(items, opts, depth) {
     sub = [];
   };
   for (const it of items) {
-    if (li && indent(it[0]) > base + 1) {
+    if (li && indent(it[0]) > base + 1 && depth + 1 < MAX_DEPTH) {
       sub.push(it);
       continue;
     }
@@ -157,6 +161,7 @@ function codeBlock(code, lang, opts) {
 const INLINE = /`+|\[|<(?:https?:\/\/|mailto:)[^\s<>]+>|https?:\/\/[^\s<>()\]]+[^\s<>()\].,;:!?'"，。；：！？]|\*\*|__|~~|\*|_|\\[\\`*_{}[\]()#+\-.!|~<>]/g;
 
 function inline(text, depth) {
+  if (text.length > MAX_LINE) return [text];
   const out = [];
   let plain = '';
   const push = (node) => {
@@ -219,7 +224,7 @@ function inline(text, depth) {
 // just after a space (and for _, not inside a word); -1 when it does not.
 function closing(text, tok, from) {
   if (/\s/.test(text[from] || ' ')) return -1;
-  for (let k = text.indexOf(tok, from); k > 0; k = text.indexOf(tok, k + 1)) {
+  for (let k = text.indexOf(tok, from); k > 0 && k - from <= MAX_SPAN; k = text.indexOf(tok, k + 1)) {
     if (/\s/.test(text[k - 1])) continue;
     if (tok.length === 1 && text[k + 1] === tok) {
       k++;

@@ -250,6 +250,30 @@ async function testMarkdown(ctx, base) {
   is(got.links, [['pic', 'http://198.51.100.7/x.png', 'noopener noreferrer nofollow'], ['ok', 'https://example.org/a', 'noopener noreferrer nofollow'],
     ['https://example.org/b', 'https://example.org/b', 'noopener noreferrer nofollow']], 'markdown: web links only; a picture is its link; javascript: is text');
   is([got.imgs, got.pwned, got.rawText, elsewhere], [0, null, true, []], 'markdown: raw HTML is text, no picture loaded, nothing from elsewhere');
+  // The worst small inputs: emphasis markers that never close, lists
+  // nested thousands deep, unclosed fences; each drawn in bounded time.
+  const worst = await page.evaluate(async () => {
+    const { renderMarkdown } = await import('./markdown.js');
+    const cases = {
+      stars: '*a '.repeat(30000),
+      stars2: '*a '.repeat(6600),
+      unders2: 'x_y '.repeat(4900),
+      under: '_x'.repeat(40000),
+      nest: Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i * 2)}- x`).join('\n'),
+      quotes: '>'.repeat(5000) + ' deep',
+      fence: '```\n' + 'code\n'.repeat(20000),
+      links: '[a](http://x/'.repeat(10000),
+    };
+    const out = {};
+    for (const [k, v] of Object.entries(cases)) {
+      const t0 = performance.now();
+      const box = document.createElement('div');
+      box.append(renderMarkdown(v));
+      out[k] = Math.round(performance.now() - t0);
+    }
+    return out;
+  });
+  ok(Object.values(worst).every((ms) => ms < 3000), `markdown: the worst small inputs draw in bounded time (ms: ${JSON.stringify(worst)})`);
   // An answer of the assistant's, drawn the same way, with its copy button.
   await page.fill('#chat-view .chat-composer textarea', 'what can you do?');
   await page.press('#chat-view .chat-composer textarea', 'Enter');
