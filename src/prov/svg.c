@@ -212,7 +212,8 @@ void svg_escape(struct svg_ctx *c, const char *s, size_t len, size_t max)
 
 /* A badge in the top left corner, so that a downloaded or shared picture
  * says what it is: a preview drawn without an image model. In the
- * prompt's language. */
+ * language of the request's own words (the prompt may add English style
+ * words to a Chinese request). */
 static void svg_badge(struct svg_ctx *c, const char *prompt)
 {
 	int zh = strcmp(text_lang(prompt), "zh") == 0;
@@ -284,7 +285,7 @@ int svg_render_opts(const char *prompt, int width, int height, const struct svg_
 		o = &none;
 	svg_begin(&c, out, prompt, width, height, o);
 	scene_draw(&c, prompt, o->subject, o->rgb, o->ncolours, NULL);
-	svg_badge(&c, prompt);
+	svg_badge(&c, o->subject && *o->subject ? o->subject : prompt);
 	svg_put(&c, "</svg>\n");
 	return c.rc;
 }

@@ -118,6 +118,11 @@ def test_english_style(t, cl):
           "an English request: its glyphs named in English")
     t.ok(b'filter="url(#av-style-watercolour)"' in svg and b'data-background="snow"' in svg,
          "the watercolour filter on a snow background")
+    t.ok(b">Offline preview<" in svg, "an English request: the badge in English")
+    tid = cl.start({"text": "雪山下的小木屋，水彩风格"})
+    svg = cl.asset(cl.state(tid))
+    t.ok(b">\xe7\xa6\xbb\xe7\xba\xbf\xe9\xa2\x84\xe8\xa7\x88<" in svg and b"Offline preview" not in svg,
+         "a Chinese request with a style the prompt words in English: the badge says 离线预览")
 
 
 def test_repaint(t, cl):
