@@ -23,7 +23,30 @@ static int chat_zones_latin(const char *name)
 struct chat_zones_text {
 	char raw[CHAT_ZONES_SCAN + 1], low[CHAT_ZONES_SCAN + 1];
 	unsigned short map[CHAT_ZONES_SCAN + 1];
+	/* The pairs of bytes each holds, one bit a pair: a name whose first
+	 * two bytes are not a pair of the text is not looked for. */
+	unsigned char raw2[8192], low2[8192];
 };
+
+static void chat_zones_pairs(const char *s, unsigned char *set)
+{
+	memset(set, 0, 8192);
+	for (size_t i = 0; s[i] && s[i + 1]; i++) {
+		unsigned k = (unsigned)(unsigned char)s[i] << 8 | (unsigned char)s[i + 1];
+
+		set[k >> 3] |= (unsigned char)(1u << (k & 7));
+	}
+}
+
+static int chat_zones_pair_in(const unsigned char *set, const char *name)
+{
+	unsigned k;
+
+	if (!name[0] || !name[1])
+		return 1;
+	k = (unsigned)(unsigned char)name[0] << 8 | (unsigned char)name[1];
+	return set[k >> 3] & (1u << (k & 7));
+}
 
 static void chat_zones_prepare(const char *text, struct chat_zones_text *t)
 {
@@ -51,6 +74,8 @@ static void chat_zones_prepare(const char *text, struct chat_zones_text *t)
 	}
 	t->map[j] = (unsigned short)n;
 	t->low[j] = '\0';
+	chat_zones_pairs(t->raw, t->raw2);
+	chat_zones_pairs(t->low, t->low2);
 }
 
 static int chat_zones_free(const struct chat_zone_hit *hits, size_t n, size_t a, size_t len)
@@ -68,9 +93,12 @@ static int chat_zones_at(const struct chat_zones_text *t, const struct chat_zone
 {
 	int exact = pl->flags & CHAT_ZONE_CASE;
 	const char *hay = exact ? t->raw : t->low, *name = pl->name;
-	size_t nl = strlen(name);
+	size_t nl;
 	int latin = chat_zones_latin(name);
 
+	if (!chat_zones_pair_in(exact ? t->raw2 : t->low2, name))
+		return 0;
+	nl = strlen(name);
 	for (const char *p = strstr(hay, name); p; p = strstr(p + 1, name)) {
 		size_t i = (size_t)(p - hay);
 
