@@ -213,8 +213,8 @@ REORDERED_USED = set()
 # (booleans, nulls and the sizes of lists still count). Each row must be
 # needed: the values must differ.
 RESHAPED = [
-    ("orchestrate_", "the offline agents' plans, reviews and summaries were rewritten (issue: offline agents a "
-     "person can work with): estimatedComplexity, step texts and counts said once"),
+    ("orchestrate_", "the offline agents' plans, reviews and summaries were rewritten for the person who "
+     "reads them: estimatedComplexity, step texts, counts said once"),
     ("image_", "the offline pictures are scenes (their sizes, a seed in the metadata) and the critic reviews "
      "the glyphs and the style it got"),
 ]
